@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (path: string): string => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Most specific first: `@fulfil/core/testing` must win over `@fulfil/core`.
+    alias: [
+      { find: /^@fulfil\/core\/testing$/, replacement: src('core/src/testing/index.ts') },
+      { find: /^@fulfil\/core$/, replacement: src('core/src/index.ts') },
+      { find: /^@fulfil\/storage-kysely$/, replacement: src('storage-kysely/src/index.ts') },
+      { find: /^@fulfil\/storage-sqlite$/, replacement: src('storage-sqlite/src/index.ts') },
+      { find: /^@fulfil\/storage-postgres$/, replacement: src('storage-postgres/src/index.ts') },
+      { find: /^@fulfil\/server$/, replacement: src('server/src/index.ts') },
+    ],
+  },
+  test: {
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'examples/**/*.test.ts',
+    ],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 20_000,
+    pool: 'forks',
+  },
+});
