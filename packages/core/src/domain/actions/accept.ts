@@ -1,0 +1,101 @@
+import type { AcceptInput } from '../../schemas/requests.js';
+import { fieldError } from '../errors.js';
+import { splitLine } from '../item-line.js';
+import { partialQtyEnabled } from '../partials.js';
+import type { FulfillmentOrder, Item, StockDelta } from '../types.js';
+import { assertInFlow, selectItems } from './item-selection.js';
+import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
+import { rejectLine } from './reject.js';
+
+/**
+ * POST accept (spec accept rules 1–5, DECISIONS §4): qty > 0 accepts and reserves that quantity,
+ * qty = 0 rejects the line, a smaller qty (with partial quantities) accepts part and rejects the
+ * rest as a new line.
+ */
+export function accept(
+  order: FulfillmentOrder,
+  input: AcceptInput,
+  context: ActionContext,
+): ActionOutcome {
+  assertInFlow(order, 'order');
+  input.items.forEach((entry, index) => {
+    if (!Number.isInteger(entry.qty)) {
+      throw fieldError(
+        'invalid_request',
+        'Invalid value of "%fieldName": must be an integer',
+        `order.items[${index}].qty`,
+        entry.qty,
+      );
+    }
+  });
+  const selection = selectItems(order, input.items, 'accept', 'order', context.settings, (entry) =>
+    entry.qty === 0 ? 'reject' : 'accept',
+  );
+  for (const { entry, item, index } of selection.applied) {
+    if (entry.qty > 0 && entry.qty !== item.qty) {
+      throw fieldError(
+        'conflicts_with_applied',
+        `Item ${item.id} was already accepted with qty ${item.qty}; %fieldName cannot change it.`,
+        `order.items[${index}].qty`,
+        entry.qty,
+      );
+    }
+  }
+  if (selection.pending.length === 0) return unchanged(order);
+
+  const partialQty = partialQtyEnabled(order, context.settings);
+  const decided = new Map<number, Item[]>();
+  const stock: StockDelta[] = [];
+  const rejected: Item[] = [];
+  const accepted: { item_id: number; qty: number }[] = [];
+  for (const { entry, item, index } of selection.pending) {
+    if (entry.qty === 0) {
+      const line = rejectLine(item, order.warehouse_code);
+      decided.set(item.id, [line]);
+      rejected.push(line);
+      continue;
+    }
+    if (entry.qty > item.qty || (entry.qty < item.qty && !partialQty)) {
+      throw fieldError(
+        'qty_mismatch',
+        entry.qty > item.qty
+          ? `%fieldName exceeds the ordered qty ${item.qty} of item ${item.id}.`
+          : `%fieldName must equal the ordered qty ${item.qty} of item ${item.id}: partial quantities are not enabled for this order.`,
+        `order.items[${index}].qty`,
+        entry.qty,
+      );
+    }
+    const { kept, rest } =
+      entry.qty < item.qty ? splitLine(item, entry.qty) : { kept: item, rest: null };
+    const lines: Item[] = [{ ...kept, status: 'pending_allocation' }];
+    if (rest) {
+      const line = rejectLine(rest, order.warehouse_code);
+      lines.push(line);
+      rejected.push(line);
+    }
+    decided.set(item.id, lines);
+    stock.push({
+      warehouse_code: item.warehouse_code,
+      sku: item.sku,
+      on_hand: 0,
+      reserved: entry.qty,
+    });
+    accepted.push({ item_id: item.id, qty: entry.qty });
+  }
+
+  const items = order.items.flatMap((item) => decided.get(item.id) ?? [item]);
+  return {
+    order: touch({ ...order, items }, context.now),
+    changed: true,
+    stock,
+    rejected,
+    details: {
+      accepted,
+      rejected: rejected.map((line) => ({
+        item_id: line.id || null,
+        sku: line.sku,
+        qty: line.qty,
+      })),
+    },
+  };
+}

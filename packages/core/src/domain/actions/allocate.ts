@@ -1,0 +1,67 @@
+import type { AllocateInput } from '../../schemas/requests.js';
+import { fieldError } from '../errors.js';
+import type { FulfillmentOrder, StockDelta, Warehouse } from '../types.js';
+import { assertInFlow, selectItems } from './item-selection.js';
+import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
+
+export interface AllocateContext extends ActionContext {
+  /** The store's warehouses, to check transfer sources and whether a courier ships the order. */
+  warehouses: readonly Warehouse[];
+}
+
+/**
+ * POST allocate: the ERP confirms stock; the lines move to pending_shipment. An entry may name
+ * another source warehouse (an inter-warehouse transfer): the reservation moves with it. Orders of
+ * a courier warehouse become due for courier dispatch.
+ */
+export function allocate(
+  order: FulfillmentOrder,
+  input: AllocateInput,
+  context: AllocateContext,
+): ActionOutcome {
+  assertInFlow(order, 'allocation');
+  const selection = selectItems(order, input.items, 'allocate', 'allocation', context.settings);
+  if (selection.pending.length === 0) return unchanged(order);
+
+  const stock: StockDelta[] = [];
+  const sources = new Map<number, string>();
+  for (const { entry, item, index } of selection.pending) {
+    const source = entry.warehouse_code ?? item.warehouse_code;
+    if (source !== item.warehouse_code) {
+      const warehouse = context.warehouses.find((candidate) => candidate.code === source);
+      if (!warehouse?.active) {
+        throw fieldError(
+          'invalid_request',
+          'Warehouse %fieldValue of %fieldName is not an active warehouse of this store.',
+          `allocation.items[${index}].warehouse_code`,
+          source,
+        );
+      }
+      stock.push(
+        { warehouse_code: item.warehouse_code, sku: item.sku, on_hand: 0, reserved: -item.qty },
+        { warehouse_code: source, sku: item.sku, on_hand: 0, reserved: item.qty },
+      );
+    }
+    sources.set(item.id, source);
+  }
+
+  const items = order.items.map((item) => {
+    const source = sources.get(item.id);
+    return source === undefined
+      ? item
+      : { ...item, status: 'pending_shipment' as const, warehouse_code: source };
+  });
+  const byCourier =
+    context.warehouses.find((warehouse) => warehouse.code === order.warehouse_code)
+      ?.fulfilled_by === 'courier';
+  const courier = byCourier ? { ...order.courier, next_attempt_at: context.now } : order.courier;
+  return {
+    order: touch({ ...order, items, courier, allocated_at: context.now }, context.now),
+    changed: true,
+    stock,
+    rejected: [],
+    details: {
+      items: [...sources].map(([item_id, warehouse_code]) => ({ item_id, warehouse_code })),
+    },
+  };
+}

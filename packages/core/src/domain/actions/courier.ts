@@ -1,0 +1,93 @@
+import type { Timestamp } from '../timestamp.js';
+import { formatTimestamp, parseTimestamp } from '../timestamp.js';
+import type { FulfillmentOrder, Track } from '../types.js';
+import { fail } from './operator.js';
+import type { ActionContext, ActionOutcome } from './outcome.js';
+import { ship } from './ship.js';
+
+/** Courier dispatch for orders the service ships itself (DECISIONS §8), as pure decisions. */
+
+export interface CourierPolicy {
+  max_attempts: number;
+  /** Wait before the second attempt; doubles after each failure. */
+  retry_base_ms: number;
+  /** How long one dispatcher holds an order while its courier call is under way. */
+  lease_ms: number;
+}
+
+function later(now: Timestamp, ms: number): Timestamp {
+  return formatTimestamp(new Date((parseTimestamp(now) as Date).getTime() + ms));
+}
+
+/** Whether the courier is due for this order now: allocated lines wait and no one holds the lease. */
+export function isCourierDue(order: FulfillmentOrder, now: Timestamp): boolean {
+  return (
+    order.failure === null &&
+    order.courier.next_attempt_at !== null &&
+    order.courier.next_attempt_at <= now &&
+    order.items.some((item) => item.status === 'pending_shipment')
+  );
+}
+
+/**
+ * Claims the next attempt: pushes `next_attempt_at` past the lease so that every other
+ * dispatcher (another worker, another process) leaves the order alone while this one calls the
+ * courier. A dispatcher that dies mid-call is replaced once the lease runs out.
+ */
+export function claimCourierAttempt(
+  order: FulfillmentOrder,
+  now: Timestamp,
+  policy: CourierPolicy,
+): FulfillmentOrder {
+  return {
+    ...order,
+    courier: {
+      ...order.courier,
+      attempts: order.courier.attempts + 1,
+      next_attempt_at: later(now, policy.lease_ms),
+    },
+  };
+}
+
+/** The courier booked the shipment: every allocated line ships with its tracks. */
+export function courierShipped(
+  order: FulfillmentOrder,
+  tracks: Track[],
+  context: ActionContext,
+): ActionOutcome {
+  const items = order.items
+    .filter((item) => item.status === 'pending_shipment')
+    .map((item) => ({ item_id: item.id, qty: item.qty }));
+  const outcome = ship(order, { order_id: order.fulfillment_order_number, items, tracks }, context);
+  return { ...outcome, details: { ...outcome.details, courier: true } };
+}
+
+/** The courier refused: retry later with backoff, or fail the order once attempts run out. */
+export function courierFailed(
+  order: FulfillmentOrder,
+  error: string,
+  now: Timestamp,
+  policy: CourierPolicy,
+): ActionOutcome {
+  const attempts = order.courier.attempts;
+  if (attempts >= policy.max_attempts) {
+    const failed = fail(
+      { ...order, courier: { ...order.courier, last_error: error, next_attempt_at: null } },
+      `courier: ${error}`,
+      now,
+      'shipment',
+    );
+    return { ...failed, details: { ...failed.details, attempts } };
+  }
+  const wait = policy.retry_base_ms * 2 ** (attempts - 1);
+  return {
+    order: {
+      ...order,
+      courier: { attempts, last_error: error, next_attempt_at: later(now, wait) },
+    },
+    changed: true,
+    stock: [],
+    rejected: [],
+    details: { attempts, error, retry_at: later(now, wait) },
+  };
+}

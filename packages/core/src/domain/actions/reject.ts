@@ -1,0 +1,37 @@
+import type { RejectInput } from '../../schemas/requests.js';
+import type { FulfillmentOrder, Item } from '../types.js';
+import { assertInFlow, selectItems } from './item-selection.js';
+import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
+
+/** A line turned down by `warehouse`: it remembers so that rerouting never sends it back there. */
+export function rejectLine(item: Item, warehouse: string): Item {
+  const rejectedBy = item.rejected_by.includes(warehouse)
+    ? item.rejected_by
+    : [...item.rejected_by, warehouse];
+  return { ...item, status: 'rejected', rejected_by: rejectedBy };
+}
+
+/** POST reject: the listed lines are turned down (nothing was reserved for them yet). */
+export function reject(
+  order: FulfillmentOrder,
+  input: RejectInput,
+  context: ActionContext,
+): ActionOutcome {
+  assertInFlow(order, 'order');
+  const selection = selectItems(order, input.items, 'reject', 'order', context.settings);
+  if (selection.pending.length === 0) return unchanged(order);
+  const ids = new Set(selection.pending.map(({ item }) => item.id));
+  const items = order.items.map((item) =>
+    ids.has(item.id) ? rejectLine(item, order.warehouse_code) : item,
+  );
+  const rejected = items.filter((item) => ids.has(item.id));
+  return {
+    order: touch({ ...order, items }, context.now),
+    changed: true,
+    stock: [],
+    rejected,
+    details: {
+      rejected: rejected.map((line) => ({ item_id: line.id, sku: line.sku, qty: line.qty })),
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { ShipInput } from '../../schemas/requests.js';
+import type { FulfillmentOrder, StockDelta, Track } from '../types.js';
+import { assertInFlow, selectItems } from './item-selection.js';
+import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
+
+/** The request's tracks, plus `carrier_tracking_number` + `carrier_title` as one more (DECISIONS §4). */
+export function tracksOf(
+  input: Pick<ShipInput, 'tracks' | 'carrier_tracking_number' | 'carrier_title'>,
+): Track[] {
+  const tracks = [...(input.tracks ?? [])];
+  if (input.carrier_tracking_number) {
+    const title = input.carrier_title ?? '';
+    tracks.push({ carrier_code: title, title, track_number: input.carrier_tracking_number });
+  }
+  return tracks;
+}
+
+/**
+ * POST ship: the listed lines left the warehouse. One shipment is recorded with its tracks; on
+ * hand drops and the reservation is released at each line's source warehouse.
+ */
+export function ship(
+  order: FulfillmentOrder,
+  input: ShipInput,
+  context: ActionContext,
+): ActionOutcome {
+  assertInFlow(order, 'shipment');
+  const selection = selectItems(order, input.items, 'ship', 'shipment', context.settings);
+  if (selection.pending.length === 0) return unchanged(order);
+
+  const shipped = new Set(selection.pending.map(({ item }) => item.id));
+  const stock: StockDelta[] = selection.pending.map(({ item }) => ({
+    warehouse_code: item.warehouse_code,
+    sku: item.sku,
+    on_hand: -item.qty,
+    reserved: -item.qty,
+  }));
+  const items = order.items.map((item) =>
+    shipped.has(item.id) ? { ...item, status: 'pending_invoice' as const } : item,
+  );
+  const shipment = {
+    id: 0,
+    items: selection.pending.map(({ item }) => ({ item_id: item.id, qty: item.qty })),
+    tracks: tracksOf(input),
+    created_at: context.now,
+  };
+  const stillToShip = items.some((item) => item.status === 'pending_shipment');
+  const courier = stillToShip ? order.courier : { ...order.courier, next_attempt_at: null };
+  return {
+    order: touch(
+      {
+        ...order,
+        items,
+        courier,
+        shipments: [...order.shipments, shipment],
+        shipped_at: context.now,
+      },
+      context.now,
+    ),
+    changed: true,
+    stock,
+    rejected: [],
+    details: { items: shipment.items, tracks: shipment.tracks },
+  };
+}

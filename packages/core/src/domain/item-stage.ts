@@ -1,0 +1,41 @@
+import type { Item, ItemStatus, QueueName } from './types.js';
+
+/** The forward stages of an item, in flow order. */
+export const ITEM_STAGES = [
+  'pending_accept',
+  'pending_allocation',
+  'pending_shipment',
+  'pending_invoice',
+  'invoiced',
+] as const satisfies readonly ItemStatus[];
+
+export type ItemStage = (typeof ITEM_STAGES)[number];
+
+export function isLive(item: Pick<Item, 'status'>): boolean {
+  return item.status !== 'rejected' && item.status !== 'canceled';
+}
+
+export function stageRank(status: ItemStage): number {
+  return ITEM_STAGES.indexOf(status);
+}
+
+/** Stages an item can be taken back out of (by reject or cancel): it has not left the warehouse. */
+export function isUnshipped(status: ItemStatus): boolean {
+  return (
+    status === 'pending_accept' || status === 'pending_allocation' || status === 'pending_shipment'
+  );
+}
+
+/** Accepted stock is held from accept until the goods leave. */
+export function holdsReservation(status: ItemStatus): boolean {
+  return status === 'pending_allocation' || status === 'pending_shipment';
+}
+
+export const ACTIVE_QUEUES = [
+  'pending_accept',
+  'pending_allocation',
+  'pending_shipment',
+  'pending_invoice',
+] as const satisfies readonly QueueName[];
+
+export const QUEUES = [...ACTIVE_QUEUES, 'failed'] as const satisfies readonly QueueName[];

@@ -1,0 +1,175 @@
+import type { SalesOrder } from '../schemas/sales-order.js';
+import { deriveOrderStatus } from './order-status.js';
+import type { Timestamp } from './timestamp.js';
+import {
+  type FulfillmentOrder,
+  ITEM_AMOUNT_FIELDS,
+  type Item,
+  type ItemAmounts,
+  type OrderAmounts,
+  type StockDelta,
+  type Warehouse,
+} from './types.js';
+
+/** Building new fulfillment orders: from intake, and from rerouted lines. */
+
+/** `<sales_order_number>-<n>`: every fulfillment order of a sales order, in creation order. */
+export function fulfillmentOrderNumber(salesOrderNumber: string, sequence: number): string {
+  return `${salesOrderNumber}-${sequence}`;
+}
+
+type Header = Omit<
+  FulfillmentOrder,
+  | 'id'
+  | 'fulfillment_order_number'
+  | 'warehouse_code'
+  | 'status'
+  | 'amounts'
+  | 'items'
+  | 'shipments'
+  | 'invoices'
+  | 'failure'
+  | 'courier'
+  | 'allocated_at'
+  | 'shipped_at'
+  | 'invoiced_at'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+/** The customer-facing header shared by every fulfillment order of one sales order. */
+export function headerOf(order: SalesOrder | FulfillmentOrder, storeId: number): Header {
+  return {
+    store_id: storeId,
+    sales_order_id: order.sales_order_id,
+    sales_order_number: order.sales_order_number,
+    allow_partial: order.allow_partial ?? null,
+    customer_firstname: order.customer_firstname,
+    customer_lastname: order.customer_lastname,
+    customer_email: order.customer_email,
+    customer_is_guest: order.customer_is_guest,
+    payment: order.payment,
+    shipping: order.shipping,
+    billing_address: order.billing_address,
+    shipping_address: order.shipping_address,
+  };
+}
+
+function sum(items: readonly Item[], field: keyof ItemAmounts): number | undefined {
+  if (items.every((item) => item.amounts[field] === undefined)) return undefined;
+  return items.reduce((total, item) => total + (item.amounts[field] ?? 0), 0);
+}
+
+function defined(amounts: OrderAmounts): OrderAmounts {
+  return Object.fromEntries(Object.entries(amounts).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * The amounts of a fulfillment order that carries only some lines of a sales order: its own
+ * lines' totals, plus shipping and cash on delivery when it is the one that carries them.
+ */
+export function partAmounts(
+  items: readonly Item[],
+  shippingFrom: OrderAmounts | null,
+): OrderAmounts {
+  const shipping = shippingFrom ?? {};
+  const plus = (a: number | undefined, b: number | undefined) =>
+    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+  return defined({
+    shipping_amount: shipping.shipping_amount ?? 0,
+    shipping_amount_excl_tax: shipping.shipping_amount_excl_tax ?? 0,
+    shipping_tax_amount: shipping.shipping_tax_amount ?? 0,
+    shipping_tax_rate: shipping.shipping_tax_rate,
+    grand_total: plus(sum(items, 'total_price'), shipping.shipping_amount),
+    grand_total_excl_tax: plus(
+      sum(items, 'total_price_excl_tax'),
+      shipping.shipping_amount_excl_tax,
+    ),
+    tax_amount: plus(sum(items, 'total_tax_amount'), shipping.shipping_tax_amount),
+    cod_amount: shipping.cod_amount,
+    package_value: sum(items, 'total_price'),
+  });
+}
+
+export function salesOrderAmounts(order: SalesOrder): OrderAmounts {
+  return defined({
+    shipping_amount: order.shipping_amount,
+    shipping_amount_excl_tax: order.shipping_amount_excl_tax,
+    shipping_tax_amount: order.shipping_tax_amount,
+    shipping_tax_rate: order.shipping_tax_rate,
+    grand_total: order.grand_total,
+    grand_total_excl_tax: order.grand_total_excl_tax,
+    tax_amount: order.tax_amount,
+    cod_amount: order.cod_amount,
+    package_value: order.package_value,
+  });
+}
+
+export function itemFromSalesLine(line: SalesOrder['items'][number], warehouse: string): Item {
+  const amounts: ItemAmounts = {};
+  for (const field of ITEM_AMOUNT_FIELDS) {
+    const amount = line[field];
+    if (amount !== undefined) amounts[field] = amount;
+  }
+  return {
+    id: 0,
+    status: 'pending_accept',
+    warehouse_code: warehouse,
+    name: line.name,
+    sku: line.sku,
+    qty: line.qty,
+    amounts,
+    rejected_by: [],
+    invoice_number: null,
+  };
+}
+
+/**
+ * A new fulfillment order at `warehouse`. Lines sent to a courier warehouse skip pending_accept:
+ * nobody there decides, so they are accepted and their stock reserved at once (DECISIONS §8).
+ */
+export function openFulfillmentOrder(args: {
+  header: Header;
+  number: string;
+  warehouse: Warehouse;
+  items: Item[];
+  amounts: OrderAmounts;
+  now: Timestamp;
+}): { order: FulfillmentOrder; stock: StockDelta[] } {
+  const { header, number, warehouse, amounts, now } = args;
+  const byCourier = warehouse.fulfilled_by === 'courier';
+  const items: Item[] = args.items.map((item) => ({
+    ...item,
+    id: 0,
+    status: byCourier ? 'pending_allocation' : 'pending_accept',
+    warehouse_code: warehouse.code,
+    invoice_number: null,
+  }));
+  const stock = byCourier
+    ? items.map((item) => ({
+        warehouse_code: item.warehouse_code,
+        sku: item.sku,
+        on_hand: 0,
+        reserved: item.qty,
+      }))
+    : [];
+  const order: FulfillmentOrder = {
+    ...header,
+    id: 0,
+    fulfillment_order_number: number,
+    warehouse_code: warehouse.code,
+    status: deriveOrderStatus(items, null),
+    amounts,
+    items,
+    shipments: [],
+    invoices: [],
+    failure: null,
+    courier: { attempts: 0, last_error: null, next_attempt_at: null },
+    allocated_at: null,
+    shipped_at: null,
+    invoiced_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  return { order, stock };
+}

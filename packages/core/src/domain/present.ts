@@ -1,0 +1,119 @@
+import { fromMoney } from './money.js';
+import { itemsInQueue, queueShowsPrices } from './queues.js';
+import {
+  type FulfillmentOrder,
+  ITEM_AMOUNT_FIELDS,
+  type Item,
+  ORDER_AMOUNT_FIELDS,
+  type QueueName,
+} from './types.js';
+
+/** The public Fulfillment order item resource. */
+export interface ItemResource {
+  id: number;
+  status: string;
+  warehouse_code?: string;
+  name: string;
+  sku: string;
+  qty: number;
+  price?: number;
+  price_excl_tax?: number;
+  tax_amount?: number;
+  tax_rate?: number;
+  total_price?: number;
+  total_price_excl_tax?: number;
+  total_tax_amount?: number;
+}
+
+/** The public Fulfillment order resource, as the spec's Resources section shapes it. */
+export interface OrderResource {
+  id: number;
+  fulfillment_order_number: string;
+  sales_order_id: number;
+  sales_order_number: string;
+  warehouse_code: string;
+  customer_firstname: string;
+  customer_lastname: string;
+  customer_email: string;
+  customer_is_guest: boolean;
+  shipping_amount?: number;
+  shipping_amount_excl_tax?: number;
+  shipping_tax_amount?: number;
+  shipping_tax_rate?: number;
+  grand_total?: number;
+  grand_total_excl_tax?: number;
+  tax_amount?: number;
+  cod_amount?: number;
+  package_value?: number;
+  status: string;
+  allocated_at?: string;
+  shipped_at?: string;
+  invoiced_at?: string;
+  created_at: string;
+  updated_at: string;
+  payment: FulfillmentOrder['payment'];
+  shipping: FulfillmentOrder['shipping'];
+  billing_address: FulfillmentOrder['billing_address'];
+  shipping_address: FulfillmentOrder['shipping_address'];
+  items: ItemResource[];
+}
+
+/** How an order is being shown: in one queue's response, or whole (action responses). */
+export type OrderView = { queue: QueueName } | 'whole';
+
+function presentItem(item: Item, withPrices: boolean, withWarehouse: boolean): ItemResource {
+  const resource: ItemResource = {
+    id: item.id,
+    status: item.status,
+    name: item.name,
+    sku: item.sku,
+    qty: item.qty,
+  };
+  if (withWarehouse) resource.warehouse_code = item.warehouse_code;
+  if (withPrices) {
+    for (const field of ITEM_AMOUNT_FIELDS) {
+      const amount = item.amounts[field];
+      if (amount !== undefined) resource[field] = fromMoney(amount);
+    }
+  }
+  return resource;
+}
+
+/**
+ * The order as the API shows it: the queue's items only, prices dropped where DECISIONS §3 says,
+ * item warehouses dropped in pending_invoice, absent optional fields omitted.
+ */
+export function presentOrder(order: FulfillmentOrder, view: OrderView): OrderResource {
+  const queue = view === 'whole' ? null : view.queue;
+  const withPrices = queue === null || queueShowsPrices(queue);
+  const items = queue === null ? order.items : itemsInQueue(order.items, queue);
+  const resource: OrderResource = {
+    id: order.id,
+    fulfillment_order_number: order.fulfillment_order_number,
+    sales_order_id: order.sales_order_id,
+    sales_order_number: order.sales_order_number,
+    warehouse_code: order.warehouse_code,
+    customer_firstname: order.customer_firstname,
+    customer_lastname: order.customer_lastname,
+    customer_email: order.customer_email,
+    customer_is_guest: order.customer_is_guest,
+    status: order.status,
+    created_at: order.created_at,
+    updated_at: order.updated_at,
+    payment: order.payment,
+    shipping: order.shipping,
+    billing_address: order.billing_address,
+    shipping_address: order.shipping_address,
+    items: items.map((item) => presentItem(item, withPrices, queue !== 'pending_invoice')),
+  };
+  if (withPrices) {
+    for (const field of ORDER_AMOUNT_FIELDS) {
+      const amount = order.amounts[field];
+      if (amount !== undefined) resource[field] = fromMoney(amount);
+    }
+  }
+  if (order.allocated_at) resource.allocated_at = order.allocated_at;
+  if (order.shipped_at) resource.shipped_at = order.shipped_at;
+  if (order.invoiced_at) resource.invoiced_at = order.invoiced_at;
+  return resource;
+}

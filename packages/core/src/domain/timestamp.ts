@@ -1,0 +1,15 @@
+/** `YYYY-MM-DD HH:MM:SS` in UTC: the one timestamp format of the API (DECISIONS §1). */
+export type Timestamp = string;
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+export function formatTimestamp(date: Date): Timestamp {
+  return date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Parses a timestamp; null when it is malformed or names a moment that does not exist (Feb 30). */
+export function parseTimestamp(text: string): Date | null {
+  if (!TIMESTAMP.test(text)) return null;
+  const date = new Date(`${text.replace(' ', 'T')}Z`);
+  return !Number.isNaN(date.getTime()) && formatTimestamp(date) === text ? date : null;
+}

@@ -1,0 +1,282 @@
+import type { Money } from './money.js';
+import type { Timestamp } from './timestamp.js';
+
+/**
+ * The engine's records. Resource fields keep the names of the public contract
+ * (fulfillment-order-service.md) so that reading the spec and reading the code is one act.
+ */
+
+export type ItemStatus =
+  | 'pending_accept'
+  | 'pending_allocation'
+  | 'pending_shipment'
+  | 'pending_invoice'
+  | 'invoiced'
+  | 'rejected'
+  | 'canceled';
+
+export type OrderStatus =
+  | 'pending_accept'
+  | 'pending_allocation'
+  | 'pending_shipment'
+  | 'pending_invoice'
+  | 'invoiced'
+  | 'partially_accepted'
+  | 'partially_allocated'
+  | 'partially_shipped'
+  | 'partially_invoiced'
+  | 'rejected'
+  | 'canceled'
+  | 'failed';
+
+export type QueueName =
+  | 'pending_accept'
+  | 'pending_allocation'
+  | 'pending_shipment'
+  | 'pending_invoice'
+  | 'failed';
+
+/** The stage of the flow in which an order failed (DECISIONS §8). */
+export type FailureStage = 'allocation' | 'shipment' | 'invoice';
+
+export interface CourierSettings {
+  type: string;
+  /** Skus the built-in `simulated` courier refuses, to rehearse failures. */
+  fail_skus: string[];
+  max_attempts: number;
+}
+
+export interface StoreSettings {
+  partial_items: boolean;
+  partial_qty: boolean;
+  reroute: boolean;
+  courier: CourierSettings;
+}
+
+export interface Store {
+  id: number;
+  code: string;
+  settings: StoreSettings;
+}
+
+export type FulfilledBy = 'partner' | 'courier';
+
+export interface Warehouse {
+  store_id: number;
+  code: string;
+  name: string;
+  active: boolean;
+  fulfilled_by: FulfilledBy;
+  /** Higher goes first when routing and rerouting. */
+  priority: number;
+}
+
+export interface StockLevel {
+  warehouse_code: string;
+  sku: string;
+  on_hand: number;
+  reserved: number;
+}
+
+/** A change to apply atomically to one stock row; rows that do not exist start at 0. */
+export interface StockDelta {
+  warehouse_code: string;
+  sku: string;
+  on_hand: number;
+  reserved: number;
+}
+
+export interface Address {
+  firstname: string;
+  lastname: string;
+  email: string;
+  street: string;
+  city: string;
+  postcode: string;
+  region: string;
+  country_id: string;
+  telephone: string;
+  company: string;
+  vat_id: string;
+}
+
+export interface Payment {
+  method_code: string;
+  method_name: string;
+}
+
+export interface Shipping {
+  method_code: string;
+  method_name: string;
+  internal_method_code: string;
+  customer_note?: string;
+  pickup_point_delivery?: { location_id: string; location_name: string };
+}
+
+export interface OrderAmounts {
+  shipping_amount?: Money;
+  shipping_amount_excl_tax?: Money;
+  shipping_tax_amount?: Money;
+  shipping_tax_rate?: Money;
+  grand_total?: Money;
+  grand_total_excl_tax?: Money;
+  tax_amount?: Money;
+  cod_amount?: Money;
+  package_value?: Money;
+}
+
+export interface ItemAmounts {
+  price?: Money;
+  price_excl_tax?: Money;
+  tax_amount?: Money;
+  tax_rate?: Money;
+  total_price?: Money;
+  total_price_excl_tax?: Money;
+  total_tax_amount?: Money;
+}
+
+export const ORDER_AMOUNT_FIELDS = [
+  'shipping_amount',
+  'shipping_amount_excl_tax',
+  'shipping_tax_amount',
+  'shipping_tax_rate',
+  'grand_total',
+  'grand_total_excl_tax',
+  'tax_amount',
+  'cod_amount',
+  'package_value',
+] as const satisfies readonly (keyof OrderAmounts)[];
+
+export const ITEM_AMOUNT_FIELDS = [
+  'price',
+  'price_excl_tax',
+  'tax_amount',
+  'tax_rate',
+  'total_price',
+  'total_price_excl_tax',
+  'total_tax_amount',
+] as const satisfies readonly (keyof ItemAmounts)[];
+
+export interface Item {
+  /** 0 until the repository stores it. */
+  id: number;
+  status: ItemStatus;
+  /** The source warehouse: differs from the order's for an inter-warehouse transfer. */
+  warehouse_code: string;
+  name: string;
+  sku: string;
+  qty: number;
+  amounts: ItemAmounts;
+  /** Warehouses that already turned this line down; rerouting never goes back to them. */
+  rejected_by: string[];
+  /** Set once the item is invoiced. */
+  invoice_number: string | null;
+}
+
+export interface Track {
+  carrier_code: string;
+  title: string;
+  track_number: string;
+}
+
+export interface Shipment {
+  /** 0 until the repository stores it. */
+  id: number;
+  items: { item_id: number; qty: number }[];
+  tracks: Track[];
+  created_at: Timestamp;
+}
+
+export interface Invoice {
+  /** 0 until the repository stores it. */
+  id: number;
+  invoice_number: string;
+  item_ids: number[];
+  shipping_amount_incl_tax: Money;
+  invoice_time: string | null;
+  additional_data: string | null;
+  doc_binary: string | null;
+  created_at: Timestamp;
+}
+
+export interface OrderFailure {
+  stage: FailureStage;
+  reason: string;
+  /** An abandoned order stays failed for good. */
+  abandoned: boolean;
+  failed_at: Timestamp;
+}
+
+/** Courier dispatch bookkeeping for orders of `fulfilled_by: "courier"` warehouses. */
+export interface CourierState {
+  attempts: number;
+  last_error: string | null;
+  /** Earliest moment of the next attempt; null when none is due. */
+  next_attempt_at: Timestamp | null;
+}
+
+export interface Customer {
+  customer_firstname: string;
+  customer_lastname: string;
+  customer_email: string;
+  customer_is_guest: boolean;
+}
+
+export interface FulfillmentOrder extends Customer {
+  /** 0 until the repository stores it. */
+  id: number;
+  store_id: number;
+  fulfillment_order_number: string;
+  sales_order_id: number;
+  sales_order_number: string;
+  warehouse_code: string;
+  /** Customer consent or operator override; null defers to the store settings. */
+  allow_partial: boolean | null;
+  status: OrderStatus;
+  amounts: OrderAmounts;
+  payment: Payment;
+  shipping: Shipping;
+  billing_address: Address;
+  shipping_address: Address;
+  items: Item[];
+  shipments: Shipment[];
+  invoices: Invoice[];
+  failure: OrderFailure | null;
+  courier: CourierState;
+  allocated_at: Timestamp | null;
+  shipped_at: Timestamp | null;
+  invoiced_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Who performs an action: a token, or an operator working through the library or CLI. */
+export interface Actor {
+  store_code: string;
+  /** Recorded in the audit trail. */
+  name: string;
+  /** Warehouses the actor may see; null means the whole store. */
+  warehouses: readonly string[] | null;
+}
+
+export interface AuditEvent {
+  id: number;
+  order_id: number;
+  at: Timestamp;
+  actor: string;
+  action: string;
+  details: Record<string, unknown>;
+}
+
+export interface TokenRecord {
+  id: number;
+  store_id: number;
+  name: string;
+  /** SHA-256 of the secret, hex; the secret itself is never stored. */
+  hash: string;
+  resources: string[];
+  warehouses: string[] | null;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Timestamp;
+}

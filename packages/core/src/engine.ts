@@ -1,0 +1,110 @@
+import type * as v from 'valibot';
+import { type ApiAction, DEFAULT_ACL_PREFIX } from './domain/acl.js';
+import type { Router } from './domain/routing.js';
+import { defaultRouter } from './domain/routing.js';
+import type { Actor, FailureStage, QueueName } from './domain/types.js';
+import { type Clock, systemClock } from './ports/clock.js';
+import type { CourierFactory } from './ports/courier.js';
+import type { Repository } from './ports/repository.js';
+import { simulatedCourier } from './ports/simulated-courier.js';
+import type { StoreSettingsInput } from './schemas/operator.js';
+import { dispatchCourier } from './use-cases/courier-dispatch.js';
+import { type EngineDeps, operatorActor } from './use-cases/deps.js';
+import { intakeSalesOrder } from './use-cases/intake.js';
+import { listStock, listWarehouses, syncStock } from './use-cases/inventory.js';
+import { abandonOrder, cancelOrder, failOrder, requeueOrder } from './use-cases/operator.js';
+import {
+  acceptOrder,
+  allocateOrder,
+  invoiceOrder,
+  rejectOrder,
+  shipOrder,
+} from './use-cases/order-actions.js';
+import { getOrder, getOrderHistory } from './use-cases/orders.js';
+import { pollQueue } from './use-cases/poll.js';
+import { loadSeed } from './use-cases/seed.js';
+import { getStore, listStores, upsertStore, upsertWarehouse } from './use-cases/stores.js';
+import {
+  authenticate,
+  authorize,
+  createToken,
+  listTokens,
+  type Principal,
+  revokeToken,
+} from './use-cases/tokens.js';
+
+export interface EngineOptions {
+  repository: Repository;
+  clock?: Clock;
+  /** Splits sales orders into fulfillment orders; the default follows DECISIONS §4. */
+  router?: Router;
+  /** Courier integrations by type, in addition to the built-in `simulated`. */
+  couriers?: Record<string, CourierFactory>;
+  /** Prefix of ACL resources: `<prefix>_FulfillmentOrder::api_accept`. Default `Fulfil`. */
+  aclPrefix?: string;
+  /** Courier retry backoff base (doubles per failure) and claim lease. */
+  courier?: { retry_base_ms?: number; lease_ms?: number };
+}
+
+/**
+ * The engine: every use case of the service, each one transaction over the repository.
+ * Public actions take the request body as received (unknown) and validate it here, so an
+ * embedding app gets exactly the checks the REST server applies.
+ */
+export function createEngine(options: EngineOptions) {
+  const deps: EngineDeps = {
+    repository: options.repository,
+    clock: options.clock ?? systemClock,
+    router: options.router ?? defaultRouter,
+    couriers: { simulated: simulatedCourier, ...options.couriers },
+    aclPrefix: options.aclPrefix ?? DEFAULT_ACL_PREFIX,
+    courierPolicy: {
+      retry_base_ms: options.courier?.retry_base_ms ?? 30_000,
+      lease_ms: options.courier?.lease_ms ?? 120_000,
+    },
+  };
+  return {
+    deps,
+
+    // ── the public surface (REST) ─────────────────────────────────────────────────────────
+    authenticate: (storeCode: string, secret: string | null) =>
+      authenticate(deps, storeCode, secret),
+    authorize: (principal: Principal, action: ApiAction) => authorize(deps, principal, action),
+    listWarehouses: (actor: Actor, query?: unknown) => listWarehouses(deps, actor, query),
+    syncStock: (actor: Actor, body: unknown) => syncStock(deps, actor, body),
+    poll: (actor: Actor, queue: QueueName, query?: unknown) => pollQueue(deps, actor, queue, query),
+    accept: (actor: Actor, body: unknown) => acceptOrder(deps, actor, body),
+    reject: (actor: Actor, body: unknown) => rejectOrder(deps, actor, body),
+    allocate: (actor: Actor, body: unknown) => allocateOrder(deps, actor, body),
+    ship: (actor: Actor, body: unknown) => shipOrder(deps, actor, body),
+    invoice: (actor: Actor, body: unknown) => invoiceOrder(deps, actor, body),
+
+    // ── the operator side (DECISIONS §8) ──────────────────────────────────────────────────
+    operator: operatorActor,
+    upsertStore: (code: string, settings?: v.InferInput<typeof StoreSettingsInput>) =>
+      upsertStore(deps, code, settings),
+    getStore: (code: string) => getStore(deps, code),
+    listStores: () => listStores(deps),
+    upsertWarehouse: (storeCode: string, spec: unknown) => upsertWarehouse(deps, storeCode, spec),
+    listStock: (storeCode: string, filter?: { sku?: string }) =>
+      listStock(deps, operatorActor(storeCode), filter),
+    createToken: (storeCode: string, spec: unknown) => createToken(deps, storeCode, spec),
+    listTokens: (storeCode: string) => listTokens(deps, storeCode),
+    revokeToken: (storeCode: string, name: string) => revokeToken(deps, storeCode, name),
+    intake: (storeCode: string, salesOrder: unknown, actorName?: string) =>
+      intakeSalesOrder(deps, storeCode, salesOrder, actorName),
+    getOrder: (storeCode: string, number: string) => getOrder(deps, storeCode, number),
+    getOrderHistory: (storeCode: string, number: string) =>
+      getOrderHistory(deps, storeCode, number),
+    failOrder: (storeCode: string, number: string, reason: string, stage?: FailureStage) =>
+      failOrder(deps, storeCode, number, reason, stage),
+    requeueOrder: (storeCode: string, number: string) => requeueOrder(deps, storeCode, number),
+    abandonOrder: (storeCode: string, number: string) => abandonOrder(deps, storeCode, number),
+    cancelOrder: (storeCode: string, number: string) => cancelOrder(deps, storeCode, number),
+    dispatchCourier: (limit?: number) => dispatchCourier(deps, limit),
+    loadSeed: (document: unknown) => loadSeed(deps, document),
+    close: () => deps.repository.close(),
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;

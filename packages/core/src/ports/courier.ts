@@ -1,0 +1,26 @@
+import type { FulfillmentOrder, Item, Track } from '../domain/types.js';
+
+export interface CourierShipmentRequest {
+  order: FulfillmentOrder;
+  items: Item[];
+  /**
+   * Stable for one order and attempt number: a courier that honours it never creates two
+   * shipments for one retry.
+   */
+  idempotency_key: string;
+}
+
+export type CourierResult = { ok: true; tracks: Track[] } | { ok: false; error: string };
+
+/** A courier integration that books the physical shipment of an order the service ships itself. */
+export interface Courier {
+  ship(request: CourierShipmentRequest): Promise<CourierResult>;
+}
+
+export interface CourierConfig {
+  type: string;
+  fail_skus: string[];
+}
+
+/** Builds the courier of a store from its settings; the engine holds one factory per courier type. */
+export type CourierFactory = (config: CourierConfig) => Courier;

@@ -1,0 +1,142 @@
+import type { Timestamp } from '../domain/timestamp.js';
+import type {
+  AuditEvent,
+  FulfillmentOrder,
+  QueueName,
+  StockDelta,
+  StockLevel,
+  Store,
+  StoreSettings,
+  TokenRecord,
+  Warehouse,
+} from '../domain/types.js';
+
+/**
+ * The storage contract. The engine never talks to a database any other way; each adapter
+ * (SQLite, Postgres, …) implements it and proves it by running `@fulfil/core/testing`'s
+ * contract suite.
+ *
+ * Every use case is one call to `transaction`: all of its reads and writes commit together or
+ * not at all.
+ */
+export interface Repository {
+  /**
+   * Runs `work` in one database transaction and commits when it resolves; rolls back and
+   * rethrows when it rejects. Transactions never nest. In `read` mode the work must not write;
+   * adapters may then skip taking write locks.
+   */
+  transaction<T>(work: (tx: RepositoryTx) => Promise<T>, mode?: 'read' | 'write'): Promise<T>;
+  /** Releases the connection(s). The repository is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+export interface PollQuery {
+  store_id: number;
+  queue: QueueName;
+  /** 1-based. */
+  page: number;
+  page_size: number;
+  /** Only orders with `updated_at >= since`. */
+  since: Timestamp | null;
+  /** Only orders whose order-level warehouse is one of these; null: all. */
+  warehouses: readonly string[] | null;
+}
+
+export interface StockQuery {
+  store_id: number;
+  warehouses: readonly string[] | null;
+  sku?: string;
+}
+
+/** A fulfillment order about to be stored for the first time (ids of all its parts are 0). */
+export type NewFulfillmentOrder = FulfillmentOrder;
+
+export type NewAuditEvent = Omit<AuditEvent, 'id'>;
+
+export type NewToken = Omit<TokenRecord, 'id'>;
+
+/** The operations available inside one transaction. */
+export interface RepositoryTx {
+  // ── stores ───────────────────────────────────────────────────────────────────────────────
+  /** The store with this code, or null. */
+  findStore(code: string): Promise<Store | null>;
+  /** Creates the store, or replaces the settings of the existing one with this code. */
+  upsertStore(code: string, settings: StoreSettings): Promise<Store>;
+  /** All stores, ordered by code. */
+  listStores(): Promise<Store[]>;
+
+  // ── warehouses ───────────────────────────────────────────────────────────────────────────
+  /** Warehouses of the store ordered by code; only `codes` when given. */
+  listWarehouses(storeId: number, codes?: readonly string[] | null): Promise<Warehouse[]>;
+  /** Creates the warehouse or replaces every field of the one with the same (store, code). */
+  upsertWarehouse(warehouse: Warehouse): Promise<Warehouse>;
+
+  // ── stock ────────────────────────────────────────────────────────────────────────────────
+  /**
+   * Sets the on-hand quantity of every (warehouse_code, sku) in one set-based write, creating
+   * missing rows with `reserved` 0 and leaving `reserved` untouched on existing rows.
+   */
+  setOnHand(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
+  ): Promise<void>;
+  /**
+   * Adds each delta to its row atomically (`x = x + delta`, never read-modify-write in the
+   * application), creating missing rows from 0. Concurrent adjustments never lose an update.
+   */
+  adjustStock(storeId: number, deltas: readonly StockDelta[]): Promise<void>;
+  /** Stock rows ordered by warehouse_code then sku. */
+  listStock(query: StockQuery): Promise<StockLevel[]>;
+
+  // ── tokens ───────────────────────────────────────────────────────────────────────────────
+  /** Stores a token; fails with `already_exists` when the store has a token of that name. */
+  insertToken(token: NewToken): Promise<TokenRecord>;
+  /** The token whose hash this is, in any store, or null. Revoked and expired ones included. */
+  findTokenByHash(hash: string): Promise<TokenRecord | null>;
+  /** The store's tokens ordered by name. */
+  listTokens(storeId: number): Promise<TokenRecord[]>;
+  /** Marks the named token revoked at `at`; false when no such token exists. Idempotent. */
+  revokeToken(storeId: number, name: string, at: Timestamp): Promise<boolean>;
+
+  // ── fulfillment orders ───────────────────────────────────────────────────────────────────
+  /**
+   * Reads the order with all its items, shipments and invoices, and locks it until the
+   * transaction ends: while one transaction holds the lock, no other can lock or change that
+   * order, so an action decided on what this returns can never be applied twice or lost.
+   * Null when the store has no order with this number.
+   */
+  lockOrder(storeId: number, number: string): Promise<FulfillmentOrder | null>;
+  /** Like `lockOrder` by id. */
+  lockOrderById(id: number): Promise<FulfillmentOrder | null>;
+  /** Reads the order without locking it (a consistent snapshot within the transaction). */
+  findOrder(storeId: number, number: string): Promise<FulfillmentOrder | null>;
+  /** Stores a new order with its items; returns it with every id assigned. */
+  insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder>;
+  /**
+   * Writes the order as given: its header, every item (inserting those with id 0), and the
+   * shipments and invoices with id 0 (existing ones are immutable). The order must be locked in
+   * this transaction. Returns it with every id assigned and its items, shipments and invoices in
+   * the order given. Also refreshes which queues list it.
+   */
+  saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder>;
+  /**
+   * One page of the orders listed in a queue, ordered by id. The cost does not grow with the
+   * number of orders that left every queue.
+   */
+  pollQueue(query: PollQuery): Promise<FulfillmentOrder[]>;
+  /**
+   * The next number in the sales order's sequence of fulfillment orders (1, 2, …). Atomic: two
+   * transactions never get the same number.
+   */
+  nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number>;
+  /**
+   * Ids of orders in pending_shipment at a courier warehouse whose next courier attempt is due
+   * (`courier.next_attempt_at <= now`), oldest due first.
+   */
+  listCourierDue(now: Timestamp, limit: number): Promise<number[]>;
+
+  // ── audit ────────────────────────────────────────────────────────────────────────────────
+  appendAudit(events: readonly NewAuditEvent[]): Promise<void>;
+  /** The order's audit trail, oldest first. */
+  listAudit(orderId: number): Promise<AuditEvent[]>;
+}

@@ -1,0 +1,40 @@
+import * as v from 'valibot';
+import { toMoney } from '../domain/money.js';
+import { parseTimestamp } from '../domain/timestamp.js';
+
+/** Building blocks shared by the request, resource and seed schemas. */
+
+export const text = v.string();
+export const nonEmptyText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
+export const positiveId = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1));
+export const quantity = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0));
+
+/** The spec types order_id as a string; a number is taken as its decimal text. */
+export const orderId = v.pipe(
+  v.union([v.string(), v.pipe(v.number(), v.integer())], 'must be a string'),
+  v.transform(String),
+  v.minLength(1, 'must not be empty'),
+);
+
+export const timestamp = v.pipe(
+  v.string(),
+  v.check((value) => parseTimestamp(value) !== null, 'must be a timestamp "YYYY-MM-DD HH:MM:SS"'),
+);
+
+/** An amount of money: a finite number in, exact ten-thousandths out. */
+export const money = v.pipe(v.number(), v.finite(), v.transform(toMoney));
+export const optionalMoney = v.optional(money);
+
+/** `items[]` of an action: at least one entry, no item listed twice. */
+export function itemList<TEntry extends v.GenericSchema<unknown, { item_id: number }>>(
+  entry: TEntry,
+) {
+  return v.pipe(
+    v.array(entry),
+    v.minLength(1, 'must list at least one item'),
+    v.check(
+      (items) => new Set(items.map((item) => item.item_id)).size === items.length,
+      'must not list an item twice',
+    ),
+  );
+}

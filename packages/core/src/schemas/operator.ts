@@ -1,0 +1,76 @@
+import * as v from 'valibot';
+import { isRolePreset } from '../domain/acl.js';
+import { nonEmptyText, quantity, timestamp } from './fields.js';
+import { StockItem } from './requests.js';
+import { SalesOrderInput } from './sales-order.js';
+
+/** Inputs of the operator side (DECISIONS §8) and the seed file (§9). */
+
+export const CourierSettingsInput = v.object({
+  type: v.optional(nonEmptyText, 'simulated'),
+  fail_skus: v.optional(v.array(nonEmptyText), []),
+  max_attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 3),
+});
+
+export const StoreSettingsInput = v.object({
+  partial_items: v.optional(v.boolean(), false),
+  partial_qty: v.optional(v.boolean(), false),
+  reroute: v.optional(v.boolean(), true),
+  courier: v.optional(CourierSettingsInput, {}),
+});
+
+export const storeCode = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "_" or "-"'),
+);
+
+export const WarehouseInput = v.object({
+  code: nonEmptyText,
+  name: v.string(),
+  active: v.optional(v.boolean(), true),
+  fulfilled_by: v.optional(v.picklist(['partner', 'courier']), 'partner'),
+  priority: v.optional(v.pipe(v.number(), v.integer()), 0),
+});
+
+export const MIN_TOKEN_LENGTH = 32;
+
+export const TokenInput = v.object({
+  name: nonEmptyText,
+  /** A chosen secret (seed files, tests); omitted, one is generated. */
+  token: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(MIN_TOKEN_LENGTH, `must be at least ${MIN_TOKEN_LENGTH} characters`),
+    ),
+  ),
+  acl: v.union(
+    [
+      v.pipe(
+        v.string(),
+        v.check(isRolePreset, 'must be "partner", "erp", "all" or a list of resources'),
+      ),
+      v.pipe(v.array(nonEmptyText), v.minLength(1)),
+    ],
+    'must be "partner", "erp", "all" or a list of resources',
+  ),
+  warehouses: v.optional(v.nullable(v.array(nonEmptyText)), null),
+  expires_at: v.optional(v.nullable(timestamp), null),
+});
+
+export const SeedStore = v.object({
+  code: storeCode,
+  settings: v.optional(StoreSettingsInput, {}),
+  warehouses: v.optional(v.array(WarehouseInput), []),
+  stock: v.optional(v.array(v.object({ ...StockItem.entries, qty: quantity })), []),
+  tokens: v.optional(v.array(TokenInput), []),
+  orders: v.optional(v.array(SalesOrderInput), []),
+});
+
+export const SeedFile = v.object({
+  stores: v.pipe(v.array(SeedStore), v.minLength(1, 'must list at least one store')),
+});
+
+export type StoreSettingsPatch = v.InferInput<typeof StoreSettingsInput>;
+export type WarehouseSpec = v.InferOutput<typeof WarehouseInput>;
+export type TokenSpec = v.InferOutput<typeof TokenInput>;
+export type Seed = v.InferOutput<typeof SeedFile>;

@@ -1,0 +1,118 @@
+import * as v from 'valibot';
+import {
+  itemList,
+  money,
+  nonEmptyText,
+  orderId,
+  positiveId,
+  quantity,
+  text,
+  timestamp,
+} from './fields.js';
+
+/**
+ * Request bodies of the public endpoints. Unknown fields are dropped on parsing (DECISIONS §4), so
+ * nothing a client invents ever reaches storage.
+ */
+
+export const MAX_STOCK_BATCH = 10_000;
+
+export const StockItem = v.object({
+  warehouse_code: nonEmptyText,
+  sku: nonEmptyText,
+  qty: quantity,
+});
+
+export const StockItemsRequest = v.object({
+  stock_items: v.pipe(
+    v.array(StockItem),
+    v.maxLength(MAX_STOCK_BATCH, `must hold at most ${MAX_STOCK_BATCH} entries`),
+  ),
+});
+
+export const AcceptRequest = v.object({
+  order: v.object({
+    order_id: orderId,
+    items: itemList(v.object({ item_id: positiveId, qty: v.pipe(v.number(), v.minValue(0)) })),
+  }),
+});
+
+export const RejectRequest = v.object({
+  order: v.object({
+    order_id: orderId,
+    items: itemList(v.object({ item_id: positiveId })),
+  }),
+});
+
+const Allocation = v.object({
+  order_id: orderId,
+  items: itemList(
+    v.object({
+      item_id: positiveId,
+      /** Ignored, as the spec says; accepted so that ERPs may send it. */
+      qty: v.optional(v.number()),
+      /** Allocate from another warehouse than the item's: an inter-warehouse transfer. */
+      warehouse_code: v.optional(nonEmptyText),
+    }),
+  ),
+});
+
+/** The reference names the key `allocation`; the ERP guide's sample writes `order`. Both work. */
+export const AllocateRequest = v.pipe(
+  v.union(
+    [v.object({ allocation: Allocation }), v.object({ order: Allocation })],
+    'must hold an "allocation" object',
+  ),
+  v.transform((body) => ({ allocation: 'allocation' in body ? body.allocation : body.order })),
+);
+
+export const TrackInput = v.object({
+  carrier_code: text,
+  title: text,
+  track_number: nonEmptyText,
+});
+
+export const ShipRequest = v.object({
+  shipment: v.object({
+    order_id: orderId,
+    items: itemList(v.object({ item_id: positiveId, qty: v.optional(v.number()) })),
+    carrier_tracking_number: v.optional(text),
+    carrier_title: v.optional(text),
+    tracks: v.optional(v.array(TrackInput)),
+  }),
+});
+
+export const InvoiceRequest = v.object({
+  invoice: v.object({
+    order_id: orderId,
+    items: itemList(v.object({ item_id: positiveId })),
+    invoice_number: nonEmptyText,
+    shipping_amount_incl_tax: v.optional(money),
+    invoice_time: v.optional(text),
+    additional_data: v.optional(text),
+    doc_binary: v.optional(text),
+  }),
+});
+
+const PAGE_MESSAGE = 'must be an integer of 1 or more';
+
+const page = v.pipe(
+  v.union([v.pipe(v.string(), v.regex(/^\d+$/, PAGE_MESSAGE)), v.number()], PAGE_MESSAGE),
+  v.transform(Number),
+  v.integer(PAGE_MESSAGE),
+  v.minValue(1, PAGE_MESSAGE),
+);
+
+/** The polling parameters of every queue (and `page` of warehouses); query values arrive as text. */
+export const PollParams = v.object({
+  page: v.optional(page, 1),
+  date: v.optional(timestamp),
+});
+
+export type StockItemsInput = v.InferOutput<typeof StockItemsRequest>;
+export type AcceptInput = v.InferOutput<typeof AcceptRequest>['order'];
+export type RejectInput = v.InferOutput<typeof RejectRequest>['order'];
+export type AllocateInput = v.InferOutput<typeof AllocateRequest>['allocation'];
+export type ShipInput = v.InferOutput<typeof ShipRequest>['shipment'];
+export type InvoiceInput = v.InferOutput<typeof InvoiceRequest>['invoice'];
+export type PollInput = v.InferOutput<typeof PollParams>;

@@ -1,0 +1,46 @@
+import type { CourierPolicy } from '../domain/actions/courier.js';
+import { DomainError, fieldError } from '../domain/errors.js';
+import type { Router } from '../domain/routing.js';
+import { formatTimestamp, type Timestamp } from '../domain/timestamp.js';
+import type { Actor, FulfillmentOrder, Store } from '../domain/types.js';
+import type { Clock } from '../ports/clock.js';
+import type { CourierFactory } from '../ports/courier.js';
+import type { Repository, RepositoryTx } from '../ports/repository.js';
+
+/** Everything a use case may touch: the ports, and the engine's configuration. */
+export interface EngineDeps {
+  repository: Repository;
+  clock: Clock;
+  router: Router;
+  couriers: Readonly<Record<string, CourierFactory>>;
+  aclPrefix: string;
+  courierPolicy: Omit<CourierPolicy, 'max_attempts'>;
+}
+
+export function now(deps: EngineDeps): Timestamp {
+  return formatTimestamp(deps.clock.now());
+}
+
+export async function requireStore(tx: RepositoryTx, code: string): Promise<Store> {
+  const store = await tx.findStore(code);
+  if (!store)
+    throw new DomainError('not_found', 'Store %fieldValue does not exist.', [
+      { fieldName: 'store_code', fieldValue: code },
+    ]);
+  return store;
+}
+
+/** Whether the actor's warehouse scope covers the order (DECISIONS §3). */
+export function canSee(actor: Actor, order: Pick<FulfillmentOrder, 'warehouse_code'>): boolean {
+  return actor.warehouses === null || actor.warehouses.includes(order.warehouse_code);
+}
+
+/** An order out of the actor's scope looks exactly like one that does not exist. */
+export function orderNotFound(number: string, field = 'order_id'): DomainError {
+  return fieldError('not_found', 'Fulfillment order %fieldValue does not exist.', field, number);
+}
+
+/** The actor of operator work done through the library or the CLI: the whole store. */
+export function operatorActor(storeCode: string, name = 'operator'): Actor {
+  return { store_code: storeCode, name, warehouses: null };
+}

@@ -1,0 +1,70 @@
+import { PAGE_SIZE } from '../domain/paging.js';
+import { assertValidStockBatch } from '../domain/stock-batch.js';
+import type { Actor, StockLevel, Warehouse } from '../domain/types.js';
+import { parseWith } from '../schemas/parse.js';
+import { PollParams, StockItemsRequest } from '../schemas/requests.js';
+import { type EngineDeps, requireStore } from './deps.js';
+
+export interface WarehouseResource {
+  name: string;
+  code: string;
+  active: boolean;
+}
+
+export interface StockItemResource {
+  warehouse_code: string;
+  sku: string;
+  qty: number;
+}
+
+/** GET /V1/warehouses: the store's warehouses (a scoped token: its own), by code, 100 a page. */
+export async function listWarehouses(
+  deps: EngineDeps,
+  actor: Actor,
+  query: unknown = {},
+): Promise<WarehouseResource[]> {
+  const { page } = parseWith(PollParams, query);
+  const warehouses = await deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, actor.store_code);
+    return tx.listWarehouses(store.id, actor.warehouses);
+  }, 'read');
+  return warehouses
+    .slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)
+    .map(({ name, code, active }: Warehouse) => ({ name, code, active }));
+}
+
+/**
+ * POST /V1/stockItems: sets absolute on-hand quantities, all or nothing (DECISIONS §5).
+ * Reservations are untouched, so a sync racing an accept loses neither.
+ */
+export async function syncStock(
+  deps: EngineDeps,
+  actor: Actor,
+  body: unknown,
+): Promise<StockItemResource[]> {
+  const batch = parseWith(StockItemsRequest, body, 'invalid_stock_batch');
+  return deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, actor.store_code);
+    const visible = await tx.listWarehouses(store.id, actor.warehouses);
+    assertValidStockBatch(batch, new Set(visible.map((warehouse) => warehouse.code)));
+    await tx.setOnHand(store.id, batch.stock_items);
+    return batch.stock_items.map(({ warehouse_code, sku, qty }) => ({ warehouse_code, sku, qty }));
+  });
+}
+
+/** Stock rows with reservations, for operators. */
+export async function listStock(
+  deps: EngineDeps,
+  actor: Actor,
+  filter: { sku?: string } = {},
+): Promise<(StockLevel & { available: number })[]> {
+  return deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, actor.store_code);
+    const rows = await tx.listStock({
+      store_id: store.id,
+      warehouses: actor.warehouses,
+      ...filter,
+    });
+    return rows.map((row) => ({ ...row, available: row.on_hand - row.reserved }));
+  }, 'read');
+}

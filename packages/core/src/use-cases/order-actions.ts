@@ -1,0 +1,151 @@
+import type * as v from 'valibot';
+import { accept } from '../domain/actions/accept.js';
+import { allocate } from '../domain/actions/allocate.js';
+import { invoice } from '../domain/actions/invoice.js';
+import type { ActionContext, ActionOutcome } from '../domain/actions/outcome.js';
+import { reject } from '../domain/actions/reject.js';
+import { ship } from '../domain/actions/ship.js';
+import { type OrderResource, presentOrder } from '../domain/present.js';
+import type { Actor, FulfillmentOrder, Store } from '../domain/types.js';
+import type { RepositoryTx } from '../ports/repository.js';
+import { parseWith } from '../schemas/parse.js';
+import {
+  AcceptRequest,
+  AllocateRequest,
+  InvoiceRequest,
+  RejectRequest,
+  ShipRequest,
+} from '../schemas/requests.js';
+import { canSee, type EngineDeps, now, orderNotFound, requireStore } from './deps.js';
+import { rerouteLines } from './reroute.js';
+
+interface Decision<TInput> {
+  tx: RepositoryTx;
+  store: Store;
+  input: TInput;
+  context: ActionContext;
+}
+
+/**
+ * Applies one decision to one order in one transaction: lock the order, decide (pure), then
+ * write the order, its stock effects, the reroutes and the audit event together. A retry of an
+ * applied action writes nothing; a rejected request writes nothing either, since the transaction
+ * rolls back.
+ */
+export async function applyToOrder<TInput>(
+  deps: EngineDeps,
+  actor: Actor,
+  action: string,
+  input: TInput,
+  target: { order_id: string; body: string },
+  decide: (
+    order: FulfillmentOrder,
+    decision: Decision<TInput>,
+  ) => ActionOutcome | Promise<ActionOutcome>,
+): Promise<FulfillmentOrder> {
+  return deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, actor.store_code);
+    const order = await tx.lockOrder(store.id, target.order_id);
+    if (!order || !canSee(actor, order))
+      throw orderNotFound(target.order_id, `${target.body}.order_id`);
+    const context = { now: now(deps), settings: store.settings };
+    const outcome = await decide(order, { tx, store, input, context });
+    if (!outcome.changed) return order;
+    const saved = await tx.saveOrder(outcome.order);
+    await tx.adjustStock(store.id, outcome.stock);
+    const rerouted = await rerouteLines(
+      tx,
+      store,
+      saved,
+      rejectedLinesOf(saved, outcome),
+      context.now,
+    );
+    const details = rerouted.length
+      ? {
+          ...outcome.details,
+          rerouted_to: rerouted.map((created) => created.fulfillment_order_number),
+        }
+      : outcome.details;
+    await tx.appendAudit([
+      { order_id: saved.id, at: context.now, actor: actor.name, action, details },
+    ]);
+    return saved;
+  });
+}
+
+/** The stored versions (with ids) of the lines the outcome rejected. */
+function rejectedLinesOf(saved: FulfillmentOrder, outcome: ActionOutcome) {
+  const wanted = new Set(outcome.rejected);
+  const positions = outcome.order.items.flatMap((item, index) => (wanted.has(item) ? [index] : []));
+  return positions.map((index) => saved.items[index]).filter((item) => item !== undefined);
+}
+
+function publicAction<TSchema extends v.GenericSchema, TInput extends { order_id: string }>(
+  action: string,
+  schema: TSchema,
+  body: string,
+  pick: (parsed: v.InferOutput<TSchema>) => TInput,
+  decide: (
+    order: FulfillmentOrder,
+    decision: Decision<TInput>,
+  ) => ActionOutcome | Promise<ActionOutcome>,
+) {
+  return async (deps: EngineDeps, actor: Actor, request: unknown): Promise<OrderResource> => {
+    const input = pick(parseWith(schema, request));
+    const order = await applyToOrder(
+      deps,
+      actor,
+      action,
+      input,
+      { order_id: input.order_id, body },
+      decide,
+    );
+    return presentOrder(order, 'whole');
+  };
+}
+
+/** POST /V1/fulfillmentOrder/accept */
+export const acceptOrder = publicAction(
+  'accept',
+  AcceptRequest,
+  'order',
+  (body) => body.order,
+  (order, { input, context }) => accept(order, input, context),
+);
+
+/** POST /V1/fulfillmentOrder/reject */
+export const rejectOrder = publicAction(
+  'reject',
+  RejectRequest,
+  'order',
+  (body) => body.order,
+  (order, { input, context }) => reject(order, input, context),
+);
+
+/** POST /V1/fulfillmentOrder/allocate */
+export const allocateOrder = publicAction(
+  'allocate',
+  AllocateRequest,
+  'allocation',
+  (body) => body.allocation,
+  async (order, { tx, store, input, context }) =>
+    allocate(order, input, { ...context, warehouses: await tx.listWarehouses(store.id) }),
+);
+
+/** POST /V1/fulfillmentOrder/ship */
+export const shipOrder = publicAction(
+  'ship',
+  ShipRequest,
+  'shipment',
+  (body) => body.shipment,
+  (order, { input, context }) => ship(order, input, context),
+);
+
+/** POST /V1/fulfillmentOrder/invoice */
+export const invoiceOrder = publicAction(
+  'invoice',
+  InvoiceRequest,
+  'invoice',
+  (body) => body.invoice,
+  (order, { input, context }) => invoice(order, input, context),
+);

@@ -1,0 +1,31 @@
+import { PAGE_SIZE } from '../domain/paging.js';
+import { type OrderResource, presentOrder } from '../domain/present.js';
+import type { Actor, QueueName } from '../domain/types.js';
+import { parseWith } from '../schemas/parse.js';
+import { PollParams } from '../schemas/requests.js';
+import { type EngineDeps, requireStore } from './deps.js';
+
+/**
+ * GET /V1/fulfillmentOrders/{queue}: one page of 100 orders by id, optionally only those updated
+ * since `date` (inclusive), within the actor's warehouses, each showing the queue's items.
+ */
+export async function pollQueue(
+  deps: EngineDeps,
+  actor: Actor,
+  queue: QueueName,
+  query: unknown = {},
+): Promise<OrderResource[]> {
+  const { page, date } = parseWith(PollParams, query);
+  const orders = await deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, actor.store_code);
+    return tx.pollQueue({
+      store_id: store.id,
+      queue,
+      page,
+      page_size: PAGE_SIZE,
+      since: date ?? null,
+      warehouses: actor.warehouses,
+    });
+  }, 'read');
+  return orders.map((order) => presentOrder(order, { queue }));
+}

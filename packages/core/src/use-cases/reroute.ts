@@ -1,0 +1,88 @@
+import {
+  fulfillmentOrderNumber,
+  headerOf,
+  openFulfillmentOrder,
+  partAmounts,
+} from '../domain/new-order.js';
+import { byPriority, type RoutingContext, rerouteTarget } from '../domain/routing.js';
+import type { Timestamp } from '../domain/timestamp.js';
+import type { FulfillmentOrder, Item, StockLevel, Store, Warehouse } from '../domain/types.js';
+import type { RepositoryTx } from '../ports/repository.js';
+
+/** Routing facts read from storage: active warehouses by priority and the stock of some skus. */
+export async function loadRoutingContext(
+  tx: RepositoryTx,
+  storeId: number,
+  skus: readonly string[],
+): Promise<RoutingContext> {
+  const warehouses = byPriority(await tx.listWarehouses(storeId));
+  const levels = new Map<string, StockLevel>();
+  for (const sku of new Set(skus)) {
+    for (const level of await tx.listStock({ store_id: storeId, warehouses: null, sku })) {
+      levels.set(`${level.warehouse_code}\u0000${level.sku}`, level);
+    }
+  }
+  return {
+    warehouses,
+    available: (warehouse_code, sku) => {
+      const level = levels.get(`${warehouse_code}\u0000${sku}`);
+      return level ? level.on_hand - level.reserved : 0;
+    },
+  };
+}
+
+/**
+ * Reroutes rejected lines (DECISIONS §4): each goes, in a new fulfillment order, to the
+ * highest-priority other active warehouse that has the stock and has not turned it down; lines
+ * sharing a target share the new order. Lines without a target stay rejected.
+ */
+export async function rerouteLines(
+  tx: RepositoryTx,
+  store: Store,
+  from: FulfillmentOrder,
+  rejected: readonly Item[],
+  now: Timestamp,
+): Promise<FulfillmentOrder[]> {
+  if (!store.settings.reroute || rejected.length === 0) return [];
+  const context = await loadRoutingContext(
+    tx,
+    store.id,
+    rejected.map((item) => item.sku),
+  );
+  const groups = new Map<string, { warehouse: Warehouse; items: Item[] }>();
+  for (const item of rejected) {
+    const target = rerouteTarget(item, context);
+    if (!target) continue;
+    const group = groups.get(target.code) ?? { warehouse: target, items: [] };
+    group.items.push(item);
+    groups.set(target.code, group);
+  }
+  const created: FulfillmentOrder[] = [];
+  for (const { warehouse, items } of groups.values()) {
+    const sequence = await tx.nextFulfillmentSequence(store.id, from.sales_order_number);
+    const { order, stock } = openFulfillmentOrder({
+      header: headerOf(from, store.id),
+      number: fulfillmentOrderNumber(from.sales_order_number, sequence),
+      warehouse,
+      items,
+      amounts: partAmounts(items, null),
+      now,
+    });
+    const saved = await tx.insertOrder(order);
+    await tx.adjustStock(store.id, stock);
+    await tx.appendAudit([
+      {
+        order_id: saved.id,
+        at: now,
+        actor: 'system',
+        action: 'reroute',
+        details: {
+          from: from.fulfillment_order_number,
+          items: items.map((item) => ({ sku: item.sku, qty: item.qty })),
+        },
+      },
+    ]);
+    created.push(saved);
+  }
+  return created;
+}

@@ -1,0 +1,146 @@
+import { type ApiAction, type RolePreset, resolveAcl, resourceOf } from '../domain/acl.js';
+import { DomainError, fieldError } from '../domain/errors.js';
+import type { Timestamp } from '../domain/timestamp.js';
+import { generateTokenSecret, hashTokenSecret, sameHash } from '../domain/token-secret.js';
+import type { Actor, Store, TokenRecord } from '../domain/types.js';
+import type { RepositoryTx } from '../ports/repository.js';
+import { TokenInput, type TokenSpec } from '../schemas/operator.js';
+import { parseWith } from '../schemas/parse.js';
+import { type EngineDeps, now, requireStore } from './deps.js';
+
+/** An authenticated caller: an actor plus the resources its token grants. */
+export interface Principal extends Actor {
+  resources: readonly string[];
+}
+
+/** What is shown of a token after creation: everything but the secret and its hash. */
+export type TokenInfo = Omit<TokenRecord, 'hash' | 'store_id'> & { store_code: string };
+
+export interface CreatedToken {
+  /** The secret, in plain text: shown this once, never stored. */
+  token: string;
+  info: TokenInfo;
+}
+
+function infoOf(record: TokenRecord, storeCode: string): TokenInfo {
+  const { hash: _hash, store_id: _store, ...info } = record;
+  return { ...info, store_code: storeCode };
+}
+
+/** Issues a token within an open transaction; `createToken` and the seed loader share it. */
+export async function issueToken(
+  deps: EngineDeps,
+  tx: RepositoryTx,
+  store: Store,
+  input: TokenSpec,
+): Promise<CreatedToken> {
+  if (input.warehouses) {
+    const known = new Set((await tx.listWarehouses(store.id)).map((warehouse) => warehouse.code));
+    input.warehouses.forEach((code, index) => {
+      if (!known.has(code))
+        throw fieldError(
+          'invalid_request',
+          'Warehouse %fieldValue does not exist.',
+          `warehouses[${index}]`,
+          code,
+        );
+    });
+  }
+  const secret = input.token ?? generateTokenSecret();
+  const record = await tx.insertToken({
+    store_id: store.id,
+    name: input.name,
+    hash: hashTokenSecret(secret),
+    resources: resolveAcl(input.acl as RolePreset | string[], deps.aclPrefix),
+    warehouses: input.warehouses,
+    expires_at: input.expires_at,
+    revoked_at: null,
+    created_at: now(deps),
+  });
+  return { token: secret, info: infoOf(record, store.code) };
+}
+
+/**
+ * Issues a token bound to one store, with an ACL (a role preset or resource list), an optional
+ * warehouse scope and expiry. The secret is returned once and stored only as a hash.
+ */
+export async function createToken(
+  deps: EngineDeps,
+  storeCode: string,
+  spec: unknown,
+): Promise<CreatedToken> {
+  const input = parseWith(TokenInput, spec);
+  return deps.repository.transaction(async (tx) =>
+    issueToken(deps, tx, await requireStore(tx, storeCode), input),
+  );
+}
+
+export async function listTokens(deps: EngineDeps, storeCode: string): Promise<TokenInfo[]> {
+  return deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, storeCode);
+    return (await tx.listTokens(store.id)).map((record) => infoOf(record, store.code));
+  }, 'read');
+}
+
+/** Revokes the named token; it stops working at once. Revoking twice is harmless. */
+export async function revokeToken(
+  deps: EngineDeps,
+  storeCode: string,
+  name: string,
+): Promise<void> {
+  await deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, storeCode);
+    if (!(await tx.revokeToken(store.id, name, now(deps)))) {
+      throw fieldError('not_found', 'Token %fieldValue does not exist.', 'name', name);
+    }
+  });
+}
+
+function unauthenticated(reason: string): DomainError {
+  return new DomainError('unauthenticated', reason);
+}
+
+/**
+ * Who holds this secret in this store (DECISIONS §6). Missing, unknown, revoked, expired and
+ * other-store tokens all fail as `unauthenticated`.
+ */
+export async function authenticate(
+  deps: EngineDeps,
+  storeCode: string,
+  secret: string | null,
+): Promise<Principal> {
+  if (!secret)
+    throw unauthenticated('An access token is required: send "Authorization: Bearer <token>".');
+  const hash = hashTokenSecret(secret);
+  const at: Timestamp = now(deps);
+  return deps.repository.transaction(async (tx) => {
+    const record = await tx.findTokenByHash(hash);
+    const store = record ? await tx.findStore(storeCode) : null;
+    if (!record || !sameHash(record.hash, hash) || !store || store.id !== record.store_id) {
+      throw unauthenticated('The access token is not valid for this store.');
+    }
+    if (record.revoked_at !== null) throw unauthenticated('The access token was revoked.');
+    if (record.expires_at !== null && record.expires_at <= at)
+      throw unauthenticated('The access token has expired.');
+    return {
+      store_code: store.code,
+      name: record.name,
+      warehouses: record.warehouses,
+      resources: record.resources,
+    };
+  }, 'read');
+}
+
+/** Throws `forbidden`, naming the resource, unless the principal's token grants the action. */
+export function authorize(
+  deps: Pick<EngineDeps, 'aclPrefix'>,
+  principal: Principal,
+  action: ApiAction,
+): void {
+  const resource = resourceOf(action, deps.aclPrefix);
+  if (!principal.resources.includes(resource)) {
+    throw new DomainError('forbidden', 'The access token is not allowed to use %resources.', [
+      { resources: resource },
+    ]);
+  }
+}
