@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatMoney,
+  formatTimestamp,
+  fromMoney,
+  generateTokenSecret,
+  hashTokenSecret,
+  parseTimestamp,
+  ROLE_PRESETS,
+  renderMessage,
+  resolveAcl,
+  resourceOf,
+  sameHash,
+  splitLine,
+  toMoney,
+} from '../src/index.js';
+import { line } from './support/order.js';
+
+describe('DECISIONS §1: money is exact', () => {
+  it('round-trips decimals without float drift', () => {
+    expect(toMoney(0.1) + toMoney(0.2)).toBe(toMoney(0.3));
+    expect(fromMoney(toMoney(4.1))).toBe(4.1);
+    expect(formatMoney(toMoney(-12.5))).toBe('-12.5000');
+  });
+
+  it('splitting a line keeps the totals adding up exactly', () => {
+    const { kept, rest } = splitLine(line(1, { qty: 3, amounts: { total_price: toMoney(10) } }), 1);
+    expect((kept.amounts.total_price ?? 0) + (rest.amounts.total_price ?? 0)).toBe(toMoney(10));
+  });
+});
+
+describe('DECISIONS §1: timestamps', () => {
+  it('are YYYY-MM-DD HH:MM:SS in UTC', () => {
+    expect(formatTimestamp(new Date('2026-03-01T10:11:12.999Z'))).toBe('2026-03-01 10:11:12');
+    expect(parseTimestamp('2026-03-01 10:11:12')?.toISOString()).toBe('2026-03-01T10:11:12.000Z');
+    expect(parseTimestamp('2026-13-01 10:11:12')).toBeNull();
+  });
+});
+
+describe('DECISIONS §6: tokens and ACL', () => {
+  it('resources are <prefix>_FulfillmentOrder::api_<action> and <prefix>_Inventory::api_<action>', () => {
+    expect(resourceOf('pending_accept')).toBe('Fulfil_FulfillmentOrder::api_pending_accept');
+    expect(resourceOf('stock_items', 'Acme')).toBe('Acme_Inventory::api_stock_items');
+  });
+
+  it('role presets grant exactly the documented actions', () => {
+    expect([...ROLE_PRESETS.partner].sort()).toEqual(
+      [
+        'pending_accept',
+        'pending_shipment',
+        'failed',
+        'accept',
+        'reject',
+        'ship',
+        'warehouses',
+        'stock_items',
+      ].sort(),
+    );
+    expect([...ROLE_PRESETS.erp].sort()).toEqual(
+      [
+        'pending_allocation',
+        'pending_invoice',
+        'failed',
+        'allocate',
+        'invoice',
+        'warehouses',
+      ].sort(),
+    );
+    expect(resolveAcl('all')).toHaveLength(12);
+  });
+
+  it('secrets carry at least 32 bytes of entropy and are compared by hash in constant time', () => {
+    const secret = generateTokenSecret();
+    expect(Buffer.from(secret, 'base64url').length).toBeGreaterThanOrEqual(32);
+    expect(generateTokenSecret()).not.toBe(secret);
+    expect(sameHash(hashTokenSecret(secret), hashTokenSecret(secret))).toBe(true);
+    expect(sameHash(hashTokenSecret(secret), hashTokenSecret(`${secret}x`))).toBe(false);
+  });
+});
+
+describe('DECISIONS §7: error messages', () => {
+  it('keep %placeholders, filled from parameters for people', () => {
+    expect(
+      renderMessage('Item %fieldValue of %fieldName', [
+        { fieldName: 'order.items[0]', fieldValue: '7' },
+      ]),
+    ).toBe('Item 7 of order.items[0]');
+  });
+});

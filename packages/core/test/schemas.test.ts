@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AllocateRequest,
+  InvoiceRequest,
+  PollParams,
+  parseWith,
+  StockItemsRequest,
+  toMoney,
+} from '../src/index.js';
+import { expectDomainError } from './support/expect-error.js';
+
+describe('request schemas', () => {
+  it('invoice rule 4 / DECISIONS §4: doc_type and other unknown fields are dropped, never stored', () => {
+    const parsed = parseWith(InvoiceRequest, {
+      invoice: {
+        order_id: '1-1',
+        items: [{ item_id: 1 }],
+        invoice_number: 'A',
+        doc_type: 'x',
+        shipping_amount_incl_tax: 5.1,
+      },
+      extra: true,
+    });
+    expect(parsed).toEqual({
+      invoice: {
+        order_id: '1-1',
+        items: [{ item_id: 1 }],
+        invoice_number: 'A',
+        shipping_amount_incl_tax: toMoney(5.1),
+      },
+    });
+  });
+
+  it('DECISIONS §4: allocate takes the key allocation, and order as the ERP guide writes it', () => {
+    const body = { order_id: '1-1', items: [{ item_id: 3, qty: 9 }] };
+    expect(parseWith(AllocateRequest, { allocation: body }).allocation.items[0]?.item_id).toBe(3);
+    expect(parseWith(AllocateRequest, { order: body }).allocation.order_id).toBe('1-1');
+  });
+
+  it('errors name the path of the bad field', () => {
+    expectDomainError(
+      () => parseWith(InvoiceRequest, { invoice: { order_id: '1', items: [{ item_id: 'x' }] } }),
+      'invalid_request',
+      'invoice.items[0].item_id',
+    );
+    expectDomainError(
+      () =>
+        parseWith(InvoiceRequest, {
+          invoice: { order_id: '1', items: [{ item_id: 1 }, { item_id: 1 }], invoice_number: 'A' },
+        }),
+      'invalid_request',
+      'invoice.items',
+    );
+    expectDomainError(() => parseWith(InvoiceRequest, {}), 'invalid_request', 'invoice');
+  });
+
+  it('DECISIONS §1: page defaults to 1; anything but an integer >= 1 is 400', () => {
+    expect(parseWith(PollParams, {})).toEqual({ page: 1 });
+    expect(parseWith(PollParams, { page: '3' }).page).toBe(3);
+    for (const page of ['0', '-1', '1.5', 'abc', '', '1e2']) {
+      expectDomainError(() => parseWith(PollParams, { page }), 'invalid_request', 'page');
+    }
+  });
+
+  it('DECISIONS §1: date is yyyy-mm-dd hh:mm:ss and must exist', () => {
+    expect(parseWith(PollParams, { date: '2026-02-28 23:59:59' }).date).toBe('2026-02-28 23:59:59');
+    for (const date of [
+      '2026-02-30 00:00:00',
+      '2026-02-28',
+      '2026-02-28T10:00:00',
+      '2026-02-28 25:00:00',
+    ]) {
+      expectDomainError(() => parseWith(PollParams, { date }), 'invalid_request', 'date');
+    }
+  });
+
+  it('DECISIONS §5: stock qty is an integer >= 0 and a batch holds at most 10,000 entries', () => {
+    expectDomainError(
+      () =>
+        parseWith(StockItemsRequest, { stock_items: [{ warehouse_code: 'A', sku: 'S', qty: -1 }] }),
+      'invalid_request',
+      'stock_items[0].qty',
+    );
+    expectDomainError(
+      () =>
+        parseWith(StockItemsRequest, {
+          stock_items: [{ warehouse_code: 'A', sku: 'S', qty: 1.5 }],
+        }),
+      'invalid_request',
+      'stock_items[0].qty',
+    );
+    const big = Array.from({ length: 10_001 }, (_, i) => ({
+      warehouse_code: 'A',
+      sku: `S${i}`,
+      qty: 1,
+    }));
+    expectDomainError(
+      () => parseWith(StockItemsRequest, { stock_items: big }),
+      'invalid_request',
+      'stock_items',
+    );
+  });
+});
