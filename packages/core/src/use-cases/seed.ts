@@ -17,9 +17,46 @@ export interface SeedReport {
 
 type SeedStore = Seed['stores'][number];
 
-/** References inside one store that a schema cannot check: warehouses named by stock, tokens, orders. */
-function assertReferences(store: SeedStore, index: number, known: ReadonlySet<string>): void {
-  const problems: ErrorDetail[] = [];
+/** Paths of entries whose key repeats an earlier entry's. */
+function repeats<T>(
+  entries: readonly T[],
+  keyOf: (entry: T) => string,
+  path: (index: number) => string,
+): ErrorDetail[] {
+  const seen = new Set<string>();
+  return entries.flatMap((entry, index) => {
+    const key = keyOf(entry);
+    if (!seen.has(key)) {
+      seen.add(key);
+      return [];
+    }
+    return [
+      {
+        message: '%fieldName repeats %fieldValue.',
+        parameters: [{ fieldName: path(index), fieldValue: key }],
+      },
+    ];
+  });
+}
+
+/**
+ * What a schema cannot check inside one store: the warehouses named by stock, tokens and orders
+ * exist, and no token name or sales order number appears twice.
+ */
+function assertConsistent(store: SeedStore, index: number, known: ReadonlySet<string>): void {
+  const base = `stores[${index}]`;
+  const problems: ErrorDetail[] = [
+    ...repeats(
+      store.tokens,
+      (token) => token.name,
+      (i) => `${base}.tokens[${i}].name`,
+    ),
+    ...repeats(
+      store.orders,
+      (order) => order.sales_order_number,
+      (i) => `${base}.orders[${i}].sales_order_number`,
+    ),
+  ];
   const check = (code: string | null | undefined, path: string) => {
     if (code && !known.has(code)) {
       problems.push({
@@ -28,7 +65,6 @@ function assertReferences(store: SeedStore, index: number, known: ReadonlySet<st
       });
     }
   };
-  const base = `stores[${index}]`;
   for (const [i, entry] of store.stock.entries()) {
     check(entry.warehouse_code, `${base}.stock[${i}].warehouse_code`);
   }
@@ -54,7 +90,7 @@ async function seedStore(
   const store = await upsertStoreWithin(tx, seed.code, seed.settings);
   for (const warehouse of seed.warehouses) await upsertWarehouseWithin(tx, store.code, warehouse);
   const known = new Set((await tx.listWarehouses(store.id)).map((warehouse) => warehouse.code));
-  assertReferences(seed, index, known);
+  assertConsistent(seed, index, known);
   await tx.setOnHand(store.id, seed.stock);
   const existingTokens = new Set((await tx.listTokens(store.id)).map((token) => token.name));
   for (const token of seed.tokens) {

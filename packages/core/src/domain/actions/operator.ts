@@ -120,7 +120,8 @@ export function cancel(order: FulfillmentOrder, now: Timestamp): ActionOutcome {
       now,
     ),
     changed: true,
-    stock: releaseReservations(order),
+    // Abandoning already freed the stock of an abandoned order.
+    stock: order.failure?.abandoned ? [] : releaseReservations(order),
     rejected: [],
     details: { items: open.map((item) => item.id) },
   };
