@@ -1,0 +1,169 @@
+import { deriveOrderStatus } from '../domain/order-status.js';
+import type { Timestamp } from '../domain/timestamp.js';
+import type {
+  Address,
+  FulfillmentOrder,
+  Item,
+  ItemStatus,
+  StoreSettings,
+  TokenRecord,
+  Warehouse,
+} from '../domain/types.js';
+
+/** Builders of valid records for tests: every field set, overridable piece by piece. */
+
+export const FIXTURE_TIME: Timestamp = '2026-01-15 10:00:00';
+
+export function storeSettings(overrides: Partial<StoreSettings> = {}): StoreSettings {
+  return {
+    partial_items: false,
+    partial_qty: false,
+    reroute: true,
+    courier: { type: 'simulated', fail_skus: [], max_attempts: 3 },
+    ...overrides,
+  };
+}
+
+export function warehouse(
+  storeId: number,
+  code: string,
+  overrides: Partial<Warehouse> = {},
+): Warehouse {
+  return {
+    store_id: storeId,
+    code,
+    name: `Warehouse ${code}`,
+    active: true,
+    fulfilled_by: 'partner',
+    priority: 10,
+    ...overrides,
+  };
+}
+
+export function address(overrides: Partial<Address> = {}): Address {
+  return {
+    firstname: 'Ada',
+    lastname: 'Lovelace',
+    email: 'ada@example.com',
+    street: '1 Main St',
+    city: 'Town',
+    postcode: '10000',
+    region: 'R',
+    country_id: 'IT',
+    telephone: '+39 000',
+    company: '',
+    vat_id: '',
+    ...overrides,
+  };
+}
+
+/** A new item line (id 0) of 2 × 10.0000 at 22 % tax. */
+export function item(sku: string, overrides: Partial<Item> = {}): Item {
+  return {
+    id: 0,
+    status: 'pending_accept',
+    warehouse_code: 'WH-A',
+    name: `Product ${sku}`,
+    sku,
+    qty: 2,
+    amounts: {
+      price: 100_000,
+      price_excl_tax: 81_967,
+      tax_amount: 18_033,
+      tax_rate: 220_000,
+      total_price: 200_000,
+      total_price_excl_tax: 163_934,
+      total_tax_amount: 36_066,
+    },
+    rejected_by: [],
+    invoice_number: null,
+    ...overrides,
+  };
+}
+
+export interface OrderFixture extends Partial<Omit<FulfillmentOrder, 'items'>> {
+  store_id: number;
+  /** The items, or just their statuses (one `item()` per status). Default: two pending_accept. */
+  items?: Item[] | ItemStatus[];
+}
+
+/**
+ * A valid new fulfillment order (every id 0) whose status is derived from its items, as the
+ * engine would derive it. `fulfillment_order_number` defaults to a fresh unique number.
+ */
+export function order(fixture: OrderFixture): FulfillmentOrder {
+  const { items: given, store_id: storeId, ...overrides } = fixture;
+  const warehouseCode = overrides.warehouse_code ?? 'WH-A';
+  const items: Item[] = (given ?? ['pending_accept', 'pending_accept']).map((entry, index) =>
+    typeof entry === 'string'
+      ? item(`SKU-${index + 1}`, { status: entry, warehouse_code: warehouseCode })
+      : entry,
+  );
+  const salesOrderNumber = overrides.sales_order_number ?? nextNumber();
+  const base: FulfillmentOrder = {
+    id: 0,
+    store_id: storeId,
+    fulfillment_order_number: `${salesOrderNumber}-1`,
+    sales_order_id: 1001,
+    sales_order_number: salesOrderNumber,
+    warehouse_code: warehouseCode,
+    allow_partial: null,
+    status: 'pending_accept',
+    customer_firstname: 'Ada',
+    customer_lastname: 'Lovelace',
+    customer_email: 'ada@example.com',
+    customer_is_guest: false,
+    amounts: {
+      shipping_amount: 50_000,
+      shipping_amount_excl_tax: 40_984,
+      shipping_tax_amount: 9_016,
+      shipping_tax_rate: 220_000,
+      grand_total: 450_000,
+      grand_total_excl_tax: 368_852,
+      tax_amount: 81_148,
+      cod_amount: 0,
+      package_value: 400_000,
+    },
+    payment: { method_code: 'card', method_name: 'Card' },
+    shipping: { method_code: 'std', method_name: 'Standard', internal_method_code: 'std' },
+    billing_address: address(),
+    shipping_address: address({ street: '2 Side St' }),
+    items,
+    shipments: [],
+    invoices: [],
+    failure: null,
+    courier: { attempts: 0, last_error: null, next_attempt_at: null },
+    allocated_at: null,
+    shipped_at: null,
+    invoiced_at: null,
+    created_at: FIXTURE_TIME,
+    updated_at: FIXTURE_TIME,
+    ...overrides,
+  };
+  return { ...base, status: overrides.status ?? deriveOrderStatus(base.items, base.failure) };
+}
+
+let counter = 100_000_000;
+function nextNumber(): string {
+  counter += 1;
+  return String(counter);
+}
+
+/** A new token record (id 0 omitted) with a hash derived from its name. */
+export function token(
+  storeId: number,
+  name: string,
+  overrides: Partial<Omit<TokenRecord, 'id'>> = {},
+): Omit<TokenRecord, 'id'> {
+  return {
+    store_id: storeId,
+    name,
+    hash: `hash-${storeId}-${name}`.padEnd(64, '0'),
+    resources: ['Fulfil_FulfillmentOrder::api_pending_accept'],
+    warehouses: null,
+    expires_at: null,
+    revoked_at: null,
+    created_at: FIXTURE_TIME,
+    ...overrides,
+  };
+}

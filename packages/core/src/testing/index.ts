@@ -1,0 +1,10 @@
+/**
+ * @fulfil/core/testing — the repository contract suite every storage adapter runs, and fixture
+ * builders. Needs vitest (a peer dependency of this entry only).
+ */
+export * as fixtures from './fixtures.js';
+export {
+  type RepositoryFactory,
+  type RepositoryUnderTest,
+  runRepositoryContract,
+} from './repository-contract.js';

@@ -1,0 +1,913 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deriveOrderStatus } from '../domain/order-status.js';
+import type { Timestamp } from '../domain/timestamp.js';
+import type { FulfillmentOrder, QueueName, Store } from '../domain/types.js';
+import type { PollQuery, Repository, RepositoryTx } from '../ports/repository.js';
+import { FIXTURE_TIME, item, order, storeSettings, token, warehouse } from './fixtures.js';
+
+/** What an adapter hands the contract: a fresh, empty, migrated repository per test. */
+export interface RepositoryUnderTest {
+  repository: Repository;
+  /** Runs after `repository.close()`: drop the schema, delete the file, … */
+  cleanup?: () => Promise<void>;
+}
+
+export type RepositoryFactory = () => Promise<RepositoryUnderTest>;
+
+/**
+ * The storage contract of `Repository`, as vitest tests. Every adapter runs it with a factory
+ * that returns a fresh, empty database each time:
+ *
+ * ```ts
+ * runRepositoryContract('sqlite :memory:', async () => ({
+ *   repository: await openSqliteRepository({ filename: ':memory:' }),
+ * }));
+ * ```
+ *
+ * One or more tests per guarantee written in the port's JSDoc. Concurrency tests start their
+ * transactions together; an adapter whose transactions take turns anyway passes them trivially.
+ */
+export function runRepositoryContract(name: string, factory: RepositoryFactory): void {
+  describe(`${name}: repository contract`, () => {
+    let current: RepositoryUnderTest | undefined;
+    let repository: Repository;
+
+    beforeEach(async () => {
+      current = await factory();
+      repository = current.repository;
+    });
+
+    afterEach(async () => {
+      const done = current;
+      current = undefined;
+      if (!done) return;
+      try {
+        await done.repository.close();
+      } finally {
+        await done.cleanup?.();
+      }
+    });
+
+    const write = <T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> =>
+      repository.transaction(work);
+    const read = <T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> =>
+      repository.transaction(work, 'read');
+
+    /** A store with warehouses WH-A, WH-B (partners) and WH-C (courier). */
+    const seedStore = (code = 'default'): Promise<Store> =>
+      write(async (tx) => {
+        const store = await tx.upsertStore(code, storeSettings());
+        await tx.upsertWarehouse(warehouse(store.id, 'WH-A'));
+        await tx.upsertWarehouse(warehouse(store.id, 'WH-B', { priority: 5 }));
+        await tx.upsertWarehouse(warehouse(store.id, 'WH-C', { fulfilled_by: 'courier' }));
+        return store;
+      });
+
+    const insert = (fixture: Parameters<typeof order>[0]): Promise<FulfillmentOrder> =>
+      write((tx) => tx.insertOrder(order(fixture)));
+
+    const poll = (
+      store: Store,
+      queue: QueueName,
+      overrides: Partial<PollQuery> = {},
+    ): Promise<FulfillmentOrder[]> =>
+      read((tx) =>
+        tx.pollQueue({
+          store_id: store.id,
+          queue,
+          page: 1,
+          page_size: 100,
+          since: null,
+          warehouses: null,
+          ...overrides,
+        }),
+      );
+
+    const pollIds = async (
+      store: Store,
+      queue: QueueName,
+      overrides: Partial<PollQuery> = {},
+    ): Promise<number[]> => (await poll(store, queue, overrides)).map((o) => o.id);
+
+    /** Applies `change` to the locked order and saves it, as a use case would. */
+    const update = (
+      target: FulfillmentOrder,
+      change: (o: FulfillmentOrder) => FulfillmentOrder,
+    ): Promise<FulfillmentOrder> =>
+      write(async (tx) => {
+        const locked = await tx.lockOrderById(target.id);
+        if (!locked) throw new Error(`order ${target.id} vanished`);
+        const changed = change(locked);
+        return tx.saveOrder({
+          ...changed,
+          status: deriveOrderStatus(changed.items, changed.failure),
+        });
+      });
+
+    // ── transactions ─────────────────────────────────────────────────────────────────────
+
+    describe('transaction', () => {
+      it('commits what the work wrote and returns its result', async () => {
+        const result = await write(async (tx) => {
+          await tx.upsertStore('default', storeSettings());
+          return 42;
+        });
+        expect(result).toBe(42);
+        expect(await read((tx) => tx.findStore('default'))).not.toBeNull();
+      });
+
+      it('rolls everything back and rethrows the same error when the work throws', async () => {
+        const store = await seedStore();
+        const existing = await insert({ store_id: store.id });
+        await write((tx) =>
+          tx.setOnHand(store.id, [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 5 }]),
+        );
+        const failure = new Error('boom');
+        await expect(
+          write(async (tx) => {
+            await tx.upsertStore('other', storeSettings());
+            await tx.upsertStore('default', storeSettings({ reroute: false }));
+            await tx.upsertWarehouse(warehouse(store.id, 'WH-Z'));
+            await tx.setOnHand(store.id, [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 99 }]);
+            await tx.adjustStock(store.id, [
+              { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 0, reserved: 3 },
+            ]);
+            await tx.insertToken(token(store.id, 'partner'));
+            await tx.insertOrder(order({ store_id: store.id }));
+            const locked = await tx.lockOrderById(existing.id);
+            if (!locked) throw new Error('missing');
+            await tx.saveOrder({
+              ...locked,
+              items: locked.items.map((i) => ({ ...i, status: 'rejected' as const })),
+              status: 'rejected',
+            });
+            await tx.nextFulfillmentSequence(store.id, 'S-1');
+            await tx.appendAudit([
+              { order_id: existing.id, at: FIXTURE_TIME, actor: 'x', action: 'y', details: {} },
+            ]);
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+
+        await read(async (tx) => {
+          expect((await tx.listStores()).map((s) => s.code)).toEqual(['default']);
+          expect((await tx.findStore('default'))?.settings.reroute).toBe(true);
+          expect((await tx.listWarehouses(store.id)).map((w) => w.code)).toEqual([
+            'WH-A',
+            'WH-B',
+            'WH-C',
+          ]);
+          expect(await tx.listStock({ store_id: store.id, warehouses: null })).toEqual([
+            { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 5, reserved: 0 },
+          ]);
+          expect(await tx.listTokens(store.id)).toEqual([]);
+          expect(await tx.findOrder(store.id, existing.fulfillment_order_number)).toEqual(existing);
+          expect(await tx.listAudit(existing.id)).toEqual([]);
+        });
+        expect(await pollIds(store, 'pending_accept')).toEqual([existing.id]);
+        expect(await write((tx) => tx.nextFulfillmentSequence(store.id, 'S-1'))).toBe(1);
+      });
+
+      it('runs read transactions', async () => {
+        await seedStore();
+        const stores = await read((tx) => tx.listStores());
+        expect(stores.map((s) => s.code)).toEqual(['default']);
+      });
+    });
+
+    // ── stores ───────────────────────────────────────────────────────────────────────────
+
+    describe('stores', () => {
+      it('findStore is null for an unknown code', async () => {
+        expect(await read((tx) => tx.findStore('nope'))).toBeNull();
+      });
+
+      it('upsertStore creates, then replaces the settings of the same store', async () => {
+        const created = await write((tx) => tx.upsertStore('default', storeSettings()));
+        expect(created).toEqual({
+          id: expect.any(Number),
+          code: 'default',
+          settings: storeSettings(),
+        });
+        const settings = storeSettings({
+          partial_items: true,
+          courier: { type: 'simulated', fail_skus: ['BAD'], max_attempts: 7 },
+        });
+        const updated = await write((tx) => tx.upsertStore('default', settings));
+        expect(updated).toEqual({ id: created.id, code: 'default', settings });
+        expect(await read((tx) => tx.findStore('default'))).toEqual(updated);
+      });
+
+      it('listStores orders by code', async () => {
+        await write(async (tx) => {
+          for (const code of ['mid', 'b-store', 'Zeta', 'a-store']) {
+            await tx.upsertStore(code, storeSettings());
+          }
+        });
+        const codes = (await read((tx) => tx.listStores())).map((s) => s.code);
+        expect(codes).toEqual(['Zeta', 'a-store', 'b-store', 'mid']);
+      });
+    });
+
+    // ── warehouses ───────────────────────────────────────────────────────────────────────
+
+    describe('warehouses', () => {
+      it('upsertWarehouse creates, then replaces every field', async () => {
+        const store = await seedStore();
+        const replaced = warehouse(store.id, 'WH-A', {
+          name: 'Renamed',
+          active: false,
+          fulfilled_by: 'courier',
+          priority: 99,
+        });
+        expect(await write((tx) => tx.upsertWarehouse(replaced))).toEqual(replaced);
+        const [first] = await read((tx) => tx.listWarehouses(store.id, ['WH-A']));
+        expect(first).toEqual(replaced);
+      });
+
+      it('listWarehouses orders by code, filters by codes, and is per store', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        await write((tx) => tx.upsertWarehouse(warehouse(store.id, 'AAA')));
+        const all = await read((tx) => tx.listWarehouses(store.id));
+        expect(all.map((w) => w.code)).toEqual(['AAA', 'WH-A', 'WH-B', 'WH-C']);
+        expect(all.every((w) => w.store_id === store.id)).toBe(true);
+        const some = await read((tx) => tx.listWarehouses(store.id, ['WH-C', 'WH-A', 'NOPE']));
+        expect(some.map((w) => w.code)).toEqual(['WH-A', 'WH-C']);
+        expect(await read((tx) => tx.listWarehouses(store.id, []))).toEqual([]);
+        expect(await read((tx) => tx.listWarehouses(store.id, null))).toHaveLength(4);
+        expect(await read((tx) => tx.listWarehouses(other.id))).toHaveLength(3);
+      });
+    });
+
+    // ── stock ────────────────────────────────────────────────────────────────────────────
+
+    describe('stock', () => {
+      it('setOnHand creates rows with reserved 0 and leaves reserved alone on existing ones', async () => {
+        const store = await seedStore();
+        await write((tx) =>
+          tx.adjustStock(store.id, [
+            { warehouse_code: 'WH-A', sku: 'S1', on_hand: 4, reserved: 3 },
+          ]),
+        );
+        await write((tx) =>
+          tx.setOnHand(store.id, [
+            { warehouse_code: 'WH-A', sku: 'S1', qty: 10 },
+            { warehouse_code: 'WH-B', sku: 'S1', qty: 7 },
+          ]),
+        );
+        expect(await read((tx) => tx.listStock({ store_id: store.id, warehouses: null }))).toEqual([
+          { warehouse_code: 'WH-A', sku: 'S1', on_hand: 10, reserved: 3 },
+          { warehouse_code: 'WH-B', sku: 'S1', on_hand: 7, reserved: 0 },
+        ]);
+        await write((tx) =>
+          tx.setOnHand(store.id, [{ warehouse_code: 'WH-A', sku: 'S1', qty: 0 }]),
+        );
+        const [row] = await read((tx) =>
+          tx.listStock({ store_id: store.id, warehouses: ['WH-A'], sku: 'S1' }),
+        );
+        expect(row).toEqual({ warehouse_code: 'WH-A', sku: 'S1', on_hand: 0, reserved: 3 });
+      });
+
+      it('setOnHand writes a batch of thousands of rows', async () => {
+        const store = await seedStore();
+        const entries = Array.from({ length: 2500 }, (_, i) => ({
+          warehouse_code: i % 2 ? 'WH-A' : 'WH-B',
+          sku: `SKU-${String(i).padStart(5, '0')}`,
+          qty: i,
+        }));
+        await write((tx) => tx.setOnHand(store.id, entries));
+        const rows = await read((tx) => tx.listStock({ store_id: store.id, warehouses: null }));
+        expect(rows).toHaveLength(2500);
+        expect(rows.find((r) => r.sku === 'SKU-01234')).toEqual({
+          warehouse_code: 'WH-B',
+          sku: 'SKU-01234',
+          on_hand: 1234,
+          reserved: 0,
+        });
+      });
+
+      it('listStock orders by warehouse then sku and filters by warehouses and sku', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        await write(async (tx) => {
+          await tx.setOnHand(store.id, [
+            { warehouse_code: 'WH-B', sku: 'A', qty: 1 },
+            { warehouse_code: 'WH-A', sku: 'B', qty: 2 },
+            { warehouse_code: 'WH-A', sku: 'A', qty: 3 },
+            { warehouse_code: 'WH-C', sku: 'A', qty: 4 },
+          ]);
+          await tx.setOnHand(other.id, [{ warehouse_code: 'WH-A', sku: 'A', qty: 50 }]);
+        });
+        const keys = (rows: { warehouse_code: string; sku: string }[]) =>
+          rows.map((r) => `${r.warehouse_code}/${r.sku}`);
+        expect(
+          keys(await read((tx) => tx.listStock({ store_id: store.id, warehouses: null }))),
+        ).toEqual(['WH-A/A', 'WH-A/B', 'WH-B/A', 'WH-C/A']);
+        expect(
+          keys(
+            await read((tx) => tx.listStock({ store_id: store.id, warehouses: ['WH-C', 'WH-B'] })),
+          ),
+        ).toEqual(['WH-B/A', 'WH-C/A']);
+        expect(
+          keys(
+            await read((tx) => tx.listStock({ store_id: store.id, warehouses: null, sku: 'A' })),
+          ),
+        ).toEqual(['WH-A/A', 'WH-B/A', 'WH-C/A']);
+        expect(await read((tx) => tx.listStock({ store_id: store.id, warehouses: [] }))).toEqual(
+          [],
+        );
+      });
+
+      it('adjustStock adds deltas, creating missing rows from 0, summing repeated keys', async () => {
+        const store = await seedStore();
+        await write((tx) =>
+          tx.setOnHand(store.id, [{ warehouse_code: 'WH-A', sku: 'S1', qty: 10 }]),
+        );
+        await write((tx) =>
+          tx.adjustStock(store.id, [
+            { warehouse_code: 'WH-A', sku: 'S1', on_hand: -2, reserved: 3 },
+            { warehouse_code: 'WH-A', sku: 'S1', on_hand: -1, reserved: -1 },
+            { warehouse_code: 'WH-B', sku: 'S2', on_hand: 0, reserved: 4 },
+          ]),
+        );
+        expect(await read((tx) => tx.listStock({ store_id: store.id, warehouses: null }))).toEqual([
+          { warehouse_code: 'WH-A', sku: 'S1', on_hand: 7, reserved: 2 },
+          { warehouse_code: 'WH-B', sku: 'S2', on_hand: 0, reserved: 4 },
+        ]);
+      });
+
+      it('adjustStock never loses an update among 20 concurrent transactions', async () => {
+        const store = await seedStore();
+        await write((tx) =>
+          tx.setOnHand(store.id, [{ warehouse_code: 'WH-A', sku: 'S1', qty: 100 }]),
+        );
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            write(async (tx) => {
+              await tx.adjustStock(store.id, [
+                { warehouse_code: 'WH-A', sku: 'S1', on_hand: -1, reserved: 2 },
+                { warehouse_code: i % 2 ? 'WH-B' : 'WH-C', sku: 'S1', on_hand: 1, reserved: 0 },
+              ]);
+              // Keep the transaction open a moment so that the others really overlap it.
+              await new Promise((resolve) => setTimeout(resolve, 2));
+              await tx.adjustStock(store.id, [
+                { warehouse_code: 'WH-A', sku: 'S2', on_hand: 1, reserved: 1 },
+              ]);
+            }),
+          ),
+        );
+        expect(await read((tx) => tx.listStock({ store_id: store.id, warehouses: null }))).toEqual([
+          { warehouse_code: 'WH-A', sku: 'S1', on_hand: 80, reserved: 40 },
+          { warehouse_code: 'WH-A', sku: 'S2', on_hand: 20, reserved: 20 },
+          { warehouse_code: 'WH-B', sku: 'S1', on_hand: 10, reserved: 0 },
+          { warehouse_code: 'WH-C', sku: 'S1', on_hand: 10, reserved: 0 },
+        ]);
+      });
+    });
+
+    // ── tokens ───────────────────────────────────────────────────────────────────────────
+
+    describe('tokens', () => {
+      it('insertToken stores every field and findTokenByHash finds it in any store', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        const scoped = token(other.id, 'erp', {
+          warehouses: ['WH-A', 'WH-B'],
+          resources: ['R1', 'R2'],
+          expires_at: '2027-12-31 23:59:59',
+        });
+        const a = await write((tx) => tx.insertToken(token(store.id, 'partner')));
+        const b = await write((tx) => tx.insertToken(scoped));
+        expect(a).toEqual({ id: expect.any(Number), ...token(store.id, 'partner') });
+        expect(b).toEqual({ id: expect.any(Number), ...scoped });
+        expect(a.id).not.toBe(b.id);
+        expect(await read((tx) => tx.findTokenByHash(scoped.hash))).toEqual(b);
+        expect(await read((tx) => tx.findTokenByHash('0'.repeat(64)))).toBeNull();
+      });
+
+      it('insertToken fails with already_exists on a duplicate name in the store only', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        await write((tx) => tx.insertToken(token(store.id, 'partner')));
+        await expect(
+          write((tx) => tx.insertToken(token(store.id, 'partner', { hash: 'f'.repeat(64) }))),
+        ).rejects.toMatchObject({ name: 'DomainError', code: 'already_exists' });
+        // The same name in another store is another token.
+        await write((tx) => tx.insertToken(token(other.id, 'partner')));
+        expect(await read((tx) => tx.listTokens(store.id))).toHaveLength(1);
+        expect(await read((tx) => tx.listTokens(other.id))).toHaveLength(1);
+      });
+
+      it('listTokens orders by name', async () => {
+        const store = await seedStore();
+        await write(async (tx) => {
+          for (const name of ['zed', 'alpha', 'Mid']) await tx.insertToken(token(store.id, name));
+        });
+        const names = (await read((tx) => tx.listTokens(store.id))).map((t) => t.name);
+        expect(names).toEqual(['Mid', 'alpha', 'zed']);
+      });
+
+      it('revokeToken marks the token, keeps the first time when repeated, false when unknown', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        const created = await write((tx) => tx.insertToken(token(store.id, 'partner')));
+        expect(
+          await write((tx) => tx.revokeToken(store.id, 'partner', '2026-02-01 00:00:00')),
+        ).toBe(true);
+        expect(
+          await write((tx) => tx.revokeToken(store.id, 'partner', '2026-03-01 00:00:00')),
+        ).toBe(true);
+        expect(await read((tx) => tx.findTokenByHash(created.hash))).toEqual({
+          ...created,
+          revoked_at: '2026-02-01 00:00:00',
+        });
+        expect(await write((tx) => tx.revokeToken(store.id, 'nope', FIXTURE_TIME))).toBe(false);
+        expect(await write((tx) => tx.revokeToken(other.id, 'partner', FIXTURE_TIME))).toBe(false);
+      });
+    });
+
+    // ── orders ───────────────────────────────────────────────────────────────────────────
+
+    describe('orders', () => {
+      it('insertOrder assigns ids and the stored order reads back exactly', async () => {
+        const store = await seedStore();
+        const draft = order({
+          store_id: store.id,
+          allow_partial: false,
+          customer_is_guest: true,
+          shipping: {
+            method_code: 'pickup',
+            method_name: 'Pickup point',
+            internal_method_code: 'pp',
+            customer_note: 'ring twice',
+            pickup_point_delivery: { location_id: 'L1', location_name: 'Kiosk' },
+          },
+          items: [
+            item('SKU-1', { qty: 3, rejected_by: ['WH-B'] }),
+            item('SKU-2', { warehouse_code: 'WH-B', amounts: {} }),
+            item('SKU-3', { amounts: { price: 123_456_789, tax_rate: 0 } }),
+          ],
+        });
+        const stored = await write((tx) => tx.insertOrder(draft));
+        expect(stored.id).toBeGreaterThan(0);
+        expect(stored.items.map((i) => i.id).every((id) => id > 0)).toBe(true);
+        expect(new Set(stored.items.map((i) => i.id)).size).toBe(3);
+        expect(stored).toEqual({
+          ...draft,
+          id: stored.id,
+          items: draft.items.map((it, index) => ({ ...it, id: stored.items[index]?.id })),
+        });
+        expect(await read((tx) => tx.findOrder(store.id, draft.fulfillment_order_number))).toEqual(
+          stored,
+        );
+        expect(await write((tx) => tx.lockOrder(store.id, draft.fulfillment_order_number))).toEqual(
+          stored,
+        );
+        expect(await write((tx) => tx.lockOrderById(stored.id))).toEqual(stored);
+      });
+
+      it('money round-trips exactly and absent amounts stay absent', async () => {
+        const store = await seedStore();
+        const stored = await insert({
+          store_id: store.id,
+          amounts: { grand_total: 123_456_789, shipping_amount: 0, cod_amount: 9_007_199_254_740 },
+          items: [item('SKU-1', { amounts: { price: 123_456_789, total_price: -5 } })],
+        });
+        const found = await read((tx) => tx.findOrder(store.id, stored.fulfillment_order_number));
+        expect(found?.amounts).toStrictEqual({
+          grand_total: 123_456_789,
+          shipping_amount: 0,
+          cod_amount: 9_007_199_254_740,
+        });
+        expect(found?.items[0]?.amounts).toStrictEqual({ price: 123_456_789, total_price: -5 });
+      });
+
+      it('timestamps round-trip as the same strings', async () => {
+        const store = await seedStore();
+        const stored = await insert({
+          store_id: store.id,
+          items: ['pending_shipment'],
+          created_at: '2026-01-02 03:04:05',
+          updated_at: '2026-12-31 23:59:59',
+          allocated_at: '2026-02-28 00:00:00',
+          courier: { attempts: 2, last_error: 'timeout', next_attempt_at: '2026-03-01 12:00:00' },
+        });
+        const found = await read((tx) => tx.findOrder(store.id, stored.fulfillment_order_number));
+        expect(found?.created_at).toBe('2026-01-02 03:04:05');
+        expect(found?.updated_at).toBe('2026-12-31 23:59:59');
+        expect(found?.allocated_at).toBe('2026-02-28 00:00:00');
+        expect(found?.shipped_at).toBeNull();
+        expect(found?.courier).toEqual({
+          attempts: 2,
+          last_error: 'timeout',
+          next_attempt_at: '2026-03-01 12:00:00',
+        });
+      });
+
+      it('findOrder, lockOrder and lockOrderById are null when there is no such order', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        const stored = await insert({ store_id: store.id });
+        await write(async (tx) => {
+          expect(await tx.findOrder(store.id, 'nope')).toBeNull();
+          expect(await tx.lockOrder(store.id, 'nope')).toBeNull();
+          expect(await tx.lockOrderById(stored.id + 1000)).toBeNull();
+          // Another store's number is not this store's order.
+          expect(await tx.findOrder(other.id, stored.fulfillment_order_number)).toBeNull();
+          expect(await tx.lockOrder(other.id, stored.fulfillment_order_number)).toBeNull();
+        });
+      });
+
+      it('saveOrder writes header and items, inserts id-0 parts, and returns them with ids', async () => {
+        const store = await seedStore();
+        const stored = await insert({
+          store_id: store.id,
+          items: ['pending_shipment', 'pending_shipment'],
+        });
+        const [first, second] = stored.items;
+        if (!first || !second) throw new Error('fixture');
+        const shippedAt: Timestamp = '2026-01-16 08:30:00';
+        const saved = await update(stored, (o) => ({
+          ...o,
+          shipped_at: shippedAt,
+          updated_at: shippedAt,
+          customer_email: 'new@example.com',
+          allow_partial: true,
+          amounts: { ...o.amounts, cod_amount: 10_000 },
+          items: [
+            { ...first, status: 'pending_invoice' },
+            { ...second, qty: 1 },
+            // A split-off line (e.g. a partial quantity), new.
+            item('SKU-2', { id: 0, qty: 1, status: 'rejected', rejected_by: ['WH-A'] }),
+          ],
+          shipments: [
+            {
+              id: 0,
+              items: [{ item_id: first.id, qty: 2 }],
+              tracks: [{ carrier_code: 'ups', title: 'UPS', track_number: '1Z' }],
+              created_at: shippedAt,
+            },
+          ],
+        }));
+        expect(saved.items).toHaveLength(3);
+        expect(saved.items[0]?.id).toBe(first.id);
+        expect(saved.items[1]?.id).toBe(second.id);
+        expect(saved.items[2]?.id).toBeGreaterThan(0);
+        expect(saved.items[2]?.id).not.toBe(first.id);
+        expect(saved.shipments[0]?.id).toBeGreaterThan(0);
+        expect(saved.status).toBe('partially_shipped');
+        const found = await read((tx) => tx.findOrder(store.id, stored.fulfillment_order_number));
+        expect(found).toEqual(saved);
+
+        // Existing shipments are kept as they are; a second save adds an invoice.
+        const invoiced = await update(saved, (o) => ({
+          ...o,
+          items: o.items.map((i) =>
+            i.id === first.id ? { ...i, status: 'invoiced', invoice_number: 'INV-1' } : i,
+          ),
+          invoices: [
+            {
+              id: 0,
+              invoice_number: 'INV-1',
+              item_ids: [first.id],
+              shipping_amount_incl_tax: 50_000,
+              invoice_time: '2026-01-17',
+              additional_data: null,
+              doc_binary: 'JVBERi0=',
+              created_at: '2026-01-17 09:00:00',
+            },
+          ],
+        }));
+        expect(invoiced.invoices[0]?.id).toBeGreaterThan(0);
+        expect(invoiced.shipments).toEqual(saved.shipments);
+        expect(await read((tx) => tx.findOrder(store.id, stored.fulfillment_order_number))).toEqual(
+          invoiced,
+        );
+      });
+
+      it('lockOrder serializes concurrent transactions on one order: no update is lost', async () => {
+        const store = await seedStore();
+        const stored = await insert({ store_id: store.id, items: ['pending_shipment'] });
+        const increments = 5;
+        await Promise.all(
+          Array.from({ length: increments }, () =>
+            write(async (tx) => {
+              const locked = await tx.lockOrder(store.id, stored.fulfillment_order_number);
+              if (!locked) throw new Error('missing');
+              // Read, wait while the others try to lock it, then write what was read + 1.
+              await new Promise((resolve) => setTimeout(resolve, 20));
+              await tx.saveOrder({
+                ...locked,
+                courier: { ...locked.courier, attempts: locked.courier.attempts + 1 },
+              });
+            }),
+          ),
+        );
+        const found = await read((tx) => tx.findOrder(store.id, stored.fulfillment_order_number));
+        expect(found?.courier.attempts).toBe(increments);
+      });
+    });
+
+    // ── queues ───────────────────────────────────────────────────────────────────────────
+
+    describe('queues', () => {
+      it('lists an order in every queue of its live items, refreshed by saveOrder', async () => {
+        const store = await seedStore();
+        const stored = await insert({
+          store_id: store.id,
+          items: ['pending_accept', 'pending_shipment', 'rejected'],
+        });
+        expect(await pollIds(store, 'pending_accept')).toEqual([stored.id]);
+        expect(await pollIds(store, 'pending_shipment')).toEqual([stored.id]);
+        expect(await pollIds(store, 'pending_allocation')).toEqual([]);
+        expect(await pollIds(store, 'failed')).toEqual([]);
+
+        const allocated = await update(stored, (o) => ({
+          ...o,
+          items: o.items.map((i) =>
+            i.status === 'pending_accept' ? { ...i, status: 'pending_allocation' } : i,
+          ),
+        }));
+        expect(await pollIds(store, 'pending_accept')).toEqual([]);
+        expect(await pollIds(store, 'pending_allocation')).toEqual([allocated.id]);
+        expect(await pollIds(store, 'pending_shipment')).toEqual([allocated.id]);
+      });
+
+      it('a failed order is listed only in failed, and again in its queues once requeued', async () => {
+        const store = await seedStore();
+        const stored = await insert({ store_id: store.id, items: ['pending_allocation'] });
+        const failed = await update(stored, (o) => ({
+          ...o,
+          failure: {
+            stage: 'allocation',
+            reason: 'no stock',
+            abandoned: false,
+            failed_at: FIXTURE_TIME,
+          },
+        }));
+        expect(failed.status).toBe('failed');
+        expect(await pollIds(store, 'failed')).toEqual([stored.id]);
+        for (const queue of [
+          'pending_accept',
+          'pending_allocation',
+          'pending_shipment',
+          'pending_invoice',
+        ] as const) {
+          expect(await pollIds(store, queue)).toEqual([]);
+        }
+        const [polled] = await poll(store, 'failed');
+        expect(polled?.failure).toEqual(failed.failure);
+
+        await update(failed, (o) => ({ ...o, failure: null }));
+        expect(await pollIds(store, 'failed')).toEqual([]);
+        expect(await pollIds(store, 'pending_allocation')).toEqual([stored.id]);
+      });
+
+      it('an order whose items are all invoiced or rejected leaves every queue', async () => {
+        const store = await seedStore();
+        const stored = await insert({
+          store_id: store.id,
+          items: ['pending_invoice', 'pending_invoice'],
+        });
+        expect(await pollIds(store, 'pending_invoice')).toEqual([stored.id]);
+        await update(stored, (o) => ({
+          ...o,
+          items: o.items.map((i, index) =>
+            index === 0
+              ? { ...i, status: 'invoiced', invoice_number: 'INV-1' }
+              : { ...i, status: 'rejected' },
+          ),
+        }));
+        for (const queue of [
+          'pending_accept',
+          'pending_allocation',
+          'pending_shipment',
+          'pending_invoice',
+          'failed',
+        ] as const) {
+          expect(await pollIds(store, queue)).toEqual([]);
+        }
+      });
+
+      it('pollQueue pages by id: full pages, a short last page, then []', async () => {
+        const store = await seedStore();
+        const ids: number[] = [];
+        for (let i = 0; i < 7; i++) ids.push((await insert({ store_id: store.id })).id);
+        // Orders in another queue and another store never show.
+        await insert({ store_id: store.id, items: ['pending_shipment'] });
+        const other = await seedStore('other');
+        await insert({ store_id: other.id });
+
+        const page = (n: number) => pollIds(store, 'pending_accept', { page: n, page_size: 3 });
+        expect(await page(1)).toEqual(ids.slice(0, 3));
+        expect(await page(2)).toEqual(ids.slice(3, 6));
+        expect(await page(3)).toEqual(ids.slice(6));
+        expect(await page(4)).toEqual([]);
+        expect(await page(50)).toEqual([]);
+        expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+      });
+
+      it('pollQueue returns whole orders: items, shipments and invoices included', async () => {
+        const store = await seedStore();
+        const a = await insert({
+          store_id: store.id,
+          items: ['pending_shipment', 'pending_shipment'],
+        });
+        const b = await insert({ store_id: store.id, items: ['pending_shipment'] });
+        const shipped = await update(a, (o) => ({
+          ...o,
+          items: o.items.map((i, index) => (index === 0 ? { ...i, status: 'pending_invoice' } : i)),
+          shipments: [
+            {
+              id: 0,
+              items: [{ item_id: o.items[0]?.id ?? 0, qty: 2 }],
+              tracks: [],
+              created_at: FIXTURE_TIME,
+            },
+          ],
+        }));
+        expect(await poll(store, 'pending_shipment')).toEqual([shipped, b]);
+        expect(await poll(store, 'pending_invoice')).toEqual([shipped]);
+      });
+
+      it('pollQueue `since` keeps orders updated at or after it (inclusive)', async () => {
+        const store = await seedStore();
+        const early = await insert({ store_id: store.id, updated_at: '2026-01-01 09:59:59' });
+        const exact = await insert({ store_id: store.id, updated_at: '2026-01-01 10:00:00' });
+        const late = await insert({ store_id: store.id, updated_at: '2026-01-02 00:00:00' });
+        expect(await pollIds(store, 'pending_accept', { since: '2026-01-01 10:00:00' })).toEqual([
+          exact.id,
+          late.id,
+        ]);
+        expect(await pollIds(store, 'pending_accept', { since: '2026-01-03 00:00:00' })).toEqual(
+          [],
+        );
+        expect(await pollIds(store, 'pending_accept', { since: null })).toEqual([
+          early.id,
+          exact.id,
+          late.id,
+        ]);
+        // saveOrder moves the order's `updated_at` in the queue too.
+        await update(early, (o) => ({ ...o, updated_at: '2026-01-05 00:00:00' }));
+        expect(await pollIds(store, 'pending_accept', { since: '2026-01-04 00:00:00' })).toEqual([
+          early.id,
+        ]);
+      });
+
+      it('pollQueue filters by order-level warehouse', async () => {
+        const store = await seedStore();
+        const a = await insert({ store_id: store.id, warehouse_code: 'WH-A' });
+        const b = await insert({ store_id: store.id, warehouse_code: 'WH-B' });
+        const c = await insert({ store_id: store.id, warehouse_code: 'WH-C' });
+        expect(await pollIds(store, 'pending_accept', { warehouses: ['WH-B'] })).toEqual([b.id]);
+        expect(await pollIds(store, 'pending_accept', { warehouses: ['WH-C', 'WH-A'] })).toEqual([
+          a.id,
+          c.id,
+        ]);
+        expect(await pollIds(store, 'pending_accept', { warehouses: [] })).toEqual([]);
+        expect(await pollIds(store, 'pending_accept', { warehouses: null })).toEqual([
+          a.id,
+          b.id,
+          c.id,
+        ]);
+      });
+    });
+
+    // ── sequences ────────────────────────────────────────────────────────────────────────
+
+    describe('nextFulfillmentSequence', () => {
+      it('counts 1, 2, 3 per sales order and store', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        const next = (storeId: number, number: string) =>
+          write((tx) => tx.nextFulfillmentSequence(storeId, number));
+        expect(await next(store.id, 'S-1')).toBe(1);
+        expect(await next(store.id, 'S-1')).toBe(2);
+        expect(await next(store.id, 'S-2')).toBe(1);
+        expect(await next(other.id, 'S-1')).toBe(1);
+        expect(await next(store.id, 'S-1')).toBe(3);
+      });
+
+      it('never hands out one number twice under concurrency', async () => {
+        const store = await seedStore();
+        const numbers = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            write((tx) => tx.nextFulfillmentSequence(store.id, 'S-1')),
+          ),
+        );
+        expect([...numbers].sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 20 }, (_, i) => i + 1),
+        );
+      });
+    });
+
+    // ── courier ──────────────────────────────────────────────────────────────────────────
+
+    describe('listCourierDue', () => {
+      it('lists due pending_shipment orders at courier warehouses, oldest due first', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        const due = (at: Timestamp | null) => ({
+          attempts: 0,
+          last_error: null,
+          next_attempt_at: at,
+        });
+        const courierOrder = (at: Timestamp | null, overrides: Partial<FulfillmentOrder> = {}) =>
+          insert({
+            store_id: store.id,
+            warehouse_code: 'WH-C',
+            items: ['pending_shipment'],
+            courier: due(at),
+            ...overrides,
+          });
+        const later = await courierOrder('2026-01-15 10:00:00');
+        const earlier = await courierOrder('2026-01-15 09:00:00');
+        const exactlyNow = await courierOrder('2026-01-15 11:00:00');
+        const otherStore = await insert({
+          store_id: other.id,
+          warehouse_code: 'WH-C',
+          items: ['pending_shipment'],
+          courier: due('2026-01-15 09:30:00'),
+        });
+        // Not due, not planned, not at a courier warehouse, not in pending_shipment, or failed.
+        await courierOrder('2026-01-15 11:00:01');
+        await courierOrder(null);
+        await insert({
+          store_id: store.id,
+          warehouse_code: 'WH-A',
+          items: ['pending_shipment'],
+          courier: due('2026-01-15 09:00:00'),
+        });
+        await courierOrder('2026-01-15 09:00:00', {
+          items: [item('X', { status: 'pending_invoice', warehouse_code: 'WH-C' })],
+        });
+        await courierOrder('2026-01-15 09:00:00', {
+          failure: { stage: 'shipment', reason: 'x', abandoned: false, failed_at: FIXTURE_TIME },
+        });
+
+        const now = '2026-01-15 11:00:00';
+        expect(await read((tx) => tx.listCourierDue(now, 10))).toEqual([
+          earlier.id,
+          otherStore.id,
+          later.id,
+          exactlyNow.id,
+        ]);
+        expect(await read((tx) => tx.listCourierDue(now, 2))).toEqual([earlier.id, otherStore.id]);
+      });
+    });
+
+    // ── audit ────────────────────────────────────────────────────────────────────────────
+
+    describe('audit', () => {
+      it('listAudit returns the order trail oldest first, details intact', async () => {
+        const store = await seedStore();
+        const a = await insert({ store_id: store.id });
+        const b = await insert({ store_id: store.id });
+        await write((tx) =>
+          tx.appendAudit([
+            {
+              order_id: a.id,
+              at: '2026-01-15 10:00:00',
+              actor: 'partner-a',
+              action: 'accept',
+              details: { items: [1, 2] },
+            },
+            {
+              order_id: b.id,
+              at: '2026-01-15 10:00:00',
+              actor: 'erp',
+              action: 'allocate',
+              details: {},
+            },
+          ]),
+        );
+        await write((tx) =>
+          tx.appendAudit([
+            // Same second as the first event: the order of appending decides.
+            {
+              order_id: a.id,
+              at: '2026-01-15 10:00:00',
+              actor: 'partner-a',
+              action: 'ship',
+              details: { tracks: [{ n: 'X' }], note: null },
+            },
+          ]),
+        );
+        const trail = await read((tx) => tx.listAudit(a.id));
+        expect(trail.map((e) => e.action)).toEqual(['accept', 'ship']);
+        expect(trail[0]).toEqual({
+          id: expect.any(Number),
+          order_id: a.id,
+          at: '2026-01-15 10:00:00',
+          actor: 'partner-a',
+          action: 'accept',
+          details: { items: [1, 2] },
+        });
+        expect(trail[1]?.details).toEqual({ tracks: [{ n: 'X' }], note: null });
+        expect(await read((tx) => tx.listAudit(b.id))).toHaveLength(1);
+        expect(await read((tx) => tx.listAudit(b.id + 1000))).toEqual([]);
+      });
+    });
+  });
+}

@@ -1,0 +1,197 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The row types of every table, as kysely sees them. One schema serves SQLite and Postgres, so
+ * the column types are the common ground of both:
+ *
+ * - ids and money are 64-bit integers (`integer` in SQLite, `bigint` in Postgres, read back as
+ *   `number` — the Postgres adapter parses int8 with a per-pool type parser);
+ * - money is a count of ten-thousandths (core's `Money`), never a float;
+ * - booleans are `0 | 1` integers (SQLite has no boolean type; better-sqlite3 cannot bind one);
+ * - timestamps are `YYYY-MM-DD HH:MM:SS` UTC text: it round-trips as the very same string, and
+ *   its fixed width makes text order equal time order, so `updated_at >= since` is correct;
+ * - nested values (addresses, payment, tracks, …) are JSON text, decoded by the repository.
+ *
+ * Migrations never import these types: a migration is frozen in time, the types follow the latest
+ * schema.
+ */
+export interface Database {
+  stores: StoreTable;
+  warehouses: WarehouseTable;
+  stock: StockTable;
+  tokens: TokenTable;
+  sales_order_sequences: SalesOrderSequenceTable;
+  fulfillment_orders: FulfillmentOrderTable;
+  order_items: OrderItemTable;
+  shipments: ShipmentTable;
+  invoices: InvoiceTable;
+  queue_entries: QueueEntryTable;
+  audit_events: AuditEventTable;
+}
+
+/** `0 | 1`; see {@link Database}. */
+export type BooleanInt = number;
+/** JSON text. */
+export type JsonText = string;
+/** `YYYY-MM-DD HH:MM:SS` UTC. */
+export type TimestampText = string;
+
+export interface StoreTable {
+  id: Generated<number>;
+  code: string;
+  /** StoreSettings as JSON. */
+  settings: JsonText;
+}
+
+export interface WarehouseTable {
+  store_id: number;
+  code: string;
+  name: string;
+  active: BooleanInt;
+  fulfilled_by: string;
+  priority: number;
+}
+
+export interface StockTable {
+  store_id: number;
+  warehouse_code: string;
+  sku: string;
+  on_hand: number;
+  reserved: number;
+}
+
+export interface TokenTable {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  hash: string;
+  /** string[] as JSON. */
+  resources: JsonText;
+  /** string[] as JSON, or null for the whole store. */
+  warehouses: JsonText | null;
+  expires_at: TimestampText | null;
+  revoked_at: TimestampText | null;
+  created_at: TimestampText;
+}
+
+export interface SalesOrderSequenceTable {
+  store_id: number;
+  sales_order_number: string;
+  last_sequence: number;
+}
+
+/** Money columns of an order header (ten-thousandths), null when the amount is absent. */
+export interface OrderAmountColumns {
+  shipping_amount: number | null;
+  shipping_amount_excl_tax: number | null;
+  shipping_tax_amount: number | null;
+  shipping_tax_rate: number | null;
+  grand_total: number | null;
+  grand_total_excl_tax: number | null;
+  tax_amount: number | null;
+  cod_amount: number | null;
+  package_value: number | null;
+}
+
+export interface FulfillmentOrderTable extends OrderAmountColumns {
+  id: Generated<number>;
+  store_id: number;
+  fulfillment_order_number: string;
+  sales_order_id: number;
+  sales_order_number: string;
+  warehouse_code: string;
+  status: string;
+  /** `0 | 1`, or null to defer to the store settings. */
+  allow_partial: BooleanInt | null;
+  customer_firstname: string;
+  customer_lastname: string;
+  customer_email: string;
+  customer_is_guest: BooleanInt;
+  payment: JsonText;
+  shipping: JsonText;
+  billing_address: JsonText;
+  shipping_address: JsonText;
+  /** OrderFailure as JSON, or null. */
+  failure: JsonText | null;
+  courier_attempts: number;
+  courier_last_error: string | null;
+  courier_next_attempt_at: TimestampText | null;
+  allocated_at: TimestampText | null;
+  shipped_at: TimestampText | null;
+  invoiced_at: TimestampText | null;
+  created_at: TimestampText;
+  updated_at: TimestampText;
+}
+
+/** Money columns of an item (ten-thousandths), null when the amount is absent. */
+export interface ItemAmountColumns {
+  price: number | null;
+  price_excl_tax: number | null;
+  tax_amount: number | null;
+  tax_rate: number | null;
+  total_price: number | null;
+  total_price_excl_tax: number | null;
+  total_tax_amount: number | null;
+}
+
+export interface OrderItemTable extends ItemAmountColumns {
+  id: Generated<number>;
+  order_id: number;
+  /** Index of the item in `FulfillmentOrder.items`; items load in this order. */
+  position: number;
+  status: string;
+  warehouse_code: string;
+  name: string;
+  sku: string;
+  qty: number;
+  /** string[] as JSON. */
+  rejected_by: JsonText;
+  invoice_number: string | null;
+}
+
+export interface ShipmentTable {
+  id: Generated<number>;
+  order_id: number;
+  /** `{ item_id, qty }[]` as JSON. */
+  items: JsonText;
+  /** Track[] as JSON. */
+  tracks: JsonText;
+  created_at: TimestampText;
+}
+
+export interface InvoiceTable {
+  id: Generated<number>;
+  order_id: number;
+  invoice_number: string;
+  /** number[] as JSON. */
+  item_ids: JsonText;
+  shipping_amount_incl_tax: number;
+  invoice_time: string | null;
+  additional_data: string | null;
+  doc_binary: string | null;
+  created_at: TimestampText;
+}
+
+/**
+ * One row per (order, queue that lists it), rewritten from core's `queuesOf(order)` whenever an
+ * order is stored. Polling reads only this table's index, so orders that left every queue cost
+ * nothing. `store_id`, `warehouse_code` and `updated_at` are copies of the order's, kept in step
+ * by the same write.
+ */
+export interface QueueEntryTable {
+  order_id: number;
+  store_id: number;
+  queue: string;
+  warehouse_code: string;
+  updated_at: TimestampText;
+}
+
+export interface AuditEventTable {
+  id: Generated<number>;
+  order_id: number;
+  at: TimestampText;
+  actor: string;
+  action: string;
+  /** Record<string, unknown> as JSON. */
+  details: JsonText;
+}

@@ -1,0 +1,32 @@
+import type { AccessMode, IsolationLevel } from 'kysely';
+
+/** What the repository asks of the database driver underneath; each adapter supplies one. */
+export interface DriverProfile {
+  /**
+   * The kysely transaction settings of a repository transaction. The adapter's dialect turns
+   * them into its `BEGIN`: SQLite begins write transactions with `BEGIN IMMEDIATE` (so that two
+   * processes on one file serialize their writers up front instead of deadlocking on a lock
+   * upgrade), Postgres can read in a `repeatable read, read only` snapshot.
+   */
+  transactionSettings(mode: 'read' | 'write'): {
+    accessMode?: AccessMode;
+    isolationLevel?: IsolationLevel;
+  };
+  /**
+   * Whether write transactions take row locks (`SELECT … FOR UPDATE` / `FOR SHARE`). Without
+   * them, `lockOrder` relies on the write transaction already excluding every other writer
+   * (SQLite's database-wide write lock, taken at `BEGIN IMMEDIATE`).
+   */
+  rowLocks: boolean;
+  /**
+   * Whether a transaction that failed with `error` may simply be run again from the start
+   * (SQLITE_BUSY that outlived the busy timeout; Postgres serialization failure or deadlock).
+   * The transaction was rolled back, and the work only touches the database, so re-running it
+   * is safe.
+   */
+  isRetryable(error: unknown): boolean;
+  /** Attempts in all, the first included; 1 turns retrying off. */
+  maxAttempts: number;
+  /** Delay before the first retry; doubled on each next one, with random jitter. */
+  retryBaseDelayMs: number;
+}

@@ -1,0 +1,36 @@
+/**
+ * @fulfil/storage-kysely — the SQL shared by the SQLite and Postgres adapters, written once with
+ * kysely: table types, migrations in code, and the `Repository` of `@fulfil/core`.
+ */
+export { chunk, ROWS_PER_STATEMENT } from './chunk.js';
+export type {
+  AuditEventTable,
+  BooleanInt,
+  Database,
+  FulfillmentOrderTable,
+  InvoiceTable,
+  ItemAmountColumns,
+  JsonText,
+  OrderAmountColumns,
+  OrderItemTable,
+  QueueEntryTable,
+  SalesOrderSequenceTable,
+  ShipmentTable,
+  StockTable,
+  StoreTable,
+  TimestampText,
+  TokenTable,
+  WarehouseTable,
+} from './database.js';
+export type { DriverProfile } from './driver-profile.js';
+export { KyselyRepository, type KyselyRepositoryOptions } from './kysely-repository.js';
+export { KyselyRepositoryTx, type KyselyRepositoryTxOptions } from './kysely-repository-tx.js';
+export {
+  FulfilMigrationProvider,
+  MIGRATION_LOCK_TABLE,
+  MIGRATION_TABLE,
+  type MigrateOptions,
+  migrateToLatest,
+} from './migrations.js';
+export { pollQueueIds } from './poll-query.js';
+export type { SchemaFlags } from './schema-flags.js';

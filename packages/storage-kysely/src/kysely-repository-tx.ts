@@ -1,0 +1,397 @@
+import {
+  type AuditEvent,
+  DomainError,
+  type FulfillmentOrder,
+  type NewAuditEvent,
+  type NewFulfillmentOrder,
+  type NewToken,
+  type PollQuery,
+  type RepositoryTx,
+  type StockDelta,
+  type StockLevel,
+  type StockQuery,
+  type Store,
+  type StoreSettings,
+  type Timestamp,
+  type TokenRecord,
+  type Warehouse,
+} from '@fulfil/core';
+import type { Kysely } from 'kysely';
+import { chunk } from './chunk.js';
+import type { Database } from './database.js';
+import { insertOrder, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
+import { pollQueueIds } from './poll-query.js';
+import {
+  decodeAuditEvent,
+  decodeStore,
+  decodeToken,
+  decodeWarehouse,
+  encodeJson,
+  encodeToken,
+  encodeWarehouse,
+} from './row-codec.js';
+
+export interface KyselyRepositoryTxOptions {
+  /**
+   * Take row locks: `FOR UPDATE` on the order header in `lockOrder`/`lockOrderById`, `FOR SHARE`
+   * in `findOrder` (no writer can change the order between the reads of its header and of its
+   * parts). False where the transaction already excludes every other writer (SQLite) or may not
+   * lock (a read-only transaction, which reads one snapshot instead).
+   */
+  rowLocks: boolean;
+}
+
+function assertQuantity(value: number, field: string): number {
+  if (!Number.isSafeInteger(value)) {
+    throw new TypeError(`fulfil: ${field} must be an integer, got ${value}`);
+  }
+  return value;
+}
+
+const stockKey = (row: { warehouse_code: string; sku: string }): string =>
+  `${row.warehouse_code}\u0000${row.sku}`;
+
+const byWarehouseThenSku = (
+  a: { warehouse_code: string; sku: string },
+  b: { warehouse_code: string; sku: string },
+): number =>
+  a.warehouse_code < b.warehouse_code
+    ? -1
+    : a.warehouse_code > b.warehouse_code
+      ? 1
+      : a.sku < b.sku
+        ? -1
+        : a.sku > b.sku
+          ? 1
+          : 0;
+
+/**
+ * The repository's operations inside one transaction, over kysely's transaction object. All SQL
+ * of both adapters lives here and in the modules it imports; the only dialect difference it
+ * knows is whether `FOR UPDATE` exists.
+ */
+export class KyselyRepositoryTx implements RepositoryTx {
+  readonly #db: Kysely<Database>;
+  readonly #rowLocks: boolean;
+
+  constructor(db: Kysely<Database>, options: KyselyRepositoryTxOptions) {
+    this.#db = db;
+    this.#rowLocks = options.rowLocks;
+  }
+
+  // ── stores ───────────────────────────────────────────────────────────────────────────────
+
+  async findStore(code: string): Promise<Store | null> {
+    const row = await this.#db
+      .selectFrom('stores')
+      .selectAll()
+      .where('code', '=', code)
+      .executeTakeFirst();
+    return row ? decodeStore(row) : null;
+  }
+
+  async upsertStore(code: string, settings: StoreSettings): Promise<Store> {
+    const row = await this.#db
+      .insertInto('stores')
+      .values({ code, settings: encodeJson(settings) })
+      .onConflict((oc) =>
+        oc.column('code').doUpdateSet((eb) => ({ settings: eb.ref('excluded.settings') })),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return decodeStore(row);
+  }
+
+  async listStores(): Promise<Store[]> {
+    const rows = await this.#db.selectFrom('stores').selectAll().orderBy('code').execute();
+    return rows.map(decodeStore);
+  }
+
+  // ── warehouses ───────────────────────────────────────────────────────────────────────────
+
+  async listWarehouses(storeId: number, codes?: readonly string[] | null): Promise<Warehouse[]> {
+    if (codes && codes.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom('warehouses')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .$if(codes != null, (qb) => qb.where('code', 'in', codes ?? []))
+      .orderBy('code')
+      .execute();
+    return rows.map(decodeWarehouse);
+  }
+
+  async upsertWarehouse(warehouse: Warehouse): Promise<Warehouse> {
+    const row = await this.#db
+      .insertInto('warehouses')
+      .values(encodeWarehouse(warehouse))
+      .onConflict((oc) =>
+        oc.columns(['store_id', 'code']).doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          active: eb.ref('excluded.active'),
+          fulfilled_by: eb.ref('excluded.fulfilled_by'),
+          priority: eb.ref('excluded.priority'),
+        })),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return decodeWarehouse(row);
+  }
+
+  // ── stock ────────────────────────────────────────────────────────────────────────────────
+
+  async setOnHand(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
+  ): Promise<void> {
+    // One row per key (the last entry wins): an upsert may not touch a row twice.
+    const rows = new Map<string, { warehouse_code: string; sku: string; qty: number }>();
+    for (const entry of entries) rows.set(stockKey(entry), entry);
+    const sorted = [...rows.values()].sort(byWarehouseThenSku);
+    for (const slice of chunk(sorted)) {
+      await this.#db
+        .insertInto('stock')
+        .values(
+          slice.map((entry) => ({
+            store_id: storeId,
+            warehouse_code: entry.warehouse_code,
+            sku: entry.sku,
+            on_hand: assertQuantity(entry.qty, 'qty'),
+            reserved: 0,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['store_id', 'warehouse_code', 'sku'])
+            .doUpdateSet((eb) => ({ on_hand: eb.ref('excluded.on_hand') })),
+        )
+        .execute();
+    }
+  }
+
+  async adjustStock(storeId: number, deltas: readonly StockDelta[]): Promise<void> {
+    // Summed per key (an upsert may not touch a row twice) and sorted, so that two concurrent
+    // transactions lock rows in the same order and cannot deadlock on each other.
+    const sums = new Map<string, StockDelta>();
+    for (const delta of deltas) {
+      const key = stockKey(delta);
+      const sum = sums.get(key);
+      sums.set(key, {
+        warehouse_code: delta.warehouse_code,
+        sku: delta.sku,
+        on_hand: (sum?.on_hand ?? 0) + assertQuantity(delta.on_hand, 'on_hand'),
+        reserved: (sum?.reserved ?? 0) + assertQuantity(delta.reserved, 'reserved'),
+      });
+    }
+    const sorted = [...sums.values()].sort(byWarehouseThenSku);
+    for (const slice of chunk(sorted)) {
+      await this.#db
+        .insertInto('stock')
+        .values(slice.map((delta) => ({ store_id: storeId, ...delta })))
+        .onConflict((oc) =>
+          oc.columns(['store_id', 'warehouse_code', 'sku']).doUpdateSet((eb) => ({
+            on_hand: eb('stock.on_hand', '+', eb.ref('excluded.on_hand')),
+            reserved: eb('stock.reserved', '+', eb.ref('excluded.reserved')),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  async listStock(query: StockQuery): Promise<StockLevel[]> {
+    if (query.warehouses && query.warehouses.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom('stock')
+      .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+      .where('store_id', '=', query.store_id)
+      .$if(query.warehouses !== null, (qb) =>
+        qb.where('warehouse_code', 'in', query.warehouses ?? []),
+      )
+      .$if(query.sku !== undefined, (qb) => qb.where('sku', '=', query.sku ?? ''))
+      .orderBy('warehouse_code')
+      .orderBy('sku')
+      .execute();
+    return rows.map((row) => ({
+      warehouse_code: row.warehouse_code,
+      sku: row.sku,
+      on_hand: Number(row.on_hand),
+      reserved: Number(row.reserved),
+    }));
+  }
+
+  // ── tokens ───────────────────────────────────────────────────────────────────────────────
+
+  async insertToken(token: NewToken): Promise<TokenRecord> {
+    // `do nothing` instead of catching a driver-specific unique-violation error: a conflict
+    // returns no row, whichever of the two unique keys (store+name, hash) it hit.
+    const row = await this.#db
+      .insertInto('tokens')
+      .values(encodeToken(token))
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (row) return decodeToken(row);
+    const sameName = await this.#db
+      .selectFrom('tokens')
+      .select('id')
+      .where('store_id', '=', token.store_id)
+      .where('name', '=', token.name)
+      .executeTakeFirst();
+    throw sameName
+      ? new DomainError('already_exists', 'A token named %fieldValue already exists', [
+          { fieldName: 'name', fieldValue: token.name },
+        ])
+      : new DomainError('already_exists', 'A token with this secret already exists', [
+          { fieldName: 'token' },
+        ]);
+  }
+
+  async findTokenByHash(hash: string): Promise<TokenRecord | null> {
+    const row = await this.#db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('hash', '=', hash)
+      .executeTakeFirst();
+    return row ? decodeToken(row) : null;
+  }
+
+  async listTokens(storeId: number): Promise<TokenRecord[]> {
+    const rows = await this.#db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .orderBy('name')
+      .execute();
+    return rows.map(decodeToken);
+  }
+
+  async revokeToken(storeId: number, name: string, at: Timestamp): Promise<boolean> {
+    // Revoking again keeps the first revocation time.
+    const { numUpdatedRows } = await this.#db
+      .updateTable('tokens')
+      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
+      .where('store_id', '=', storeId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return numUpdatedRows > 0n;
+  }
+
+  // ── fulfillment orders ───────────────────────────────────────────────────────────────────
+
+  async lockOrder(storeId: number, number: string): Promise<FulfillmentOrder | null> {
+    const header = await this.#db
+      .selectFrom('fulfillment_orders')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('fulfillment_order_number', '=', number)
+      .$if(this.#rowLocks, (qb) => qb.forUpdate())
+      .executeTakeFirst();
+    if (!header) return null;
+    const [order] = await loadOrders(this.#db, [header]);
+    return order ?? null;
+  }
+
+  async lockOrderById(id: number): Promise<FulfillmentOrder | null> {
+    const header = await this.#db
+      .selectFrom('fulfillment_orders')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(this.#rowLocks, (qb) => qb.forUpdate())
+      .executeTakeFirst();
+    if (!header) return null;
+    const [order] = await loadOrders(this.#db, [header]);
+    return order ?? null;
+  }
+
+  async findOrder(storeId: number, number: string): Promise<FulfillmentOrder | null> {
+    const header = await this.#db
+      .selectFrom('fulfillment_orders')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('fulfillment_order_number', '=', number)
+      .$if(this.#rowLocks, (qb) => qb.forShare())
+      .executeTakeFirst();
+    if (!header) return null;
+    const [order] = await loadOrders(this.#db, [header]);
+    return order ?? null;
+  }
+
+  insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
+    return insertOrder(this.#db, order);
+  }
+
+  saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder> {
+    return saveOrder(this.#db, order);
+  }
+
+  async pollQueue(query: PollQuery): Promise<FulfillmentOrder[]> {
+    if (query.warehouses && query.warehouses.length === 0) return [];
+    const rows = await pollQueueIds(this.#db, query).execute();
+    return loadOrdersById(
+      this.#db,
+      rows.map((row) => Number(row.order_id)),
+    );
+  }
+
+  async nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number> {
+    const row = await this.#db
+      .insertInto('sales_order_sequences')
+      .values({ store_id: storeId, sales_order_number: salesOrderNumber, last_sequence: 1 })
+      .onConflict((oc) =>
+        oc.columns(['store_id', 'sales_order_number']).doUpdateSet((eb) => ({
+          last_sequence: eb('sales_order_sequences.last_sequence', '+', 1),
+        })),
+      )
+      .returning('last_sequence')
+      .executeTakeFirstOrThrow();
+    return Number(row.last_sequence);
+  }
+
+  async listCourierDue(now: Timestamp, limit: number): Promise<number[]> {
+    const rows = await this.#db
+      .selectFrom('fulfillment_orders as o')
+      .innerJoin('queue_entries as q', (join) =>
+        join.onRef('q.order_id', '=', 'o.id').on('q.queue', '=', 'pending_shipment'),
+      )
+      .innerJoin('warehouses as w', (join) =>
+        join.onRef('w.store_id', '=', 'o.store_id').onRef('w.code', '=', 'o.warehouse_code'),
+      )
+      .select('o.id')
+      .where('w.fulfilled_by', '=', 'courier')
+      .where('o.courier_next_attempt_at', '<=', now)
+      .orderBy('o.courier_next_attempt_at')
+      .orderBy('o.id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => Number(row.id));
+  }
+
+  // ── audit ────────────────────────────────────────────────────────────────────────────────
+
+  async appendAudit(events: readonly NewAuditEvent[]): Promise<void> {
+    for (const slice of chunk(events)) {
+      await this.#db
+        .insertInto('audit_events')
+        .values(
+          slice.map((event) => ({
+            order_id: event.order_id,
+            at: event.at,
+            actor: event.actor,
+            action: event.action,
+            details: encodeJson(event.details),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  async listAudit(orderId: number): Promise<AuditEvent[]> {
+    const rows = await this.#db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute();
+    return rows.map(decodeAuditEvent);
+  }
+}

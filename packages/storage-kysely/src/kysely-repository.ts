@@ -1,0 +1,80 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Repository, RepositoryTx } from '@fulfil/core';
+import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
+import type { DriverProfile } from './driver-profile.js';
+import { KyselyRepositoryTx } from './kysely-repository-tx.js';
+
+export interface KyselyRepositoryOptions {
+  db: Kysely<Database>;
+  profile: DriverProfile;
+  /** Runs after `db.destroy()` in `close` (e.g. removing a temp file); optional. */
+  onClose?: () => Promise<void>;
+}
+
+/** Which repositories the current async context is inside a transaction of. */
+const activeTransactions = new AsyncLocalStorage<ReadonlySet<KyselyRepository>>();
+
+/**
+ * The `Repository` of `@fulfil/core` over a `Kysely<Database>`, shared by the SQLite and
+ * Postgres adapters; each hands it its dialect and a {@link DriverProfile}.
+ *
+ * Guarantees:
+ * - `transaction` is one database transaction: committed when `work` resolves, rolled back and
+ *   rethrown when it rejects. The transaction's settings come from the profile (SQLite writers
+ *   take the write lock at `BEGIN`; Postgres readers get a read-only snapshot).
+ * - When the database reports a transient conflict (`profile.isRetryable`), the whole
+ *   transaction runs again, up to `profile.maxAttempts` times, after a jittered exponential
+ *   backoff. `work` must therefore only touch the database, which every use case does.
+ * - Transactions never nest: starting one inside another of the same repository throws at once
+ *   instead of waiting forever for the connection the outer one holds.
+ */
+export class KyselyRepository implements Repository {
+  readonly db: Kysely<Database>;
+  readonly #profile: DriverProfile;
+  readonly #onClose: (() => Promise<void>) | undefined;
+  #closed = false;
+
+  constructor(options: KyselyRepositoryOptions) {
+    this.db = options.db;
+    this.#profile = options.profile;
+    this.#onClose = options.onClose;
+  }
+
+  async transaction<T>(
+    work: (tx: RepositoryTx) => Promise<T>,
+    mode: 'read' | 'write' = 'write',
+  ): Promise<T> {
+    if (this.#closed) throw new Error('fulfil: the repository is closed');
+    const active = activeTransactions.getStore();
+    if (active?.has(this)) {
+      throw new Error('fulfil: transactions never nest; use the tx you were given');
+    }
+    const inside = new Set(active ?? []).add(this);
+    const settings = this.#profile.transactionSettings(mode);
+    const rowLocks = this.#profile.rowLocks && mode === 'write';
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        let builder = this.db.transaction();
+        if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
+        if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
+        return await builder.execute((trx) =>
+          activeTransactions.run(inside, () => work(new KyselyRepositoryTx(trx, { rowLocks }))),
+        );
+      } catch (error) {
+        if (attempt >= this.#profile.maxAttempts || !this.#profile.isRetryable(error)) throw error;
+        const backoff = this.#profile.retryBaseDelayMs * 2 ** (attempt - 1);
+        await sleep(backoff / 2 + Math.random() * backoff);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.db.destroy();
+    await this.#onClose?.();
+  }
+}

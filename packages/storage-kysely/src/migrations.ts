@@ -1,0 +1,63 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Database } from './database.js';
+import { initialMigration } from './migrations/0001-initial.js';
+import type { SchemaFlags } from './schema-flags.js';
+
+/** The names of kysely's bookkeeping tables: prefixed, so a host app's own migrations never clash. */
+export const MIGRATION_TABLE = 'fulfil_migration';
+export const MIGRATION_LOCK_TABLE = 'fulfil_migration_lock';
+
+/**
+ * Every migration of the schema, in code rather than files on disk, so that they survive
+ * bundling. Names sort in the order they apply.
+ */
+export class FulfilMigrationProvider implements MigrationProvider {
+  readonly #flags: SchemaFlags;
+
+  constructor(flags: SchemaFlags) {
+    this.#flags = flags;
+  }
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return {
+      '0001_initial': initialMigration(this.#flags),
+    };
+  }
+}
+
+export interface MigrateOptions {
+  /** Schema of kysely's bookkeeping tables (Postgres); the default schema when absent. */
+  migrationTableSchema?: string;
+}
+
+/**
+ * Applies every pending migration, each in its own transaction where the dialect has
+ * transactional DDL. Returns the names of those applied now (empty when the schema was current).
+ * Throws when one fails; the ones before it stay applied.
+ *
+ * Two processes may call this at once only when the adapter makes them take turns: SQLite's
+ * write transactions begin with `BEGIN IMMEDIATE`, Postgres takes an advisory lock around it.
+ */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  flags: SchemaFlags,
+  options: MigrateOptions = {},
+): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new FulfilMigrationProvider(flags),
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+    ...(options.migrationTableSchema ? { migrationTableSchema: options.migrationTableSchema } : {}),
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((result) => result.status === 'Error');
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `fulfil: migration ${failed ? `"${failed.migrationName}" ` : ''}failed: ${cause}`,
+      { cause: error },
+    );
+  }
+  return results.filter((result) => result.status === 'Success').map((r) => r.migrationName);
+}

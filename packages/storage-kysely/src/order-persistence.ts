@@ -1,0 +1,257 @@
+import {
+  type FulfillmentOrder,
+  type Invoice,
+  type Item,
+  queuesOf,
+  type Shipment,
+} from '@fulfil/core';
+import type { Kysely, Selectable } from 'kysely';
+import { chunk } from './chunk.js';
+import type { Database, FulfillmentOrderTable } from './database.js';
+import {
+  decodeInvoice,
+  decodeItem,
+  decodeOrder,
+  decodeShipment,
+  encodeInvoice,
+  encodeItem,
+  encodeOrderHeader,
+  encodeShipment,
+} from './row-codec.js';
+
+/**
+ * Reading and writing whole orders: the header row plus its items, shipments and invoices, and
+ * the `queue_entries` that list it. Every function runs on the caller's transaction.
+ */
+
+type Db = Kysely<Database>;
+type OrderRow = Selectable<FulfillmentOrderTable>;
+
+/** Ids per `where order_id in (…)`: small enough for any bound-variable limit. */
+const IDS_PER_QUERY = 500;
+
+function groupByOrder<R extends { order_id: number }, T>(
+  rows: readonly R[],
+  decode: (row: R) => T,
+): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const orderId = Number(row.order_id);
+    let group = groups.get(orderId);
+    if (!group) {
+      group = [];
+      groups.set(orderId, group);
+    }
+    group.push(decode(row));
+  }
+  return groups;
+}
+
+/**
+ * Completes header rows into orders with three more queries in all (items, shipments,
+ * invoices), however many orders: never one query per order. Keeps the order of `headers`.
+ */
+export async function loadOrders(
+  db: Db,
+  headers: readonly OrderRow[],
+): Promise<FulfillmentOrder[]> {
+  if (headers.length === 0) return [];
+  const itemRows = [];
+  const shipmentRows = [];
+  const invoiceRows = [];
+  for (const ids of chunk(
+    headers.map((header) => Number(header.id)),
+    IDS_PER_QUERY,
+  )) {
+    itemRows.push(
+      ...(await db
+        .selectFrom('order_items')
+        .selectAll()
+        .where('order_id', 'in', ids)
+        .orderBy('order_id')
+        .orderBy('position')
+        .execute()),
+    );
+    shipmentRows.push(
+      ...(await db
+        .selectFrom('shipments')
+        .selectAll()
+        .where('order_id', 'in', ids)
+        .orderBy('order_id')
+        .orderBy('id')
+        .execute()),
+    );
+    invoiceRows.push(
+      ...(await db
+        .selectFrom('invoices')
+        .selectAll()
+        .where('order_id', 'in', ids)
+        .orderBy('order_id')
+        .orderBy('id')
+        .execute()),
+    );
+  }
+  const items = groupByOrder(itemRows, decodeItem);
+  const shipments = groupByOrder(shipmentRows, decodeShipment);
+  const invoices = groupByOrder(invoiceRows, decodeInvoice);
+  return headers.map((header) => {
+    const id = Number(header.id);
+    return decodeOrder(
+      header,
+      items.get(id) ?? [],
+      shipments.get(id) ?? [],
+      invoices.get(id) ?? [],
+    );
+  });
+}
+
+/** Loads the orders with these ids, in the order of `ids`; ids without an order are skipped. */
+export async function loadOrdersById(db: Db, ids: readonly number[]): Promise<FulfillmentOrder[]> {
+  if (ids.length === 0) return [];
+  const headers: OrderRow[] = [];
+  for (const slice of chunk(ids, IDS_PER_QUERY)) {
+    headers.push(
+      ...(await db.selectFrom('fulfillment_orders').selectAll().where('id', 'in', slice).execute()),
+    );
+  }
+  const byId = new Map(headers.map((header) => [Number(header.id), header]));
+  const ordered = ids.flatMap((id) => {
+    const header = byId.get(id);
+    return header ? [header] : [];
+  });
+  return loadOrders(db, ordered);
+}
+
+/** Inserts new item lines; returns them with ids, matched back by their position. */
+async function insertItems(
+  db: Db,
+  orderId: number,
+  lines: readonly { position: number; item: Item }[],
+): Promise<Map<number, number>> {
+  const idByPosition = new Map<number, number>();
+  // ~20 variables per row: 500 rows stay under SQLite's limit.
+  for (const slice of chunk(lines, 500)) {
+    const rows = await db
+      .insertInto('order_items')
+      .values(slice.map(({ position, item }) => encodeItem(orderId, position, item)))
+      .returning(['id', 'position'])
+      .execute();
+    for (const row of rows) idByPosition.set(Number(row.position), Number(row.id));
+  }
+  return idByPosition;
+}
+
+async function insertShipment(db: Db, orderId: number, shipment: Shipment): Promise<Shipment> {
+  const row = await db
+    .insertInto('shipments')
+    .values(encodeShipment(orderId, shipment))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { ...shipment, id: Number(row.id) };
+}
+
+async function insertInvoice(db: Db, orderId: number, invoice: Invoice): Promise<Invoice> {
+  const row = await db
+    .insertInto('invoices')
+    .values(encodeInvoice(orderId, invoice))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { ...invoice, id: Number(row.id) };
+}
+
+/** Rewrites the order's rows in `queue_entries` from core's `queuesOf`. */
+async function writeQueueEntries(db: Db, order: FulfillmentOrder, replace: boolean): Promise<void> {
+  if (replace) await db.deleteFrom('queue_entries').where('order_id', '=', order.id).execute();
+  const queues = queuesOf(order);
+  if (queues.length === 0) return;
+  await db
+    .insertInto('queue_entries')
+    .values(
+      queues.map((queue) => ({
+        order_id: order.id,
+        store_id: order.store_id,
+        queue,
+        warehouse_code: order.warehouse_code,
+        updated_at: order.updated_at,
+      })),
+    )
+    .execute();
+}
+
+/** Inserts the order with all its parts (whatever their ids say: all are new). */
+export async function insertOrder(db: Db, order: FulfillmentOrder): Promise<FulfillmentOrder> {
+  const header = await db
+    .insertInto('fulfillment_orders')
+    .values(encodeOrderHeader(order))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const id = Number(header.id);
+  const idByPosition = await insertItems(
+    db,
+    id,
+    order.items.map((item, position) => ({ position, item })),
+  );
+  const items = order.items.map((item, position) => ({
+    ...item,
+    id: idByPosition.get(position) ?? 0,
+  }));
+  const shipments: Shipment[] = [];
+  for (const shipment of order.shipments) shipments.push(await insertShipment(db, id, shipment));
+  const invoices: Invoice[] = [];
+  for (const invoice of order.invoices) invoices.push(await insertInvoice(db, id, invoice));
+  const stored: FulfillmentOrder = { ...order, id, items, shipments, invoices };
+  await writeQueueEntries(db, stored, false);
+  return stored;
+}
+
+/**
+ * Writes an existing order: header, every item (updating those with an id, inserting those
+ * without), new shipments and invoices, and its queue entries. Items are never deleted; an item
+ * id that is not one of this order's items is an error.
+ */
+export async function saveOrder(db: Db, order: FulfillmentOrder): Promise<FulfillmentOrder> {
+  const { numUpdatedRows } = await db
+    .updateTable('fulfillment_orders')
+    .set(encodeOrderHeader(order))
+    .where('id', '=', order.id)
+    .where('store_id', '=', order.store_id)
+    .executeTakeFirst();
+  if (numUpdatedRows === 0n) {
+    // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
+    throw new Error(`fulfil: order ${order.id} of store ${order.store_id} does not exist`);
+  }
+
+  const newLines: { position: number; item: Item }[] = [];
+  for (const [position, item] of order.items.entries()) {
+    if (item.id === 0) {
+      newLines.push({ position, item });
+      continue;
+    }
+    const { numUpdatedRows: updated } = await db
+      .updateTable('order_items')
+      .set(encodeItem(order.id, position, item))
+      .where('id', '=', item.id)
+      .where('order_id', '=', order.id)
+      .executeTakeFirst();
+    if (updated === 0n) {
+      throw new Error(`fulfil: item ${item.id} is not an item of order ${order.id}`);
+    }
+  }
+  const idByPosition = await insertItems(db, order.id, newLines);
+  const items = order.items.map((item, position) =>
+    item.id === 0 ? { ...item, id: idByPosition.get(position) ?? 0 } : item,
+  );
+
+  const shipments: Shipment[] = [];
+  for (const shipment of order.shipments) {
+    shipments.push(shipment.id === 0 ? await insertShipment(db, order.id, shipment) : shipment);
+  }
+  const invoices: Invoice[] = [];
+  for (const invoice of order.invoices) {
+    invoices.push(invoice.id === 0 ? await insertInvoice(db, order.id, invoice) : invoice);
+  }
+
+  const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
+  await writeQueueEntries(db, stored, true);
+  return stored;
+}
