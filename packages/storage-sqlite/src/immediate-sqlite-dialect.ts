@@ -1,0 +1,76 @@
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  SqliteAdapter,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  type TransactionSettings,
+} from 'kysely';
+
+/**
+ * A driver whose write transactions begin with `BEGIN IMMEDIATE`: the write lock is taken at
+ * the start, waiting (busy timeout) while another process holds it. A plain `BEGIN` takes a
+ * read lock first and upgrades it at the first write, and two processes upgrading at once get
+ * SQLITE_BUSY at once, whatever the busy timeout: a deadlock SQLite resolves by failing one.
+ * Transactions marked `read only` begin deferred: WAL readers never wait for a writer.
+ *
+ * Every kysely transaction on this dialect goes through it, kysely's migrator included.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(
+    connection: DatabaseConnection,
+    settings?: TransactionSettings,
+  ): Promise<void> {
+    const begin = settings?.accessMode === 'read only' ? 'begin deferred' : 'begin immediate';
+    await connection.executeQuery(CompiledQuery.raw(begin));
+  }
+
+  /**
+   * SQLite rolls some failed transactions back by itself (SQLITE_FULL, SQLITE_IOERR, …); the
+   * rollback that follows must not hide the original error behind "no transaction is active".
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!(error instanceof Error && /no transaction is active/i.test(error.message))) throw error;
+    }
+  }
+}
+
+/**
+ * SQLite does run DDL inside transactions, though kysely's adapter says otherwise. Saying so
+ * makes kysely's migrator apply each migration in a transaction, hence under `BEGIN IMMEDIATE`:
+ * a process that crashes mid-migration leaves nothing half-applied, and two processes migrating
+ * one file at once take turns, the second finding the migration recorded instead of running it
+ * again ("table already exists").
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+/**
+ * kysely's `SqliteDialect` with {@link ImmediateSqliteDriver} and transactional DDL in
+ * migrations.
+ */
+export class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * @fulfil/storage-sqlite — the `Repository` of `@fulfil/core` over SQLite (better-sqlite3),
+ * for `:memory:` and file databases, several processes on one file included.
+ */
+export { explainPollQuery, type StatementPlan } from './explain-poll-query.js';
+export { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+export {
+  openSqliteRepository,
+  SQLITE_SCHEMA_FLAGS,
+  type SqliteRepository,
+  type SqliteRepositoryOptions,
+} from './open-sqlite-repository.js';
+export { isSqliteBusy } from './sqlite-errors.js';

@@ -1,0 +1,212 @@
+import {
+  createEngine,
+  DomainError,
+  type Engine,
+  ManualClock,
+  type Principal,
+  type QueueName,
+} from '@fulfil/core';
+import { sql } from 'kysely';
+import { openSqliteRepository } from '../../src/index.js';
+
+export const SECRETS = {
+  partnerA: 'partner-a-secret-0123456789-abcdefghijklmnop',
+  partnerB: 'partner-b-secret-0123456789-abcdefghijklmnop',
+  erp: 'erp-secret-0123456789-abcdefghijklmnopqrstuv',
+};
+
+const address = {
+  firstname: 'Ada',
+  lastname: 'Lovelace',
+  email: 'ada@example.com',
+  street: '1 Via Roma',
+  city: 'Milano',
+  postcode: '20100',
+  region: 'MI',
+  country_id: 'IT',
+  telephone: '+39 02 000000',
+  company: '',
+  vat_id: '',
+};
+
+export function salesOrder(
+  number: string,
+  items: { sku: string; qty: number; price?: number }[],
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    sales_order_id: Number(number),
+    sales_order_number: number,
+    customer_firstname: 'Ada',
+    customer_lastname: 'Lovelace',
+    customer_email: 'ada@example.com',
+    customer_is_guest: false,
+    shipping_amount: 5,
+    shipping_amount_excl_tax: 4.1,
+    shipping_tax_amount: 0.9,
+    shipping_tax_rate: 22,
+    grand_total: 5 + items.reduce((sum, item) => sum + (item.price ?? 10) * item.qty, 0),
+    payment: { method_code: 'card', method_name: 'Card' },
+    shipping: { method_code: 'std', method_name: 'Standard', internal_method_code: 'std' },
+    billing_address: address,
+    shipping_address: address,
+    items: items.map((item) => ({
+      sku: item.sku,
+      name: `Product ${item.sku}`,
+      qty: item.qty,
+      price: item.price ?? 10,
+      total_price: (item.price ?? 10) * item.qty,
+    })),
+    ...extra,
+  };
+}
+
+export interface Harness {
+  engine: Engine;
+  clock: ManualClock;
+  partnerA: Principal;
+  partnerB: Principal;
+  erp: Principal;
+  /** Every row of every table, to prove a failed request changed nothing. */
+  snapshot(): Promise<Record<string, unknown[]>>;
+  queue(
+    actor: Principal,
+    queue: QueueName,
+  ): Promise<
+    { number: string; status: string; items: { id: number; status: string; sku: string }[] }[]
+  >;
+  /** Every stock row of store `default`, by warehouse then sku. */
+  stock(): Promise<StockRow[]>;
+  /** One stock row of store `default`; zeros when the row does not exist. */
+  level(
+    warehouse_code: string,
+    sku: string,
+  ): Promise<{ on_hand: number; reserved: number; available: number }>;
+}
+
+export interface StockRow {
+  warehouse_code: string;
+  sku: string;
+  on_hand: number;
+  reserved: number;
+}
+
+/** An engine on in-memory SQLite with store `default`: WH-A (priority 10), WH-B (5), WH-C (courier). */
+export async function openHarness(settings: Record<string, unknown> = {}): Promise<Harness> {
+  const clock = new ManualClock('2026-03-01T09:00:00Z');
+  const repository = await openSqliteRepository({ filename: ':memory:' });
+  const engine = createEngine({ repository, clock });
+  await engine.loadSeed({
+    stores: [
+      {
+        code: 'default',
+        settings: { partial_items: true, partial_qty: false, reroute: true, ...settings },
+        warehouses: [
+          { code: 'WH-A', name: 'Partner A', priority: 10 },
+          { code: 'WH-B', name: 'Partner B', priority: 5 },
+          { code: 'WH-C', name: 'Courier hub', priority: 1, fulfilled_by: 'courier' },
+        ],
+        stock: [
+          { warehouse_code: 'WH-A', sku: 'SKU-1', qty: 10 },
+          { warehouse_code: 'WH-A', sku: 'SKU-2', qty: 10 },
+          { warehouse_code: 'WH-A', sku: 'SKU-3', qty: 0 },
+          { warehouse_code: 'WH-B', sku: 'SKU-3', qty: 5 },
+        ],
+        tokens: [
+          { name: 'partner-a', token: SECRETS.partnerA, acl: 'partner', warehouses: ['WH-A'] },
+          { name: 'partner-b', token: SECRETS.partnerB, acl: 'partner', warehouses: ['WH-B'] },
+          { name: 'erp', token: SECRETS.erp, acl: 'erp' },
+        ],
+      },
+    ],
+  });
+  const [partnerA, partnerB, erp] = await Promise.all([
+    engine.authenticate('default', SECRETS.partnerA),
+    engine.authenticate('default', SECRETS.partnerB),
+    engine.authenticate('default', SECRETS.erp),
+  ]);
+  return {
+    engine,
+    clock,
+    partnerA,
+    partnerB,
+    erp,
+    snapshot: async () => {
+      const tables = await sql<{
+        name: string;
+      }>`select name from sqlite_master where type = 'table' order by name`.execute(repository.db);
+      const dump: Record<string, unknown[]> = {};
+      for (const { name } of tables.rows) {
+        dump[name] = (
+          await sql`select * from ${sql.table(name)} order by 1`.execute(repository.db)
+        ).rows;
+      }
+      return dump;
+    },
+    stock: async () =>
+      (await engine.listStock('default')).map(({ warehouse_code, sku, on_hand, reserved }) => ({
+        warehouse_code,
+        sku,
+        on_hand,
+        reserved,
+      })),
+    level: async (warehouse_code, sku) => {
+      const row = (await engine.listStock('default', { sku })).find(
+        (level) => level.warehouse_code === warehouse_code,
+      );
+      return row
+        ? { on_hand: row.on_hand, reserved: row.reserved, available: row.available }
+        : { on_hand: 0, reserved: 0, available: 0 };
+    },
+    queue: async (actor, queue) =>
+      (await engine.poll(actor, queue)).map((order) => ({
+        number: order.fulfillment_order_number,
+        status: order.status,
+        items: order.items.map(({ id, status, sku }) => ({ id, status, sku })),
+      })),
+  };
+}
+
+/** An engine on a fresh in-memory SQLite database: no store, nothing seeded. */
+export async function openEmptyEngine(): Promise<Pick<Harness, 'engine' | 'clock' | 'snapshot'>> {
+  const clock = new ManualClock('2026-03-01T09:00:00Z');
+  const repository = await openSqliteRepository({ filename: ':memory:' });
+  const engine = createEngine({ repository, clock });
+  return {
+    engine,
+    clock,
+    snapshot: async () => {
+      const tables = await sql<{
+        name: string;
+      }>`select name from sqlite_master where type = 'table' order by name`.execute(repository.db);
+      const dump: Record<string, unknown[]> = {};
+      for (const { name } of tables.rows) {
+        dump[name] = (
+          await sql`select * from ${sql.table(name)} order by 1`.execute(repository.db)
+        ).rows;
+      }
+      return dump;
+    },
+  };
+}
+
+/** The DomainError that `run` rejects with; throws when it resolves or fails otherwise. */
+export async function domainError(
+  run: Promise<unknown> | (() => Promise<unknown>),
+): Promise<DomainError> {
+  const outcome = await (typeof run === 'function' ? run() : run).then(
+    (value: unknown) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome))
+    throw new Error(
+      `expected a DomainError, got a result: ${JSON.stringify(outcome.value)?.slice(0, 200)}`,
+    );
+  if (!(outcome.error instanceof DomainError)) throw outcome.error;
+  return outcome.error;
+}
+
+/** The field names of an error's parameters. */
+export function fieldNames(error: DomainError): (string | undefined)[] {
+  return error.parameters.map((parameter) => parameter.fieldName);
+}

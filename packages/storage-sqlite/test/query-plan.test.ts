@@ -1,0 +1,78 @@
+import { fixtures } from '@fulfil/core/testing';
+import {
+  explainPollQuery,
+  openSqliteRepository,
+  type SqliteRepository,
+} from '@fulfil/storage-sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const { order, storeSettings, warehouse } = fixtures;
+
+describe('sqlite polling query plan', () => {
+  let repository: SqliteRepository;
+  let storeId: number;
+
+  beforeAll(async () => {
+    repository = await openSqliteRepository({ filename: ':memory:' });
+    storeId = await repository.transaction(async (tx) => {
+      const store = await tx.upsertStore('default', storeSettings());
+      for (const code of ['WH-A', 'WH-B', 'WH-C'])
+        await tx.upsertWarehouse(warehouse(store.id, code));
+      // 400 orders, 9 in 10 of them finished (invoiced): they must cost polling nothing.
+      for (let i = 0; i < 400; i++) {
+        const finished = i % 10 !== 0;
+        await tx.insertOrder(
+          order({
+            store_id: store.id,
+            warehouse_code: ['WH-A', 'WH-B', 'WH-C'][i % 3],
+            items: finished ? ['invoiced', 'invoiced'] : ['pending_accept', 'pending_shipment'],
+            updated_at: `2026-01-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
+          }),
+        );
+      }
+      return store.id;
+    });
+  });
+
+  afterAll(() => repository.close());
+
+  const cases = {
+    'a plain page': {},
+    'a later page': { page: 3, page_size: 10 },
+    'since a date': { since: '2026-01-15 00:00:00' },
+    'a warehouse scope': { warehouses: ['WH-A', 'WH-C'] },
+    'scope and date': { warehouses: ['WH-B'], since: '2026-01-15 00:00:00' },
+  } as const;
+
+  for (const [name, overrides] of Object.entries(cases)) {
+    it(`searches the queue_entries index, never scans a table: ${name}`, async () => {
+      const query = {
+        store_id: storeId,
+        queue: 'pending_accept' as const,
+        page: 1,
+        page_size: 100,
+        since: null,
+        warehouses: null,
+        ...overrides,
+      };
+      const statements = await explainPollQuery(repository, query);
+      const [ids, ...loads] = statements;
+      expect(ids?.sql).toMatch(/from "queue_entries"/);
+      expect(ids?.plan.join('\n')).toMatch(
+        /SEARCH queue_entries USING (COVERING )?INDEX queue_entries_poll\w* \(store_id=\? AND queue=\?/,
+      );
+      // The orders of the page, then their items, shipments and invoices: a fixed number of
+      // statements, each a search by key.
+      expect(loads).toHaveLength(4);
+      for (const statement of statements) {
+        for (const line of statement.plan) {
+          // Not even `SCAN … USING INDEX`: a full pass over an index grows with the table too.
+          expect(line, statement.sql).not.toMatch(/\bSCAN\b/);
+          expect(line, statement.sql).toMatch(/^(SEARCH \w+ USING|USE TEMP B-TREE)/);
+        }
+      }
+      const page = await repository.transaction((tx) => tx.pollQueue(query), 'read');
+      expect(page.length).toBeGreaterThan(0);
+    });
+  }
+});
