@@ -66,7 +66,7 @@ export interface RepositoryTx {
   listStores(): Promise<Store[]>;
 
   // ── warehouses ───────────────────────────────────────────────────────────────────────────
-  /** Warehouses of the store ordered by code; only `codes` when given. */
+  /** Warehouses of the store ordered by code (bytewise); only `codes` when given. */
   listWarehouses(storeId: number, codes?: readonly string[] | null): Promise<Warehouse[]>;
   /** Creates the warehouse or replaces every field of the one with the same (store, code). */
   upsertWarehouse(warehouse: Warehouse): Promise<Warehouse>;
@@ -93,9 +93,12 @@ export interface RepositoryTx {
   insertToken(token: NewToken): Promise<TokenRecord>;
   /** The token whose hash this is, in any store, or null. Revoked and expired ones included. */
   findTokenByHash(hash: string): Promise<TokenRecord | null>;
-  /** The store's tokens ordered by name. */
+  /** The store's tokens ordered by name (bytewise). */
   listTokens(storeId: number): Promise<TokenRecord[]>;
-  /** Marks the named token revoked at `at`; false when no such token exists. Idempotent. */
+  /**
+   * Marks the named token revoked at `at`; false when no such token exists. Idempotent: the
+   * first `revoked_at` is kept.
+   */
   revokeToken(storeId: number, name: string, at: Timestamp): Promise<boolean>;
 
   // ── fulfillment orders ───────────────────────────────────────────────────────────────────
@@ -108,15 +111,20 @@ export interface RepositoryTx {
   lockOrder(storeId: number, number: string): Promise<FulfillmentOrder | null>;
   /** Like `lockOrder` by id. */
   lockOrderById(id: number): Promise<FulfillmentOrder | null>;
-  /** Reads the order without locking it (a consistent snapshot within the transaction). */
+  /**
+   * Reads the order without locking it for writing: a snapshot in 'read' transactions; in
+   * 'write' transactions the adapter may hold a share lock so the parts read stay consistent.
+   */
   findOrder(storeId: number, number: string): Promise<FulfillmentOrder | null>;
   /** Stores a new order with its items; returns it with every id assigned. */
   insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder>;
   /**
-   * Writes the order as given: its header, every item (inserting those with id 0), and the
+   * Writes the order as given: its header, every item (inserting those with id 0; items are
+   * never deleted), and the
    * shipments and invoices with id 0 (existing ones are immutable). The order must be locked in
    * this transaction. Returns it with every id assigned and its items, shipments and invoices in
-   * the order given. Also refreshes which queues list it.
+   * the order given. Also refreshes which queues list it. Shipments and invoices refer only to
+   * items already stored. Saving an order that does not exist is a bug and throws.
    */
   saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder>;
   /**

@@ -1,0 +1,14 @@
+/**
+ * @fulfil/storage-postgres — the `Repository` of `@fulfil/core` over Postgres (pg pool): row
+ * locks, atomic upserts, migrations safe when several processes start at once.
+ */
+export { int8AsNumber } from './int8-as-number.js';
+export { migrateWithLock } from './migrate-with-lock.js';
+export {
+  openPostgresRepository,
+  POSTGRES_SCHEMA_FLAGS,
+  type PostgresPoolOptions,
+  type PostgresRepository,
+  type PostgresRepositoryOptions,
+} from './open-postgres-repository.js';
+export { isPostgresRetryable } from './postgres-errors.js';

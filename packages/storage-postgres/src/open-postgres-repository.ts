@@ -1,0 +1,122 @@
+import {
+  type Database,
+  type DriverProfile,
+  KyselyRepository,
+  type SchemaFlags,
+} from '@fulfil/storage-kysely';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { int8AsNumber } from './int8-as-number.js';
+import { migrateWithLock } from './migrate-with-lock.js';
+import { isPostgresRetryable } from './postgres-errors.js';
+
+/** Pool settings passed to pg; the defaults suit a small service. */
+export interface PostgresPoolOptions {
+  /** Connections at most. Default 10 (at least 2 while migrating: one holds the lock). */
+  max?: number;
+  /** Close a connection idle this long, in ms. Default 30,000. */
+  idleTimeoutMillis?: number;
+  /** Give up waiting for a connection after this long, in ms. Default 10,000. */
+  connectionTimeoutMillis?: number;
+  /** Server-side statement timeout, in ms; none by default. */
+  statementTimeoutMillis?: number;
+  /** TLS: `true`, or options such as `{ rejectUnauthorized: false }`. */
+  ssl?: boolean | { rejectUnauthorized?: boolean; ca?: string; cert?: string; key?: string };
+  /** Shown in `pg_stat_activity`. Default `fulfil`. */
+  applicationName?: string;
+}
+
+export interface PostgresRepositoryOptions {
+  /** `postgres://user:password@host:port/database`. */
+  connectionString: string;
+  /**
+   * Keep every table in this schema (created when missing) by setting the connections'
+   * `search_path` to it: one database can hold several installations, and each test run its
+   * own. Lowercase letters, digits and `_`. Default: the server's `search_path` (`public`).
+   */
+  schema?: string;
+  pool?: PostgresPoolOptions;
+  /** Attempts of a transaction that hits a deadlock or serialization failure. Default 5. */
+  maxAttempts?: number;
+  /** Skip the migrations on open (the schema must already be current). Default false. */
+  skipMigrations?: boolean;
+  /**
+   * Called when an idle pooled connection fails (e.g. the server restarted); the pool drops it
+   * and opens a new one on demand. Default: ignore. Without a listener, Node would crash.
+   */
+  onPoolError?: (error: Error) => void;
+}
+
+/** The repository over Postgres; `db` is its kysely instance. */
+export type PostgresRepository = KyselyRepository;
+
+/** Postgres' DDL flavour for the shared migrations. */
+export const POSTGRES_SCHEMA_FLAGS: SchemaFlags = Object.freeze({
+  autoIncrementId: 'identity',
+  bigint: 'bigint',
+  binaryCollation: true,
+});
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function postgresProfile(maxAttempts: number): DriverProfile {
+  return {
+    // Reads see one snapshot across their several queries; writes run at read committed and
+    // rely on row locks (`lockOrder` … FOR UPDATE) and atomic upserts.
+    transactionSettings: (mode) =>
+      mode === 'read' ? { accessMode: 'read only', isolationLevel: 'repeatable read' } : {},
+    rowLocks: true,
+    isRetryable: isPostgresRetryable,
+    maxAttempts,
+    retryBaseDelayMs: 20,
+  };
+}
+
+/**
+ * Connects a pg pool and returns the repository over it, with the schema migrated to the latest
+ * version (under an advisory lock: processes starting at once take turns). A string is the
+ * `connectionString` with default options.
+ *
+ * - `lockOrder` takes a row lock (`SELECT … FOR UPDATE`) held until the transaction ends.
+ * - int8 columns come back as numbers, through this pool's own type parsers.
+ * - A transaction that meets a deadlock or serialization failure is run again (`maxAttempts`).
+ */
+export async function openPostgresRepository(
+  connectionStringOrOptions: string | PostgresRepositoryOptions,
+): Promise<PostgresRepository> {
+  const options =
+    typeof connectionStringOrOptions === 'string'
+      ? { connectionString: connectionStringOrOptions }
+      : connectionStringOrOptions;
+  const { schema } = options;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new TypeError(
+      `fulfil: schema "${schema}" must be lowercase letters, digits and _, starting with a letter or _`,
+    );
+  }
+  const pool = options.pool ?? {};
+  const pgPool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: pool.max ?? 10,
+    idleTimeoutMillis: pool.idleTimeoutMillis ?? 30_000,
+    connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 10_000,
+    application_name: pool.applicationName ?? 'fulfil',
+    types: int8AsNumber,
+    ...(pool.statementTimeoutMillis !== undefined
+      ? { statement_timeout: pool.statementTimeoutMillis }
+      : {}),
+    ...(pool.ssl !== undefined ? { ssl: pool.ssl } : {}),
+    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const onPoolError = options.onPoolError;
+  pgPool.on('error', (error) => onPoolError?.(error));
+
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
+  try {
+    if (!options.skipMigrations) await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new KyselyRepository({ db, profile: postgresProfile(options.maxAttempts ?? 5) });
+}

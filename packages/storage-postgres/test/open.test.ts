@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const url = process.env.FULFIL_TEST_POSTGRES_URL;
+
+describe('openPostgresRepository', () => {
+  it('refuses a schema name it would have to quote', async () => {
+    await expect(
+      openPostgresRepository({ connectionString: 'postgres://nowhere/x', schema: 'Bad"Name' }),
+    ).rejects.toThrow(/schema/);
+  });
+
+  if (!url) {
+    it.skip('postgres open/migrate tests: skipped because FULFIL_TEST_POSTGRES_URL is not set', () => {});
+    return;
+  }
+
+  const schema = `fulfil_test_open_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const opened: PostgresRepository[] = [];
+
+  afterEach(async () => {
+    for (const repository of opened.splice(0)) await repository.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`drop schema if exists "${schema}" cascade`);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('migrates once when several processes open one new schema at once', async () => {
+    const repositories = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        openPostgresRepository({ connectionString: url, schema, pool: { max: 3 } }),
+      ),
+    );
+    opened.push(...repositories);
+    const [first] = repositories;
+    if (!first) throw new Error('none opened');
+    const applied = await sql<{
+      name: string;
+    }>`select name from ${sql.table(`${schema}.fulfil_migration`)}`.execute(first.db);
+    expect(applied.rows.map((row) => row.name)).toEqual(['0001_initial']);
+    const tables = await sql<{ n: number }>`
+      select count(*) as n from information_schema.tables where table_schema = ${schema}`.execute(
+      first.db,
+    );
+    // count(*) is int8: this pool parses it to a number.
+    expect(tables.rows[0]?.n).toBe(13);
+  });
+
+  it('parses int8 to numbers in its own pool only, leaving pg global parsers alone', async () => {
+    const repository = await openPostgresRepository({ connectionString: url, schema });
+    opened.push(repository);
+    const result = await sql<{ big: number }>`select 9007199254740991::int8 as big`.execute(
+      repository.db,
+    );
+    expect(result.rows[0]?.big).toBe(Number.MAX_SAFE_INTEGER);
+    await expect(sql`select 9007199254740993::int8 as big`.execute(repository.db)).rejects.toThrow(
+      /does not fit/,
+    );
+    expect(pg.types.getTypeParser(20, 'text')('5')).toBe('5');
+  });
+});
