@@ -13,7 +13,7 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
 
 function describeValue(value: unknown): string {
   if (value === undefined) return 'undefined';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
   const text = JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { PAGE_SIZE } from '../domain/paging.js';
 import {
   itemList,
   money,
@@ -99,8 +100,10 @@ const PAGE_MESSAGE = 'must be an integer of 1 or more';
 const page = v.pipe(
   v.union([v.pipe(v.string(), v.regex(/^\d+$/, PAGE_MESSAGE)), v.number()], PAGE_MESSAGE),
   v.transform(Number),
-  v.integer(PAGE_MESSAGE),
+  v.safeInteger(PAGE_MESSAGE),
   v.minValue(1, PAGE_MESSAGE),
+  // Beyond this the offset of the page no longer fits a safe integer.
+  v.maxValue(Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE), PAGE_MESSAGE),
 );
 
 /** The polling parameters of every queue (and `page` of warehouses); query values arrive as text. */
