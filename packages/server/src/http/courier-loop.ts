@@ -1,0 +1,54 @@
+import type { Engine } from '@fulfil/core';
+import { type LogFn, logEntry, stdoutLog } from './types.js';
+
+export interface CourierLoopOptions {
+  /** Pause between the end of one round and the start of the next; default 5000 ms. */
+  intervalMs?: number;
+  log?: LogFn;
+}
+
+/**
+ * Runs `engine.dispatchCourier()` every `intervalMs`, never two rounds at once: the next round is
+ * scheduled only when the previous one has settled. A failing round is logged and the loop goes
+ * on. The returned function stops the loop and resolves once a round under way has finished, so
+ * the database can be closed right after.
+ */
+export function startCourierLoop(
+  engine: Pick<Engine, 'dispatchCourier'>,
+  options: CourierLoopOptions = {},
+): () => Promise<void> {
+  const intervalMs = options.intervalMs ?? 5000;
+  const log = options.log ?? stdoutLog;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> = Promise.resolve();
+
+  const runRound = async () => {
+    try {
+      const report = await engine.dispatchCourier();
+      if (report.shipped.length || report.retrying.length || report.failed.length) {
+        logEntry(log, { level: 'info', msg: 'courier dispatch', ...report });
+      }
+    } catch (error) {
+      logEntry(log, {
+        level: 'error',
+        msg: 'courier dispatch failed',
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+    }
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      round = runRound().then(schedule);
+    }, intervalMs);
+  };
+  schedule();
+
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await round;
+  };
+}

@@ -1,0 +1,118 @@
+import { type ErrorCode, type ErrorDetail, type ErrorParameter, isDomainError } from '@fulfil/core';
+
+/** The one table from domain error codes to HTTP statuses (DECISIONS §7). */
+export const HTTP_STATUS_OF_ERROR = {
+  invalid_request: 400,
+  unknown_item: 400,
+  partial_not_allowed: 400,
+  qty_mismatch: 400,
+  wrong_stage: 400,
+  order_failed: 400,
+  invoice_mismatch: 400,
+  conflicts_with_applied: 400,
+  invalid_stock_batch: 400,
+  invalid_seed: 400,
+  not_found: 404,
+  already_exists: 409,
+  unauthenticated: 401,
+  forbidden: 403,
+} as const satisfies Record<ErrorCode, number>;
+
+/** The spec's error body (DECISIONS §7). `message` keeps its `%name` placeholders. */
+export interface ErrorBody {
+  message: string;
+  code?: number;
+  parameters?: ErrorParameter[];
+  errors?: ErrorDetail[];
+  trace?: string;
+}
+
+/**
+ * An error of the HTTP layer itself (no route, wrong method, unacceptable media type, body too
+ * large or undecodable). Its `code` in the error body is the HTTP status.
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly parameters: ErrorParameter[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A 400 for a body that cannot be decoded at all; `detail` (the parser's word) goes in fieldValue. */
+export function undecodableBody(message: string, detail?: string): HttpError {
+  return new HttpError(400, message, [
+    detail === undefined ? { fieldName: 'body' } : { fieldName: 'body', fieldValue: detail },
+  ]);
+}
+
+/** Where an error ends up: its status, its body and any extra headers. */
+export interface ErrorOutcome {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** Set for an unexpected error (500) only: the id in its body, to log with the stack. */
+  reportId?: string;
+}
+
+export interface DescribeErrorOptions {
+  debug: boolean;
+  /** Makes the id that ties a 500 to its log line. */
+  reportId: () => string;
+  /** Whether the request carried a token; refines `WWW-Authenticate` of a 401. */
+  tokenSent: boolean;
+  /** Whether the Authorization header was there but not of the form `Bearer <token>`. */
+  malformedCredentials: boolean;
+}
+
+function withOptional(
+  body: ErrorBody,
+  parameters: ErrorParameter[],
+  errors: ErrorDetail[],
+): ErrorBody {
+  if (parameters.length) body.parameters = parameters;
+  if (errors.length) body.errors = errors;
+  return body;
+}
+
+export const WWW_AUTHENTICATE_REALM = 'Bearer realm="fulfil"';
+
+function wwwAuthenticate(options: DescribeErrorOptions): string {
+  if (options.malformedCredentials) return `${WWW_AUTHENTICATE_REALM}, error="invalid_request"`;
+  if (options.tokenSent) return `${WWW_AUTHENTICATE_REALM}, error="invalid_token"`;
+  return WWW_AUTHENTICATE_REALM;
+}
+
+/** Maps anything thrown while serving a request to its status, error body and headers. */
+export function describeError(error: unknown, options: DescribeErrorOptions): ErrorOutcome {
+  const trace =
+    options.debug && error instanceof Error && error.stack ? { trace: error.stack } : {};
+  if (isDomainError(error)) {
+    const status = HTTP_STATUS_OF_ERROR[error.code];
+    const headers: Record<string, string> =
+      error.code === 'unauthenticated' ? { 'www-authenticate': wwwAuthenticate(options) } : {};
+    const body = withOptional(
+      { message: error.message, code: error.numericCode },
+      error.parameters,
+      error.errors,
+    );
+    return { status, body: { ...body, ...trace }, headers };
+  }
+  if (error instanceof HttpError) {
+    const body = withOptional({ message: error.message, code: error.status }, error.parameters, []);
+    return { status: error.status, body: { ...body, ...trace }, headers: error.headers };
+  }
+  const reportId = options.reportId();
+  const body: ErrorBody = {
+    message: `Internal error; report id ${reportId}`,
+    code: 500,
+    parameters: [{ fieldName: 'report_id', fieldValue: reportId }],
+    ...trace,
+  };
+  return { status: 500, body, headers: { 'x-report-id': reportId }, reportId };
+}

@@ -1,0 +1,28 @@
+export { type CourierLoopOptions, startCourierLoop } from './courier-loop.js';
+export {
+  describeError,
+  type ErrorBody,
+  type ErrorOutcome,
+  HTTP_STATUS_OF_ERROR,
+  HttpError,
+} from './errors.js';
+export {
+  createRequestHandler,
+  DEFAULT_BODY_LIMIT,
+  type RequestHandler,
+  type RequestHandlerOptions,
+} from './handler.js';
+export { type Format, negotiate, type Produced } from './media.js';
+export { type HttpServerOptions, type RunningHttpServer, startHttpServer } from './node-adapter.js';
+export {
+  buildOpenApiDocument,
+  type OpenApiDocument,
+  type OpenApiOptions,
+} from './openapi/document.js';
+export * from './openapi/resources.js';
+export { createRouter, type RouteMatch, type Router } from './router.js';
+export { OPERATIONS, type Operation } from './routes.js';
+export { coerceBySchema } from './schema-coerce.js';
+export type { HttpEngine, HttpHeaders, HttpRequest, HttpResponse, LogFn } from './types.js';
+export { stdoutLog } from './types.js';
+export { encodeXmlResponse, parseXmlRequest } from './xml.js';

@@ -1,0 +1,102 @@
+/** Content negotiation (DECISIONS §1): JSON by default, XML on request, 406 for anything else. */
+
+export type Format = 'json' | 'xml';
+
+/** A media type the server can produce, with the format behind it. */
+export interface Produced {
+  format: Format;
+  contentType: string;
+}
+
+const PRODUCED = [
+  { type: 'application', subtype: 'json', format: 'json' },
+  { type: 'application', subtype: 'xml', format: 'xml' },
+  { type: 'text', subtype: 'xml', format: 'xml' },
+] as const;
+
+export const JSON_MEDIA: Produced = {
+  format: 'json',
+  contentType: 'application/json; charset=utf-8',
+};
+
+interface MediaRange {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+function parseRange(text: string): MediaRange | null {
+  const [range = '', ...params] = text.split(';');
+  const [type, subtype, ...rest] = range.trim().toLowerCase().split('/');
+  if (!type || !subtype || rest.length) return null;
+  let q = 1;
+  for (const param of params) {
+    const [name = '', value = ''] = param.split('=').map((part) => part.trim());
+    if (name.toLowerCase() !== 'q') continue;
+    q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value) ? Number(value) : 0;
+  }
+  return { type, subtype, q };
+}
+
+/** How closely a range names a type: exact 3, `type/*` 2, `*\/*` 1, no match 0. */
+function specificity(range: MediaRange, type: string, subtype: string): number {
+  if (range.type === type && range.subtype === subtype) return 3;
+  if (range.type === type && range.subtype === '*') return 2;
+  if (range.type === '*' && range.subtype === '*') return 1;
+  return 0;
+}
+
+/**
+ * The media type to answer with among `formats`, honouring q-values and wildcards; JSON wins ties
+ * and is the default when `Accept` is missing or blank. Null when `Accept` names nothing
+ * producible (406).
+ */
+export function negotiate(
+  accept: string | undefined,
+  formats: readonly Format[] = ['json', 'xml'],
+): Produced | null {
+  const offered = PRODUCED.filter((produced) => formats.includes(produced.format));
+  if (accept === undefined || accept.trim() === '')
+    return formats.includes('json') ? JSON_MEDIA : null;
+  const ranges = accept
+    .split(',')
+    .map(parseRange)
+    .filter((range): range is MediaRange => range !== null);
+  let best: { produced: (typeof PRODUCED)[number]; q: number } | null = null;
+  for (const produced of offered) {
+    let q = 0;
+    let closest = 0;
+    for (const range of ranges) {
+      const level = specificity(range, produced.type, produced.subtype);
+      if (level > closest) {
+        closest = level;
+        q = range.q;
+      }
+    }
+    if (q > 0 && (!best || q > best.q)) best = { produced, q };
+  }
+  if (!best) return null;
+  const { type, subtype, format } = best.produced;
+  return { format, contentType: `${type}/${subtype}; charset=utf-8` };
+}
+
+/** The media type of a Content-Type header, lowercased, and its charset if any. */
+export function parseContentType(
+  header: string | undefined,
+): { mediaType: string; charset: string | null } | null {
+  if (!header) return null;
+  const [mediaType = '', ...params] = header.split(';');
+  let charset: string | null = null;
+  for (const param of params) {
+    const [name = '', value = ''] = param.split('=').map((part) => part.trim());
+    if (name.toLowerCase() === 'charset') charset = value.replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return { mediaType: mediaType.trim().toLowerCase(), charset };
+}
+
+/** The request format of a media type, or null when the server cannot read it (415). */
+export function requestFormat(mediaType: string): Format | null {
+  if (mediaType === 'application/json') return 'json';
+  if (mediaType === 'application/xml' || mediaType === 'text/xml') return 'xml';
+  return null;
+}

@@ -1,0 +1,163 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createRequestHandler,
+  DEFAULT_BODY_LIMIT,
+  type RequestHandler,
+  type RequestHandlerOptions,
+  tooLarge,
+} from './handler.js';
+import type { HttpEngine, HttpRequest, HttpResponse } from './types.js';
+
+/** The one file that touches node:http: sockets in, plain requests to the handler, bytes out. */
+
+export interface HttpServerOptions extends RequestHandlerOptions {
+  engine: HttpEngine;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: an ephemeral port (see `url`). */
+  port?: number;
+  /** Longest body accepted, in bytes; default 1 MiB. Longer ones get 413 without being buffered. */
+  bodyLimit?: number;
+  /** Most time to receive a whole request (node's `requestTimeout`); default node's (300 s). */
+  requestTimeoutMs?: number;
+  /** Most time to receive the headers (node's `headersTimeout`); default node's (60 s). */
+  headersTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open; default node's (5 s). */
+  keepAliveTimeoutMs?: number;
+}
+
+export interface RunningHttpServer {
+  /** `http://host:port`, with the port actually bound. */
+  url: string;
+  /** Stops accepting, lets in-flight requests finish, then resolves. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+type BodyRead = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
+
+/** Reads the body up to `limit` bytes; past it stops keeping chunks and reports `too_large`. */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit)
+    return Promise.resolve({ ok: false, reason: 'too_large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (result: BodyRead) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onError);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        done({ ok: false, reason: 'too_large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done({ ok: true, body: Buffer.concat(chunks, size) });
+    const onError = () => done({ ok: false, reason: 'aborted' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onError);
+  });
+}
+
+function plainRequest(req: IncomingMessage, body: Buffer): HttpRequest {
+  const target = req.url ?? '/';
+  const mark = target.indexOf('?');
+  return {
+    method: req.method ?? 'GET',
+    path: mark === -1 ? target : target.slice(0, mark),
+    query: new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1)),
+    headers: req.headers,
+    body,
+  };
+}
+
+function write(
+  res: ServerResponse,
+  response: HttpResponse,
+  extraHeaders: Record<string, string> = {},
+): void {
+  const body = Buffer.from(response.body, 'utf8');
+  res.writeHead(response.status, {
+    ...response.headers,
+    ...extraHeaders,
+    'content-length': String(body.length),
+  });
+  res.end(body);
+}
+
+export function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const { engine, host = '127.0.0.1', port = 0 } = options;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const handler: RequestHandler = createRequestHandler(engine, { ...options, bodyLimit });
+  let closing: Promise<void> | null = null;
+  const { requestTimeoutMs: requestTimeout, headersTimeoutMs: headersTimeout } = options;
+
+  const server = createServer(
+    {
+      ...(requestTimeout === undefined ? {} : { requestTimeout }),
+      ...(headersTimeout === undefined ? {} : { headersTimeout }),
+    },
+    (req, res) => {
+      // While closing, each answer ends its connection, so keep-alive cannot hold close() open.
+      const closeHeader = (): Record<string, string> => (closing ? { connection: 'close' } : {});
+      res.on('finish', () => {
+        if (closing) server.closeIdleConnections();
+      });
+      void readBody(req, bodyLimit)
+        .then(async (read) => {
+          if (read.ok) {
+            write(res, await handler(plainRequest(req, read.body)), closeHeader());
+          } else if (read.reason === 'too_large') {
+            // Answer at once and close; the rest of the body is dropped, never kept.
+            const response = handler.fail(plainRequest(req, Buffer.alloc(0)), tooLarge(bodyLimit));
+            write(res, response, { connection: 'close' });
+          } else {
+            res.destroy(); // the client went away
+          }
+        })
+        .catch((error: unknown) => {
+          // The handler never throws; this is the last guard for a failing write.
+          if (!res.headersSent) {
+            write(res, handler.fail(plainRequest(req, Buffer.alloc(0)), error), {
+              connection: 'close',
+            });
+          } else {
+            res.destroy();
+          }
+        });
+    },
+  );
+  if (options.keepAliveTimeoutMs !== undefined) {
+    server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  }
+
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        url: `http://${shown}:${address.port}`,
+        close() {
+          closing ??= new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            server.closeIdleConnections();
+          });
+          return closing;
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,279 @@
+import {
+  AcceptRequest,
+  AllocateRequest,
+  DEFAULT_ACL_PREFIX,
+  InvoiceRequest,
+  PollParams,
+  RejectRequest,
+  resourceOf,
+  ShipRequest,
+  StockItem,
+  StockItemsRequest,
+  TrackInput,
+} from '@fulfil/core';
+import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { OPERATIONS, type Operation, SCHEMA_PATH } from '../routes.js';
+import {
+  AddressSchema,
+  ErrorBodySchema,
+  ErrorParameterSchema,
+  FulfillmentOrderItemSchema,
+  FulfillmentOrderSchema,
+  PaymentSchema,
+  ShippingSchema,
+  StockItemSchema,
+  WarehouseSchema,
+} from './resources.js';
+
+/**
+ * The OpenAPI 3.1 document of the REST surface, generated from the route table and the valibot
+ * schemas the engine validates with (requests) and the server answers with (resources). Both
+ * security schemes and both media types are declared; the `xml` annotations describe DECISIONS §1
+ * (`<request>` and `<response>` roots, array entries as `<item>`).
+ */
+
+type Json = { [key: string]: unknown };
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: Json;
+  servers: Json[];
+  tags: Json[];
+  security: Json[];
+  paths: Record<string, Json>;
+  components: Json;
+}
+
+export interface OpenApiOptions {
+  /** Prefix of the ACL resources named per operation; default `Fulfil`. */
+  aclPrefix?: string;
+  /** Default of the `store_code` server variable; default `default`. */
+  storeCode?: string;
+  /** Scheme and host put before `/rest/{store_code}`; default none (a relative server URL). */
+  baseUrl?: string;
+}
+
+/** The resource and request components, by name. Each schema object appears once: `$ref`s join them. */
+const COMPONENTS: Record<string, v.GenericSchema> = {
+  Warehouse: WarehouseSchema,
+  StockItem: StockItemSchema,
+  Payment: PaymentSchema,
+  Shipping: ShippingSchema,
+  Address: AddressSchema,
+  FulfillmentOrderItem: FulfillmentOrderItemSchema,
+  FulfillmentOrder: FulfillmentOrderSchema,
+  ErrorParameter: ErrorParameterSchema,
+  ErrorBody: ErrorBodySchema,
+  StockItemInput: StockItem,
+  TrackInput,
+  StockItemsRequest,
+  AcceptRequest,
+  RejectRequest,
+  AllocateRequest,
+  ShipRequest,
+  InvoiceRequest,
+};
+
+const REQUEST_COMPONENTS = new Set(
+  Object.keys(COMPONENTS).filter((name) => name.endsWith('Request')),
+);
+
+const CONVERSION: ConversionConfig = {
+  target: 'draft-2020-12',
+  // Requests are described as clients write them; the resources have no transforms anyway.
+  typeMode: 'input',
+  // Checks, trims and transforms have no JSON Schema form; the engine enforces them.
+  errorMode: 'ignore',
+};
+
+const MEDIA_TYPES = ['application/json', 'application/xml'] as const;
+
+function ref(name: string): Json {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** Adds the XML shape of arrays (a wrapper element holding `<item>`s) everywhere in a schema. */
+function annotateXml(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const entry of node) annotateXml(entry);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Json;
+  for (const value of Object.values(schema)) annotateXml(value);
+  if (schema.type === 'array') {
+    schema.xml = { wrapped: true };
+    if (typeof schema.items === 'object' && schema.items !== null) {
+      (schema.items as Json).xml = { name: 'item' };
+    }
+  }
+}
+
+function componentSchemas(): Record<string, Json> {
+  const converted = toJsonSchemaDefs(COMPONENTS, {
+    ...CONVERSION,
+    overrideRef: (context) => `#/components/schemas/${context.referenceId}`,
+  }) as Record<string, Json>;
+  for (const [name, schema] of Object.entries(converted)) {
+    delete schema.$schema;
+    annotateXml(schema);
+    if (REQUEST_COMPONENTS.has(name)) schema.xml = { name: 'request' };
+  }
+  return converted;
+}
+
+function content(schema: Json): Json {
+  return Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema }]));
+}
+
+function componentNameOf(schema: v.GenericSchema): string {
+  const found = Object.entries(COMPONENTS).find(([, candidate]) => candidate === schema);
+  if (!found) throw new Error('an operation uses a schema that is not a component');
+  return found[0];
+}
+
+/** The response body of an operation, rooted at `<response>` in XML. */
+function responseSchema(operation: Operation): Json {
+  const name = componentNameOf(operation.response.schema);
+  if (!operation.response.many) return { ...ref(name), xml: { name: 'response' } };
+  return {
+    type: 'array',
+    items: { ...ref(name), xml: { name: 'item' } },
+    xml: { name: 'response', wrapped: true },
+  };
+}
+
+const QUERY_DESCRIPTIONS: Record<string, string> = {
+  page: 'Page number starting at 1; the page size is fixed at 100. Iterate until an empty array is returned.',
+  date: 'Only orders updated since this moment, inclusive: "YYYY-MM-DD HH:MM:SS", UTC.',
+};
+
+function queryParameter(name: keyof typeof PollParams.entries): Json {
+  const schema = toJsonSchema(PollParams.entries[name], CONVERSION) as Json;
+  delete schema.$schema;
+  return { name, in: 'query', required: false, description: QUERY_DESCRIPTIONS[name], schema };
+}
+
+const ERROR_RESPONSES: Record<string, string> = {
+  BadRequest: 'Invalid query or body: the body names each bad field (parameters, errors).',
+  Unauthorized:
+    'Missing, malformed, unknown, revoked or expired token, or a token of another store.',
+  Forbidden: "The token lacks the operation's ACL resource, named in parameters[].resources.",
+  NotFound: "Unknown route, or an order_id that does not exist in the token's scope.",
+  NotAcceptable: 'Accept names neither application/json nor application/xml.',
+  PayloadTooLarge: 'The request body exceeds the server limit.',
+  UnsupportedMediaType:
+    'Content-Type is neither application/json nor application/xml (nor text/xml).',
+  InternalError:
+    'Unexpected server error; safe to retry with exponential backoff. The message holds a report id.',
+};
+
+function errorResponse(name: string): Json {
+  return { $ref: `#/components/responses/${name}` };
+}
+
+function operationObject(operation: Operation, aclPrefix: string): Json {
+  const resource = resourceOf(operation.action, aclPrefix);
+  const responses: Json = {
+    200: { description: 'OK', content: content(responseSchema(operation)) },
+    400: errorResponse('BadRequest'),
+    401: errorResponse('Unauthorized'),
+    403: errorResponse('Forbidden'),
+  };
+  if (operation.method === 'POST') responses[404] = errorResponse('NotFound');
+  responses[406] = errorResponse('NotAcceptable');
+  if (operation.method === 'POST') {
+    responses[413] = errorResponse('PayloadTooLarge');
+    responses[415] = errorResponse('UnsupportedMediaType');
+  }
+  responses[500] = errorResponse('InternalError');
+  responses.default = errorResponse('InternalError');
+  const object: Json = {
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: `Requires the ACL resource \`${resource}\`.`,
+    'x-acl-resource': resource,
+    parameters: operation.query.map(queryParameter),
+    responses,
+  };
+  if (operation.request) {
+    object.requestBody = {
+      required: true,
+      content: content(ref(componentNameOf(operation.request))),
+    };
+  }
+  return object;
+}
+
+/** The server entry: `/rest/{store_code}` below the base URL, the store code a variable. */
+export function serversFor(storeCode = 'default', baseUrl = ''): Json[] {
+  return [
+    {
+      url: `${baseUrl.replace(/\/+$/, '')}/rest/{store_code}`,
+      variables: { store_code: { default: storeCode, description: 'The tenant (store) code.' } },
+    },
+  ];
+}
+
+export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const aclPrefix = options.aclPrefix ?? DEFAULT_ACL_PREFIX;
+  const paths: Record<string, Json> = {};
+  for (const operation of OPERATIONS) {
+    paths[operation.path] ??= {};
+    (paths[operation.path] as Json)[operation.method.toLowerCase()] = operationObject(
+      operation,
+      aclPrefix,
+    );
+  }
+  paths[SCHEMA_PATH] = {
+    get: {
+      operationId: 'openApiDocument',
+      tags: ['Schema'],
+      summary: 'This document. Needs no token.',
+      security: [],
+      responses: {
+        200: { description: 'The OpenAPI document', content: { 'application/json': {} } },
+      },
+    },
+  };
+  const errorContent = content({ ...ref('ErrorBody'), xml: { name: 'response' } });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Fulfil fulfillment order service',
+      version: '1',
+      description:
+        'Warehouse listing, stock synchronisation and the staged processing of fulfillment orders. ' +
+        'Requests and responses are JSON or XML (root <request> / <response>, array entries as <item>). ' +
+        'Timestamps are UTC "YYYY-MM-DD HH:MM:SS".',
+    },
+    servers: serversFor(options.storeCode, options.baseUrl),
+    tags: [{ name: 'Warehouses' }, { name: 'Fulfillment orders' }, { name: 'Schema' }],
+    security: [{ bearerAuth: [] }, { apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Authorization: Bearer <token>',
+        },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'api_key',
+          description: 'The same token, in the header api_key.',
+        },
+      },
+      schemas: componentSchemas(),
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([name, description]) => [
+          name,
+          { description, content: errorContent },
+        ]),
+      ),
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import {
+  AcceptRequest,
+  AllocateRequest,
+  type ApiAction,
+  InvoiceRequest,
+  type PollParams,
+  type Principal,
+  type QueueName,
+  RejectRequest,
+  ShipRequest,
+  StockItemsRequest,
+} from '@fulfil/core';
+import type * as v from 'valibot';
+import { FulfillmentOrderSchema, StockItemSchema, WarehouseSchema } from './openapi/resources.js';
+import type { HttpEngine } from './types.js';
+
+/**
+ * The public REST surface as data: each operation's method, path, ACL action, request schema,
+ * response schema and the engine call behind it. The request handler serves it and the OpenAPI
+ * document describes it, so the two cannot drift apart.
+ */
+
+/** Every operation lives under this prefix; `store_code` picks the tenant. */
+export const STORE_PREFIX = '/rest/:store_code';
+
+/** What an operation gets from the request once it is authenticated and decoded. */
+export interface OperationInput {
+  principal: Principal;
+  /** The decoded body (POST) or undefined. */
+  body: unknown;
+  /** The query parameters the operation declares, as text; absent ones are not there. */
+  query: Record<string, string>;
+}
+
+export interface Operation {
+  method: 'GET' | 'POST';
+  /** Below `STORE_PREFIX`, with OpenAPI's `{name}` style left out: these paths have none. */
+  path: string;
+  operationId: string;
+  tag: 'Warehouses' | 'Fulfillment orders';
+  summary: string;
+  /** The ACL action (DECISIONS §6) whose resource the token must grant. */
+  action: ApiAction;
+  /** The valibot schema of the request body: validation in the engine, XML typing here. */
+  request?: v.GenericSchema;
+  /** Query parameters, each described by its entry of the core's PollParams schema. */
+  query: readonly (keyof typeof PollParams.entries)[];
+  /** The response resource; `many` answers an array of it. */
+  response: { schema: v.GenericSchema; many: boolean };
+  run(engine: HttpEngine, input: OperationInput): Promise<unknown>;
+}
+
+const QUEUES: readonly { queue: QueueName; summary: string }[] = [
+  {
+    queue: 'pending_accept',
+    summary: "Orders routed to the caller's warehouses, awaiting accept or reject.",
+  },
+  {
+    queue: 'pending_allocation',
+    summary: 'Orders accepted by a warehouse, awaiting stock allocation by the ERP.',
+  },
+  {
+    queue: 'pending_shipment',
+    summary: 'Orders allocated and ready to be picked, packed and dispatched.',
+  },
+  { queue: 'pending_invoice', summary: 'Orders shipped and ready to be invoiced by the ERP.' },
+  { queue: 'failed', summary: 'Orders that ended in a failed state; diagnostic only.' },
+];
+
+type ActionName = 'accept' | 'reject' | 'allocate' | 'ship' | 'invoice';
+
+const ACTIONS: readonly { action: ActionName; request: v.GenericSchema; summary: string }[] = [
+  {
+    action: 'accept',
+    request: AcceptRequest,
+    summary: 'Accept (qty > 0) or reject (qty = 0) the items of an order.',
+  },
+  {
+    action: 'reject',
+    request: RejectRequest,
+    summary: 'Reject items: stock unavailable or damaged.',
+  },
+  {
+    action: 'allocate',
+    request: AllocateRequest,
+    summary: 'Confirm stock allocation; the order moves to shipping.',
+  },
+  { action: 'ship', request: ShipRequest, summary: 'Report a (partial) shipment with its tracks.' },
+  {
+    action: 'invoice',
+    request: InvoiceRequest,
+    summary: 'Record the fiscal invoice of the shipped items.',
+  },
+];
+
+const order = { schema: FulfillmentOrderSchema, many: false } as const;
+const orders = { schema: FulfillmentOrderSchema, many: true } as const;
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    method: 'GET',
+    path: '/V1/warehouses',
+    operationId: 'listWarehouses',
+    tag: 'Warehouses',
+    summary: "The store's warehouses (a scoped token: its own), ordered by code.",
+    action: 'warehouses',
+    query: ['page'],
+    response: { schema: WarehouseSchema, many: true },
+    run: (engine, { principal, query }) => engine.listWarehouses(principal, query),
+  },
+  {
+    method: 'POST',
+    path: '/V1/stockItems',
+    operationId: 'syncStockItems',
+    tag: 'Warehouses',
+    summary: 'Set absolute on-hand quantities per warehouse and sku; the batch is all or nothing.',
+    action: 'stock_items',
+    request: StockItemsRequest,
+    query: [],
+    response: { schema: StockItemSchema, many: true },
+    run: (engine, { principal, body }) => engine.syncStock(principal, body),
+  },
+  ...QUEUES.map(
+    ({ queue, summary }): Operation => ({
+      method: 'GET',
+      path: `/V1/fulfillmentOrders/${queue}`,
+      operationId: `poll_${queue}`,
+      tag: 'Fulfillment orders',
+      summary,
+      action: queue,
+      query: ['page', 'date'],
+      response: orders,
+      run: (engine, { principal, query }) => engine.poll(principal, queue, query),
+    }),
+  ),
+  ...ACTIONS.map(
+    ({ action, request, summary }): Operation => ({
+      method: 'POST',
+      path: `/V1/fulfillmentOrder/${action}`,
+      operationId: action,
+      tag: 'Fulfillment orders',
+      summary,
+      action,
+      request,
+      query: [],
+      response: order,
+      run: (engine, { principal, body }) => engine[action](principal, body),
+    }),
+  ),
+];
+
+/** The OpenAPI document's own path, public like the contract it describes. */
+export const SCHEMA_PATH = '/schema';

@@ -1,0 +1,50 @@
+import type { Engine } from '@fulfil/core';
+
+/** Header values as node:http gives them: names lowercased, repeated headers as arrays. */
+export type HttpHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** A request as the handler sees it: no socket, no stream, just values. */
+export interface HttpRequest {
+  method: string;
+  /** The path only, still percent-encoded, without the query string. */
+  path: string;
+  query: URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Names lowercased. */
+  headers: HttpHeaders;
+  body: Buffer;
+}
+
+/** A response as the handler produces it; the node adapter writes it out. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A log sink: called once per event with one line, a JSON document, without its newline. */
+export type LogFn = (line: string) => void;
+
+/** The default sink: each line to stdout. */
+export const stdoutLog: LogFn = (line) => {
+  process.stdout.write(`${line}\n`);
+};
+
+/** Writes one structured entry, stamped with the time, as a JSON line. */
+export function logEntry(log: LogFn, entry: Record<string, unknown>): void {
+  log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
+}
+
+/** The part of the engine the REST surface uses: the public use cases. */
+export type HttpEngine = Pick<
+  Engine,
+  | 'authenticate'
+  | 'authorize'
+  | 'listWarehouses'
+  | 'syncStock'
+  | 'poll'
+  | 'accept'
+  | 'reject'
+  | 'allocate'
+  | 'ship'
+  | 'invoice'
+> & { deps?: { aclPrefix: string } };

@@ -1,0 +1,2 @@
+/** @fulfil/server: the REST surface of the engine on node:http, and the `fulfil` CLI. */
+export * from './http/index.js';

@@ -1,0 +1,328 @@
+import { readFileSync } from 'node:fs';
+import { createEngine, type Engine, ManualClock } from '@fulfil/core';
+import { openSqliteRepository } from '@fulfil/storage-sqlite';
+import { XMLParser } from 'fast-xml-parser';
+import { type HttpServerOptions, startHttpServer } from '../../src/index.js';
+
+/** Test tokens: fixed secrets of 32+ characters, one per role the tests need. */
+export const TOKENS = {
+  partnerA: 'partner-a-secret-0123456789abcdef',
+  partnerB: 'partner-b-secret-0123456789abcdef',
+  erp: 'erp-secret-000000-0123456789abcdef',
+  all: 'all-secret-000000-0123456789abcdef',
+  expired: 'expired-secret-00-0123456789abcdef',
+  revoked: 'revoked-secret-00-0123456789abcdef',
+  otherStore: 'other-store-secret-0123456789abcdef',
+} as const;
+
+export const START = '2026-01-01T00:00:00Z';
+
+const address = {
+  firstname: 'Ada',
+  lastname: 'Lovelace',
+  email: 'ada@example.com',
+  street: '1 Main St',
+  city: 'Town',
+  postcode: '10000',
+  region: 'R',
+  country_id: 'IT',
+  telephone: '+39 000',
+  company: 'Smith & Sons',
+  vat_id: '',
+};
+
+function line(sku: string, qty: number) {
+  return {
+    sku,
+    name: `Widget ${sku} <b>`,
+    qty,
+    price: 10,
+    price_excl_tax: 8.2,
+    tax_amount: 1.8,
+    tax_rate: 22,
+    total_price: 10 * qty,
+    total_price_excl_tax: 8.2 * qty,
+    total_tax_amount: 1.8 * qty,
+  };
+}
+
+/** A sales order pinned to one warehouse. */
+export function salesOrder(
+  id: number,
+  number: string,
+  warehouse: string,
+  lines: [string, number][],
+) {
+  return {
+    sales_order_id: id,
+    sales_order_number: number,
+    warehouse_code: warehouse,
+    customer_firstname: 'Ada',
+    customer_lastname: 'Lovelace',
+    customer_email: 'ada@example.com',
+    customer_is_guest: false,
+    shipping_amount: 5,
+    shipping_amount_excl_tax: 4.1,
+    shipping_tax_amount: 0.9,
+    shipping_tax_rate: 22,
+    grand_total: 5 + lines.reduce((sum, [, qty]) => sum + 10 * qty, 0),
+    grand_total_excl_tax: 20.5,
+    tax_amount: 4.5,
+    cod_amount: 0,
+    package_value: 20,
+    payment: { method_code: 'card', method_name: 'Card' },
+    shipping: { method_code: 'std', method_name: 'Standard', internal_method_code: 'std' },
+    billing_address: address,
+    shipping_address: address,
+    items: lines.map(([sku, qty]) => line(sku, qty)),
+  };
+}
+
+/** Two partner warehouses, one courier warehouse, stock, tokens of every kind, and orders. */
+export function testSeed() {
+  return {
+    stores: [
+      {
+        code: 'default',
+        settings: { partial_items: false, partial_qty: false, reroute: false },
+        warehouses: [
+          { code: 'WH-A', name: 'Partner A', fulfilled_by: 'partner', priority: 10 },
+          { code: 'WH-B', name: 'Partner B', fulfilled_by: 'partner', priority: 5 },
+          { code: 'COURIER', name: 'Own courier', fulfilled_by: 'courier', priority: 1 },
+        ],
+        stock: [
+          { warehouse_code: 'WH-A', sku: 'SKU-1', qty: 100 },
+          { warehouse_code: 'WH-A', sku: 'SKU-2', qty: 100 },
+          { warehouse_code: 'WH-B', sku: 'SKU-1', qty: 50 },
+          { warehouse_code: 'COURIER', sku: 'SKU-3', qty: 20 },
+        ],
+        tokens: [
+          { name: 'partner-a', token: TOKENS.partnerA, acl: 'partner', warehouses: ['WH-A'] },
+          { name: 'partner-b', token: TOKENS.partnerB, acl: 'partner', warehouses: ['WH-B'] },
+          { name: 'erp', token: TOKENS.erp, acl: 'erp' },
+          { name: 'all', token: TOKENS.all, acl: 'all' },
+          { name: 'expired', token: TOKENS.expired, acl: 'all', expires_at: '2025-12-31 23:59:59' },
+          { name: 'revoked', token: TOKENS.revoked, acl: 'all' },
+        ],
+        orders: [
+          salesOrder(1001, '100001001', 'WH-A', [
+            ['SKU-1', 2],
+            ['SKU-2', 1],
+          ]),
+          salesOrder(1002, '100001002', 'WH-A', [['SKU-1', 1]]),
+          salesOrder(1003, '100001003', 'WH-B', [['SKU-1', 1]]),
+          salesOrder(123, '000123', 'WH-A', [['SKU-2', 3]]),
+        ],
+      },
+      {
+        code: 'other',
+        warehouses: [{ code: 'WH-X', name: 'Elsewhere' }],
+        tokens: [{ name: 'other-all', token: TOKENS.otherStore, acl: 'all' }],
+      },
+    ],
+  };
+}
+
+export interface TestServer {
+  url: string;
+  engine: Engine;
+  clock: ManualClock;
+  /** Every line the server logged. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** An in-memory engine with `seed` loaded, served on an ephemeral port. */
+export async function startTestServer(
+  options: { seed?: unknown; server?: Partial<HttpServerOptions>; revoke?: string[] } = {},
+): Promise<TestServer> {
+  const clock = new ManualClock(START);
+  const engine = createEngine({ repository: await openSqliteRepository(':memory:'), clock });
+  await engine.loadSeed(options.seed ?? testSeed());
+  for (const name of options.revoke ?? (options.seed ? [] : ['revoked'])) {
+    await engine.revokeToken('default', name);
+  }
+  const logs: string[] = [];
+  const server = await startHttpServer({
+    engine,
+    log: (entry) => logs.push(entry),
+    ...options.server,
+  });
+  return {
+    url: server.url,
+    engine,
+    clock,
+    logs,
+    async close() {
+      await server.close();
+      await engine.close();
+    },
+  };
+}
+
+export function readSeedFile(name: string): unknown {
+  return JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
+}
+
+export interface CallOptions {
+  token?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON unless `xml` is given. */
+  json?: unknown;
+  xml?: string;
+  accept?: string;
+  store?: string;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: test convenience, like fetch's own json()
+  body: any;
+}
+
+/** One request under `/rest/{store}` (default `default`). */
+export async function call(
+  server: Pick<TestServer, 'url'>,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.apiKey) headers.api_key = options.apiKey;
+  if (options.accept) headers.accept = options.accept;
+  let body: string | undefined;
+  if (options.xml !== undefined) {
+    headers['content-type'] ??= 'application/xml';
+    body = options.xml;
+  } else if (options.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  const response = await fetch(`${server.url}/rest/${options.store ?? 'default'}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+const xmlReader = new XMLParser({
+  parseTagValue: false,
+  ignoreAttributes: true,
+  processEntities: true,
+});
+
+/** Reads an XML response back as a tree of strings, to look at. */
+export function readXml(text: string): Record<string, unknown> {
+  return xmlReader.parse(text) as Record<string, unknown>;
+}
+
+/** All pages of a queue, as the given token sees it. */
+export async function pollAll(server: Pick<TestServer, 'url'>, queue: string, token: string) {
+  const orders = [];
+  for (let page = 1; ; page++) {
+    const reply = await call(server, 'GET', `/V1/fulfillmentOrders/${queue}?page=${page}`, {
+      token,
+    });
+    if (reply.status !== 200) throw new Error(`poll ${queue}: ${reply.status} ${reply.text}`);
+    if (reply.body.length === 0) return orders;
+    orders.push(...reply.body);
+  }
+}
+
+/** The order numbered `number` as `token` sees it in `queue`; fails when it is not there. */
+export async function findInQueue(
+  server: Pick<TestServer, 'url'>,
+  queue: string,
+  token: string,
+  number: string,
+) {
+  const found = (await pollAll(server, queue, token)).find(
+    (order: { fulfillment_order_number: string }) => order.fulfillment_order_number === number,
+  );
+  if (!found) throw new Error(`${number} is not in ${queue}`);
+  return found;
+}
+
+type Stage = 'pending_allocation' | 'pending_shipment' | 'pending_invoice' | 'invoiced';
+
+/** One step of the flow: the queue the order waits in, the action that moves it, its body. */
+const STEPS: {
+  queue: string;
+  action: string;
+  body(number: string, items: { id: number; qty: number }[]): unknown;
+  reaches: Stage;
+}[] = [
+  {
+    queue: 'pending_accept',
+    action: 'accept',
+    body: (order_id, items) => ({
+      order: { order_id, items: items.map((item) => ({ item_id: item.id, qty: item.qty })) },
+    }),
+    reaches: 'pending_allocation',
+  },
+  {
+    queue: 'pending_allocation',
+    action: 'allocate',
+    body: (order_id, items) => ({
+      allocation: { order_id, items: items.map((item) => ({ item_id: item.id })) },
+    }),
+    reaches: 'pending_shipment',
+  },
+  {
+    queue: 'pending_shipment',
+    action: 'ship',
+    body: (order_id, items) => ({
+      shipment: { order_id, items: items.map((item) => ({ item_id: item.id })) },
+    }),
+    reaches: 'pending_invoice',
+  },
+  {
+    queue: 'pending_invoice',
+    action: 'invoice',
+    body: (order_id, items) => ({
+      invoice: {
+        order_id,
+        items: items.map((item) => ({ item_id: item.id })),
+        invoice_number: `INV-${order_id}`,
+      },
+    }),
+    reaches: 'invoiced',
+  },
+];
+
+/**
+ * Moves a whole order forward over HTTP (JSON, the `all` token) until it reaches `stage`: the
+ * setup of tests about a later endpoint. Returns the last action's response.
+ */
+export async function advance(server: Pick<TestServer, 'url'>, number: string, stage: Stage) {
+  for (const step of STEPS) {
+    const order = await findInQueue(server, step.queue, TOKENS.all, number);
+    const reply = await call(server, 'POST', `/V1/fulfillmentOrder/${step.action}`, {
+      token: TOKENS.all,
+      json: step.body(number, order.items),
+    });
+    if (reply.status !== 200)
+      throw new Error(`${step.action} ${number}: ${reply.status} ${reply.text}`);
+    if (step.reaches === stage) return reply.body;
+  }
+  throw new Error(`unknown stage ${stage}`);
+}
+
+/** A fetch response's body as JSON, loosely typed for assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: test convenience, like Reply.body
+export async function jsonOf(response: Response): Promise<any> {
+  return response.json();
+}
