@@ -1,0 +1,87 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createEngine, type Engine } from '@fulfil/core';
+import { DEFAULT_DATABASE_URL, openRepository } from '../database-url.js';
+import { type OptionSpecs, type ParsedArgs, stringOption } from './args.js';
+import type { CliIo } from './io.js';
+
+/** What a command runs with: the process it talks to and the options every command shares. */
+export interface CommandContext {
+  io: CliIo;
+  args: ParsedArgs;
+  /** `--store`. */
+  store: string;
+  /** `--db`, else `FULFIL_DATABASE_URL`, else the default SQLite file. */
+  databaseUrl: string;
+  /** The directory the user ran the command from: `INIT_CWD` (set by pnpm scripts), else cwd. */
+  baseDir: string;
+}
+
+/** One command of the `fulfil` CLI: `serve`, `token create`, … */
+export interface Command {
+  /** The words that select it: `token create`. */
+  name: string;
+  summary: string;
+  /** Required positionals, as shown in help: `<file>`. */
+  positionals: readonly string[];
+  options: OptionSpecs;
+  /** More help text, after the summary. */
+  details?: string;
+  /** Resolves to the exit code; undefined means 0. */
+  run(context: CommandContext): Promise<number | undefined>;
+}
+
+export function createContext(io: CliIo, args: ParsedArgs): CommandContext {
+  return {
+    io,
+    args,
+    store: stringOption(args, 'store') ?? 'default',
+    databaseUrl: stringOption(args, 'db') ?? io.env.FULFIL_DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    baseDir: io.env.INIT_CWD || io.cwd,
+  };
+}
+
+/** A path as the user meant it: relative to the directory they ran the command from. */
+export function resolvePath(context: CommandContext, path: string): string {
+  return resolve(context.baseDir, path);
+}
+
+/** Reads and parses a JSON file named on the command line. */
+export async function readJsonFile(context: CommandContext, path: string): Promise<unknown> {
+  const file = resolvePath(context, path);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new Error(`cannot read ${file}: ${reason}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function printJson(context: CommandContext, value: unknown): void {
+  context.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Opens the database `--db` names (migrating it) and an engine over it. */
+export async function openEngine(context: CommandContext): Promise<Engine> {
+  const repository = await openRepository(context.databaseUrl, { baseDir: context.baseDir });
+  return createEngine({ repository });
+}
+
+/** Runs `work` with an engine over `--db`, and closes the database afterwards, whatever happens. */
+export async function withEngine<T>(
+  context: CommandContext,
+  work: (engine: Engine) => Promise<T>,
+): Promise<T> {
+  const engine = await openEngine(context);
+  try {
+    return await work(engine);
+  } finally {
+    await engine.close();
+  }
+}

@@ -1,0 +1,114 @@
+import {
+  type DomainError,
+  fieldErrors,
+  isDomainError,
+  parseWith,
+  SalesOrderInput,
+} from '@fulfil/core';
+import { type Command, printJson, readJsonFile, withEngine } from '../command.js';
+
+/** The same error, its field paths prefixed with the index of the order in the file: `[3].items[0].qty`. */
+function atIndex(error: DomainError, index: number): DomainError {
+  const prefix = (path: string | undefined) => (path ? `[${index}].${path}` : `[${index}]`);
+  const details = error.errors.length
+    ? error.errors
+    : [{ message: error.message, parameters: error.parameters }];
+  return fieldErrors(
+    error.code,
+    error.message,
+    details.map((detail) => ({
+      message: detail.message,
+      parameters: (detail.parameters.length ? detail.parameters : [{}]).map((parameter) => ({
+        ...parameter,
+        fieldName: prefix(parameter.fieldName),
+      })),
+    })),
+  );
+}
+
+/** Validates every sales order of the file before any is taken in. */
+function salesOrdersOf(document: unknown): unknown[] {
+  if (!Array.isArray(document)) {
+    parseWith(SalesOrderInput, document);
+    return [document];
+  }
+  for (const [index, order] of document.entries()) {
+    try {
+      parseWith(SalesOrderInput, order);
+    } catch (error) {
+      throw isDomainError(error) ? atIndex(error, index) : error;
+    }
+  }
+  return document;
+}
+
+interface ImportResult {
+  sales_order_number: string;
+  status: 'created' | 'exists';
+  fulfillment_orders: {
+    fulfillment_order_number: string;
+    warehouse_code: string;
+    status: string;
+  }[];
+}
+
+export const ordersImportCommand: Command = {
+  name: 'orders import',
+  summary: 'Take in sales orders from a JSON file (one sales order, or an array of them).',
+  positionals: ['<file>'],
+  options: {},
+  details:
+    'Every order is validated before any is taken in. Each one is routed into fulfillment\n' +
+    'orders in its own transaction. Sales orders already taken in are reported as "exists" and\n' +
+    'left alone, so importing a file twice is harmless. Prints the result as JSON.',
+  async run(context) {
+    const [file] = context.args.positionals as [string];
+    const document = await readJsonFile(context, file);
+    const orders = salesOrdersOf(document);
+    const results: ImportResult[] = [];
+    await withEngine(context, async (engine) => {
+      for (const [index, order] of orders.entries()) {
+        const number = (order as { sales_order_number: string }).sales_order_number;
+        try {
+          const created = await engine.intake(context.store, order, 'cli');
+          results.push({
+            sales_order_number: number,
+            status: 'created',
+            fulfillment_orders: created.map((fulfillment) => ({
+              fulfillment_order_number: fulfillment.fulfillment_order_number,
+              warehouse_code: fulfillment.warehouse_code,
+              status: fulfillment.status,
+            })),
+          });
+        } catch (error) {
+          if (isDomainError(error) && error.code === 'already_exists') {
+            results.push({ sales_order_number: number, status: 'exists', fulfillment_orders: [] });
+            continue;
+          }
+          // Those before it are in: say which, then why this one is not.
+          if (results.length) printJson(context, results);
+          throw isDomainError(error) && Array.isArray(document) ? atIndex(error, index) : error;
+        }
+      }
+    });
+    printJson(context, results);
+    return 0;
+  },
+};
+
+export const ordersShowCommand: Command = {
+  name: 'orders show',
+  summary:
+    'Show a fulfillment order with its shipments, invoices and audit trail (who did what, when).',
+  positionals: ['<number>'],
+  options: {},
+  details: 'The number is the fulfillment_order_number, e.g. 100001001-1. Prints JSON.',
+  async run(context) {
+    const [number] = context.args.positionals as [string];
+    printJson(
+      context,
+      await withEngine(context, (engine) => engine.getOrderHistory(context.store, number)),
+    );
+    return 0;
+  },
+};

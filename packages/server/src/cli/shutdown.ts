@@ -1,0 +1,60 @@
+import type { CliIo, ShutdownSignal } from './io.js';
+
+/** Why `serve` stops: a signal, or the package-manager script that started it has gone. */
+export type StopReason = ShutdownSignal | 'orphaned';
+
+export interface StopRequest {
+  /** Resolves with the first reason to stop. */
+  reason: Promise<StopReason>;
+  /** Stops listening. */
+  dispose(): void;
+}
+
+/** How often a server started by `pnpm fulfil serve` checks that pnpm is still there. */
+const PARENT_CHECK_MS = 1000;
+
+/**
+ * Resolves with the first SIGTERM or SIGINT; a second one ends the process at once (exit 1).
+ *
+ * Under a package-manager script (`pnpm fulfil serve`, `npm_lifecycle_event` set), stopping pnpm
+ * stops the script's shell, and the shell does not pass the signal on: the server would be left
+ * running, orphaned, holding its port. So there, losing the parent process counts as SIGTERM.
+ * Started any other way (nohup, a service manager), the parent is left out of it.
+ */
+export function stopRequest(io: CliIo): StopRequest {
+  let resolve: (reason: StopReason) => void = () => {};
+  const reason = new Promise<StopReason>((done) => {
+    resolve = done;
+  });
+  let received = 0;
+  const stop = (why: StopReason) => {
+    received += 1;
+    if (received === 1) return resolve(why);
+    if (why === 'orphaned') return;
+    io.stderr.write(`fulfil: ${why} again: stopping at once.\n`);
+    io.exit(1);
+  };
+  const onTerm = () => stop('SIGTERM');
+  const onInt = () => stop('SIGINT');
+  io.signals.on('SIGTERM', onTerm);
+  io.signals.on('SIGINT', onInt);
+
+  let watch: NodeJS.Timeout | undefined;
+  if (io.env.npm_lifecycle_event) {
+    const parent = io.parentPid();
+    watch = setInterval(() => {
+      if (io.parentPid() === parent) return;
+      clearInterval(watch);
+      stop('orphaned');
+    }, PARENT_CHECK_MS);
+    watch.unref();
+  }
+  return {
+    reason,
+    dispose() {
+      io.signals.off('SIGTERM', onTerm);
+      io.signals.off('SIGINT', onInt);
+      clearInterval(watch);
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/** The built executable; these tests need `pnpm build` first and skip without it. */
+const bin = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const built = existsSync(bin);
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { PATH: process.env.PATH } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe.skipIf(!built)('the built `fulfil` executable (dist/cli.js)', () => {
+  it('starts with a node shebang and answers with exit codes 0, 1 and 2', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: fulfil <command>/);
+    const usage = await run(['frobnicate']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe('fulfil: unknown command "frobnicate" (see "fulfil --help")\n');
+    const runtime = await run(['token', 'list', '--db', 'sqlite::memory:']);
+    expect(runtime.code).toBe(1);
+    expect(runtime.stderr).toBe('fulfil token list: Store default does not exist. [store_code]\n');
+  });
+
+  it('serves until SIGTERM, then exits 0', async () => {
+    const child = spawn(
+      process.execPath,
+      [bin, 'serve', '--db', 'sqlite::memory:', '--port', '0'],
+      {
+        env: { PATH: process.env.PATH },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const done = exited(child);
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    for (let waited = 0; !out.includes('Press Ctrl+C') && waited < 15_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+    expect(url).toBeDefined();
+    expect((await fetch(`${url}/rest/default/V1/warehouses`)).status).toBe(401);
+    child.kill('SIGTERM');
+    expect(await done).toBe(0);
+    expect(out).toContain('SIGTERM received: stopping');
+  });
+});

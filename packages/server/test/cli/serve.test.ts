@@ -1,0 +1,140 @@
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { Capture, ERP_SECRET, PARTNER_SECRET, smallSeed, tempDir, writeJson } from './run-cli.js';
+
+/** `fulfil serve …` in-process, with signals it can be sent. */
+function startServe(argv: string[], io: Partial<CliIo> = {}) {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const signals = new EventEmitter();
+  const exits: number[] = [];
+  const done = main(['serve', '--port', '0', ...argv], {
+    stdout,
+    stderr,
+    env: {},
+    signals,
+    exit: (code) => exits.push(code),
+    ...io,
+  });
+  let settled = false;
+  void done.finally(() => {
+    settled = true;
+  });
+  /** Resolves with the URL once the banner is out; fails if serve ended instead. */
+  const ready = async (): Promise<string> => {
+    for (let waited = 0; waited < 10_000; waited += 10) {
+      if (stdout.text.includes('Press Ctrl+C to stop.')) {
+        return /listening on (http:\/\/\S+)/.exec(stdout.text)?.[1] as string;
+      }
+      if (settled) throw new Error(`serve ended early: ${stderr.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`serve did not start: ${stdout.text}${stderr.text}`);
+  };
+  return { stdout, stderr, signals, exits, done, ready };
+}
+
+const poll = (url: string, token: string, queue: string) =>
+  fetch(`${url}/rest/default/V1/fulfillmentOrders/${queue}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+
+describe('fulfil serve', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir, remove } = await tempDir());
+  });
+  afterEach(() => remove());
+
+  it('seeds, serves, prints the tokens with a curl each, and stops on SIGTERM', async () => {
+    const seedFile = await writeJson(join(dir, 'seed.json'), smallSeed());
+    const serve = startServe(['--db', 'sqlite::memory:', '--seed', seedFile]);
+    const url = await serve.ready();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const out = serve.stdout.text;
+    expect(out).toMatch(/Seeded from .*seed\.json: 1 store, 2 warehouses/);
+    expect(out).toMatch(new RegExp(`partner-a \\(partner, store default\\)\\s+${PARTNER_SECRET}`));
+    expect(out).toMatch(new RegExp(`erp \\(erp, store default\\)\\s+${ERP_SECRET}`));
+    expect(out).toContain(
+      `curl -H 'Authorization: Bearer ${PARTNER_SECRET}' ${url}/rest/default/V1/fulfillmentOrders/pending_accept`,
+    );
+    expect(out).toContain(
+      `curl -H 'Authorization: Bearer ${ERP_SECRET}' ${url}/rest/default/V1/fulfillmentOrders/pending_allocation`,
+    );
+
+    const response = await poll(url, PARTNER_SECRET, 'pending_accept');
+    expect(response.status).toBe(200);
+    const orders = (await response.json()) as { fulfillment_order_number: string }[];
+    expect(orders.map((order) => order.fulfillment_order_number)).toEqual(['100000001-1']);
+
+    serve.signals.emit('SIGTERM');
+    expect(await serve.done).toBe(0);
+    expect(serve.stdout.text).toContain('SIGTERM received: stopping');
+    expect(serve.exits).toEqual([]);
+    await expect(poll(url, PARTNER_SECRET, 'pending_accept')).rejects.toThrow();
+  });
+
+  it('--seed-if-empty seeds a new database only', async () => {
+    const db = `sqlite:${join(dir, 'serve.db')}`;
+    const seedFile = await writeJson(join(dir, 'seed.json'), smallSeed());
+
+    const first = startServe(['--db', db, '--seed-if-empty', seedFile, '--courier-interval', '0']);
+    await first.ready();
+    expect(first.stdout.text).toMatch(/Seeded from/);
+    first.signals.emit('SIGINT');
+    expect(await first.done).toBe(0);
+
+    // A different seed file: not loaded, as the database has a store. The tokens printed are
+    // those of the file that work in the database: here, the first file's.
+    const other = smallSeed();
+    other.stores[0]?.tokens.push({
+      name: 'never-loaded',
+      token: 'never-loaded-0123456789abcdef0123456789abcdef',
+      acl: 'all',
+    } as (typeof other.stores)[0]['tokens'][0]);
+    const second = startServe([
+      '--db',
+      db,
+      '--seed-if-empty',
+      await writeJson(join(dir, 'other.json'), other),
+    ]);
+    const url = await second.ready();
+    expect(second.stdout.text).not.toMatch(/Seeded from/);
+    expect(second.stdout.text).toMatch(/has stores already: .*other\.json was not loaded/);
+    expect(second.stdout.text).toContain(PARTNER_SECRET);
+    expect(second.stdout.text).not.toContain('never-loaded');
+    expect((await poll(url, ERP_SECRET, 'pending_allocation')).status).toBe(200);
+    second.signals.emit('SIGTERM');
+    expect(await second.done).toBe(0);
+  });
+
+  it('exits 1 with one line when the port is taken', async () => {
+    const first = startServe(['--db', 'sqlite::memory:']);
+    const url = await first.ready();
+    const port = new URL(url).port;
+    const second = startServe(['--db', 'sqlite::memory:', '--port', port]);
+    expect(await second.done).toBe(1);
+    expect(second.stderr.text).toMatch(/^fulfil serve: .*EADDRINUSE.*\n$/);
+    expect(second.stderr.text.trimEnd().split('\n')).toHaveLength(1);
+    first.signals.emit('SIGTERM');
+    expect(await first.done).toBe(0);
+  });
+
+  it('stops when the pnpm script that started it is gone', async () => {
+    let parent = 4242;
+    const serve = startServe(['--db', 'sqlite::memory:'], {
+      env: { npm_lifecycle_event: 'fulfil' },
+      parentPid: () => parent,
+    });
+    const url = await serve.ready();
+    expect((await fetch(`${url}/rest/default/V1/warehouses`)).status).toBe(401);
+    parent = 1; // pnpm was stopped; its shell did not pass the signal on
+    expect(await serve.done).toBe(0);
+    expect(serve.stdout.text).toContain('The script that started fulfil has ended: stopping');
+  });
+});
