@@ -1,0 +1,16 @@
+import { defineConfig, type Options } from 'tsup';
+
+/** The build every package shares: ESM for Node 20 with types and source maps. */
+export function packageBuild(options: Options) {
+  return defineConfig({
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    splitting: false,
+    tsconfig: 'tsconfig.json',
+    ...options,
+  });
+}
