@@ -16,8 +16,8 @@ const PARENT_CHECK_MS = 1000;
 /**
  * Resolves with the first SIGTERM or SIGINT; a second one ends the process at once (exit 1).
  *
- * Under a package-manager script (`pnpm fulfil serve`, `npm_lifecycle_event` set), stopping pnpm
- * stops the script's shell, and the shell does not pass the signal on: the server would be left
+ * Under a package-manager script (`pnpm fulfil serve`, `npm_lifecycle_event` set), pnpm can end
+ * without passing a signal on (killed hard, or a shell without `exec`): the server would be left
  * running, orphaned, holding its port. So there, losing the parent process counts as SIGTERM.
  * Started any other way (nohup, a service manager), the parent is left out of it.
  */
@@ -57,4 +57,11 @@ export function stopRequest(io: CliIo): StopRequest {
       clearInterval(watch);
     },
   };
+}
+
+/** What `serve` prints when it starts stopping. */
+export function stoppingLine(reason: StopReason): string {
+  return reason === 'orphaned'
+    ? 'The script that started fulfil has ended: stopping…\n'
+    : `${reason} received: stopping…\n`;
 }
