@@ -10,6 +10,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { isSqliteBusy } from './sqlite-errors.js';
+import { withStatementCache } from './statement-cache.js';
 
 export interface SqliteRepositoryOptions {
   /** A file path, or `':memory:'` for a private in-memory database. */
@@ -101,7 +102,9 @@ export async function openSqliteRepository(
     throw error;
   }
 
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   try {
     if (!options.skipMigrations) {
       await whileBusy(() => migrateToLatest(db, SQLITE_SCHEMA_FLAGS), maxAttempts);
