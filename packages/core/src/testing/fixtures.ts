@@ -167,3 +167,64 @@ export function token(
     ...overrides,
   };
 }
+
+/** One line of a sales order fixture; the price (incl. 22 % tax) defaults to 10. */
+export interface SalesLineFixture {
+  sku: string;
+  qty: number;
+  price?: number;
+  name?: string;
+}
+
+const cents = (amount: number) => Math.round(amount * 100) / 100;
+
+/**
+ * A valid intake request (the shape of DECISIONS §9's orders): the lines' prices at 22 % tax,
+ * shipping 5, and totals that add up. Amounts are plain numbers, as the API takes them.
+ */
+export function salesOrder(
+  number: string,
+  lines: readonly SalesLineFixture[] = [{ sku: 'SKU-1', qty: 2 }],
+  overrides: Record<string, unknown> = {},
+) {
+  const items = lines.map(({ sku, qty, price = 10, name = `Product ${sku}` }) => {
+    const priceExclTax = cents(price / 1.22);
+    return {
+      sku,
+      name,
+      qty,
+      price,
+      price_excl_tax: priceExclTax,
+      tax_amount: cents(price - priceExclTax),
+      tax_rate: 22,
+      total_price: cents(price * qty),
+      total_price_excl_tax: cents(priceExclTax * qty),
+      total_tax_amount: cents((price - priceExclTax) * qty),
+    };
+  });
+  const sum = (field: 'total_price' | 'total_price_excl_tax' | 'total_tax_amount') =>
+    cents(items.reduce((total, line) => total + line[field], 0));
+  return {
+    sales_order_id: Number.parseInt(number, 10) || 1,
+    sales_order_number: number,
+    customer_firstname: 'Ada',
+    customer_lastname: 'Lovelace',
+    customer_email: 'ada@example.com',
+    customer_is_guest: false,
+    shipping_amount: 5,
+    shipping_amount_excl_tax: 4.1,
+    shipping_tax_amount: 0.9,
+    shipping_tax_rate: 22,
+    grand_total: cents(5 + sum('total_price')),
+    grand_total_excl_tax: cents(4.1 + sum('total_price_excl_tax')),
+    tax_amount: cents(0.9 + sum('total_tax_amount')),
+    cod_amount: 0,
+    package_value: sum('total_price'),
+    payment: { method_code: 'card', method_name: 'Card' },
+    shipping: { method_code: 'std', method_name: 'Standard', internal_method_code: 'std' },
+    billing_address: address(),
+    shipping_address: address(),
+    items,
+    ...overrides,
+  };
+}

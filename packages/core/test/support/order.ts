@@ -1,5 +1,6 @@
 import type { FulfillmentOrder, Item, StoreSettings } from '../../src/index.js';
 import { deriveOrderStatus, toMoney } from '../../src/index.js';
+import { fixtures } from '../../src/testing/index.js';
 
 export const NOW = '2026-03-01 10:00:00';
 export const LATER = '2026-03-01 11:00:00';
@@ -36,20 +37,6 @@ export function line(id: number, overrides: Partial<Item> = {}): Item {
   };
 }
 
-const address = {
-  firstname: 'Ada',
-  lastname: 'Lovelace',
-  email: 'ada@example.com',
-  street: '1 Via Roma',
-  city: 'Milano',
-  postcode: '20100',
-  region: 'MI',
-  country_id: 'IT',
-  telephone: '+39 02 000000',
-  company: '',
-  vat_id: '',
-};
-
 /** A stored-looking order at WH-A whose status is derived from the given items. */
 export function order(items: Item[], overrides: Partial<FulfillmentOrder> = {}): FulfillmentOrder {
   const base: FulfillmentOrder = {
@@ -68,8 +55,8 @@ export function order(items: Item[], overrides: Partial<FulfillmentOrder> = {}):
     amounts: { shipping_amount: toMoney(5), grand_total: toMoney(25) },
     payment: { method_code: 'card', method_name: 'Card' },
     shipping: { method_code: 'std', method_name: 'Standard', internal_method_code: 'std' },
-    billing_address: address,
-    shipping_address: address,
+    billing_address: fixtures.address(),
+    shipping_address: fixtures.address(),
     items,
     shipments: [],
     invoices: [],

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fixtures } from '@fulfil/core/testing';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 
@@ -52,56 +53,9 @@ export async function writeJson(path: string, value: unknown): Promise<string> {
   return path;
 }
 
-const address = {
-  firstname: 'Ada',
-  lastname: 'Lovelace',
-  email: 'ada@example.com',
-  street: 'Via Roma 1',
-  city: 'Milano',
-  postcode: '20121',
-  region: 'MI',
-  country_id: 'IT',
-  telephone: '+39 02 000000',
-  company: '',
-  vat_id: '',
-};
-
-/** A valid sales order (DECISIONS §9 shape) pinned to WH-A. */
+/** A sales order for WH-A: two units of one sku. */
 export function salesOrder(number: string, sku = 'SKU-1') {
-  return {
-    sales_order_id: Number(number),
-    sales_order_number: number,
-    warehouse_code: 'WH-A',
-    customer_firstname: 'Ada',
-    customer_lastname: 'Lovelace',
-    customer_email: 'ada@example.com',
-    customer_is_guest: false,
-    shipping_amount: 5,
-    shipping_amount_excl_tax: 4.1,
-    shipping_tax_amount: 0.9,
-    shipping_tax_rate: 22,
-    grand_total: 25,
-    grand_total_excl_tax: 20.5,
-    tax_amount: 4.5,
-    payment: { method_code: 'card', method_name: 'Card' },
-    shipping: { method_code: 'std', method_name: 'Standard', internal_method_code: 'std' },
-    billing_address: address,
-    shipping_address: address,
-    items: [
-      {
-        sku,
-        name: 'Widget',
-        qty: 2,
-        price: 10,
-        price_excl_tax: 8.2,
-        tax_amount: 1.8,
-        tax_rate: 22,
-        total_price: 20,
-        total_price_excl_tax: 16.4,
-        total_tax_amount: 3.6,
-      },
-    ],
-  };
+  return fixtures.salesOrder(number, [{ sku, qty: 2 }], { warehouse_code: 'WH-A' });
 }
 
 export const PARTNER_SECRET = 'partner-a-secret-0123456789abcdef0123456789';

@@ -499,8 +499,8 @@ describe('requests that change orders', () => {
     expect(allocation).toMatchObject({
       grand_total: 35,
       shipping_amount: 5,
-      tax_amount: 4.5,
-      package_value: 20,
+      tax_amount: 6.3,
+      package_value: 30,
     });
     expect(allocation.items[0]).toMatchObject({
       price: 10,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createEngine, type Engine, ManualClock } from '@fulfil/core';
+import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { XMLParser } from 'fast-xml-parser';
 import { type HttpServerOptions, startHttpServer } from '../../src/index.js';
@@ -17,65 +18,24 @@ export const TOKENS = {
 
 export const START = '2026-01-01T00:00:00Z';
 
-const address = {
-  firstname: 'Ada',
-  lastname: 'Lovelace',
-  email: 'ada@example.com',
-  street: '1 Main St',
-  city: 'Town',
-  postcode: '10000',
-  region: 'R',
-  country_id: 'IT',
-  telephone: '+39 000',
-  company: 'Smith & Sons',
-  vat_id: '',
-};
-
-function line(sku: string, qty: number) {
-  return {
-    sku,
-    name: `Widget ${sku} <b>`,
-    qty,
-    price: 10,
-    price_excl_tax: 8.2,
-    tax_amount: 1.8,
-    tax_rate: 22,
-    total_price: 10 * qty,
-    total_price_excl_tax: 8.2 * qty,
-    total_tax_amount: 1.8 * qty,
-  };
-}
-
-/** A sales order pinned to one warehouse. */
+/** A sales order pinned to one warehouse; names and company put XML escaping to work. */
 export function salesOrder(
   id: number,
   number: string,
   warehouse: string,
   lines: [string, number][],
 ) {
-  return {
-    sales_order_id: id,
-    sales_order_number: number,
-    warehouse_code: warehouse,
-    customer_firstname: 'Ada',
-    customer_lastname: 'Lovelace',
-    customer_email: 'ada@example.com',
-    customer_is_guest: false,
-    shipping_amount: 5,
-    shipping_amount_excl_tax: 4.1,
-    shipping_tax_amount: 0.9,
-    shipping_tax_rate: 22,
-    grand_total: 5 + lines.reduce((sum, [, qty]) => sum + 10 * qty, 0),
-    grand_total_excl_tax: 20.5,
-    tax_amount: 4.5,
-    cod_amount: 0,
-    package_value: 20,
-    payment: { method_code: 'card', method_name: 'Card' },
-    shipping: { method_code: 'std', method_name: 'Standard', internal_method_code: 'std' },
-    billing_address: address,
-    shipping_address: address,
-    items: lines.map(([sku, qty]) => line(sku, qty)),
-  };
+  const address = fixtures.address({ company: 'Smith & Sons' });
+  return fixtures.salesOrder(
+    number,
+    lines.map(([sku, qty]) => ({ sku, qty, name: `Widget ${sku} <b>` })),
+    {
+      sales_order_id: id,
+      warehouse_code: warehouse,
+      billing_address: address,
+      shipping_address: address,
+    },
+  );
 }
 
 /** Two partner warehouses, one courier warehouse, stock, tokens of every kind, and orders. */

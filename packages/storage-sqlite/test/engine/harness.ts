@@ -6,8 +6,9 @@ import {
   type Principal,
   type QueueName,
 } from '@fulfil/core';
+import { fixtures } from '@fulfil/core/testing';
 import { sql } from 'kysely';
-import { openSqliteRepository } from '../../src/index.js';
+import { openSqliteRepository, type SqliteRepository } from '../../src/index.js';
 
 export const SECRETS = {
   partnerA: 'partner-a-secret-0123456789-abcdefghijklmnop',
@@ -15,51 +16,8 @@ export const SECRETS = {
   erp: 'erp-secret-0123456789-abcdefghijklmnopqrstuv',
 };
 
-const address = {
-  firstname: 'Ada',
-  lastname: 'Lovelace',
-  email: 'ada@example.com',
-  street: '1 Via Roma',
-  city: 'Milano',
-  postcode: '20100',
-  region: 'MI',
-  country_id: 'IT',
-  telephone: '+39 02 000000',
-  company: '',
-  vat_id: '',
-};
-
-export function salesOrder(
-  number: string,
-  items: { sku: string; qty: number; price?: number }[],
-  extra: Record<string, unknown> = {},
-) {
-  return {
-    sales_order_id: Number(number),
-    sales_order_number: number,
-    customer_firstname: 'Ada',
-    customer_lastname: 'Lovelace',
-    customer_email: 'ada@example.com',
-    customer_is_guest: false,
-    shipping_amount: 5,
-    shipping_amount_excl_tax: 4.1,
-    shipping_tax_amount: 0.9,
-    shipping_tax_rate: 22,
-    grand_total: 5 + items.reduce((sum, item) => sum + (item.price ?? 10) * item.qty, 0),
-    payment: { method_code: 'card', method_name: 'Card' },
-    shipping: { method_code: 'std', method_name: 'Standard', internal_method_code: 'std' },
-    billing_address: address,
-    shipping_address: address,
-    items: items.map((item) => ({
-      sku: item.sku,
-      name: `Product ${item.sku}`,
-      qty: item.qty,
-      price: item.price ?? 10,
-      total_price: (item.price ?? 10) * item.qty,
-    })),
-    ...extra,
-  };
-}
+/** A sales order as the shop sends it (price 10 a unit unless given, shipping 5). */
+export const salesOrder = fixtures.salesOrder;
 
 export interface Harness {
   engine: Engine;
@@ -93,9 +51,7 @@ export interface StockRow {
 
 /** An engine on in-memory SQLite with store `default`: WH-A (priority 10), WH-B (5), WH-C (courier). */
 export async function openHarness(settings: Record<string, unknown> = {}): Promise<Harness> {
-  const clock = new ManualClock('2026-03-01T09:00:00Z');
-  const repository = await openSqliteRepository({ filename: ':memory:' });
-  const engine = createEngine({ repository, clock });
+  const { engine, clock, snapshot } = await openEmptyEngine();
   await engine.loadSeed({
     stores: [
       {
@@ -131,18 +87,7 @@ export async function openHarness(settings: Record<string, unknown> = {}): Promi
     partnerA,
     partnerB,
     erp,
-    snapshot: async () => {
-      const tables = await sql<{
-        name: string;
-      }>`select name from sqlite_master where type = 'table' order by name`.execute(repository.db);
-      const dump: Record<string, unknown[]> = {};
-      for (const { name } of tables.rows) {
-        dump[name] = (
-          await sql`select * from ${sql.table(name)} order by 1`.execute(repository.db)
-        ).rows;
-      }
-      return dump;
-    },
+    snapshot,
     stock: async () =>
       (await engine.listStock('default')).map(({ warehouse_code, sku, on_hand, reserved }) => ({
         warehouse_code,
@@ -167,27 +112,25 @@ export async function openHarness(settings: Record<string, unknown> = {}): Promi
   };
 }
 
+/** Every row of every table of the database, ordered. */
+async function snapshotOf(repository: SqliteRepository): Promise<Record<string, unknown[]>> {
+  const tables = await sql<{ name: string }>`
+    select name from sqlite_master where type = 'table' order by name`.execute(repository.db);
+  const dump: Record<string, unknown[]> = {};
+  for (const { name } of tables.rows) {
+    dump[name] = (
+      await sql`select * from ${sql.table(name)} order by 1`.execute(repository.db)
+    ).rows;
+  }
+  return dump;
+}
+
 /** An engine on a fresh in-memory SQLite database: no store, nothing seeded. */
 export async function openEmptyEngine(): Promise<Pick<Harness, 'engine' | 'clock' | 'snapshot'>> {
   const clock = new ManualClock('2026-03-01T09:00:00Z');
   const repository = await openSqliteRepository({ filename: ':memory:' });
   const engine = createEngine({ repository, clock });
-  return {
-    engine,
-    clock,
-    snapshot: async () => {
-      const tables = await sql<{
-        name: string;
-      }>`select name from sqlite_master where type = 'table' order by name`.execute(repository.db);
-      const dump: Record<string, unknown[]> = {};
-      for (const { name } of tables.rows) {
-        dump[name] = (
-          await sql`select * from ${sql.table(name)} order by 1`.execute(repository.db)
-        ).rows;
-      }
-      return dump;
-    },
-  };
+  return { engine, clock, snapshot: () => snapshotOf(repository) };
 }
 
 /** The DomainError that `run` rejects with; throws when it resolves or fails otherwise. */
