@@ -13,18 +13,45 @@ export class InvalidDatabaseUrlError extends Error {
 export type DatabaseTarget =
   | { kind: 'sqlite'; path: string }
   | { kind: 'sqlite-memory' }
-  | { kind: 'postgres'; connectionString: string };
+  | { kind: 'postgres'; connectionString: string; schema?: string };
 
 const EXPECTED = 'expected sqlite:<path>, sqlite::memory: or postgres://…';
 
+/** What the Postgres adapter accepts as a schema name (it never has to quote one). */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Takes the `schema` query parameter out of a Postgres URL: it is Fulfil's, not the driver's.
+ * Every other byte of the URL is passed on untouched.
+ */
+function postgresTarget(url: string, text: string): DatabaseTarget {
+  const mark = text.indexOf('?');
+  const params = mark === -1 ? [] : text.slice(mark + 1).split('&');
+  const named = params.filter((param) => param === 'schema' || param.startsWith('schema='));
+  if (named.length === 0) return { kind: 'postgres', connectionString: text };
+  let schema = '';
+  try {
+    if (named.length === 1) schema = decodeURIComponent(named[0]?.slice('schema='.length) ?? '');
+  } catch {}
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new InvalidDatabaseUrlError(
+      `database URL "${redactDatabaseUrl(url)}": schema= takes one name of lowercase letters, digits and _, starting with a letter or _`,
+    );
+  }
+  const rest = params.filter((param) => !named.includes(param));
+  const connectionString = text.slice(0, mark) + (rest.length ? `?${rest.join('&')}` : '');
+  return { kind: 'postgres', connectionString, schema };
+}
+
 /**
  * Reads a database URL: `sqlite:<path>` (a file; relative paths resolve against `baseDir`),
- * `sqlite::memory:`, or `postgres://…` / `postgresql://…` (passed to the driver as is).
- * Throws InvalidDatabaseUrlError for anything else.
+ * `sqlite::memory:`, or `postgres://…` / `postgresql://…` (passed to the driver as is, except
+ * a `schema=<name>` query parameter: the Postgres schema to keep the tables in, created when
+ * missing; default the server's `search_path`). Throws InvalidDatabaseUrlError for anything else.
  */
 export function parseDatabaseUrl(url: string, baseDir: string = process.cwd()): DatabaseTarget {
   const text = url.trim();
-  if (/^postgres(ql)?:\/\//i.test(text)) return { kind: 'postgres', connectionString: text };
+  if (/^postgres(ql)?:\/\//i.test(text)) return postgresTarget(url, text);
   if (/^sqlite:/i.test(text)) {
     // `sqlite:///abs/path` and `sqlite://rel/path` are accepted as well as `sqlite:path`.
     const path = text.slice('sqlite:'.length).replace(/^\/\//, '');
@@ -46,6 +73,11 @@ export function redactDatabaseUrl(url: string): string {
 export interface OpenRepositoryOptions {
   /** Directory that relative SQLite paths resolve against. Default: the working directory. */
   baseDir?: string;
+  /**
+   * Open without migrating: the schema must already be current (another process, such as the
+   * primary of `serve --workers`, migrated it). Default false.
+   */
+  skipMigrations?: boolean;
 }
 
 /**
@@ -58,11 +90,19 @@ export async function openRepository(
   options: OpenRepositoryOptions = {},
 ): Promise<Repository> {
   const target = parseDatabaseUrl(url, options.baseDir);
+  const skipMigrations = options.skipMigrations ?? false;
   if (target.kind === 'postgres') {
     const { openPostgresRepository } = await import('@fulfil/storage-postgres');
-    return openPostgresRepository(target.connectionString);
+    return openPostgresRepository({
+      connectionString: target.connectionString,
+      ...(target.schema === undefined ? {} : { schema: target.schema }),
+      skipMigrations,
+    });
   }
   if (target.kind === 'sqlite') await mkdir(dirname(target.path), { recursive: true });
   const { openSqliteRepository } = await import('@fulfil/storage-sqlite');
-  return openSqliteRepository(target.kind === 'sqlite' ? target.path : ':memory:');
+  return openSqliteRepository({
+    filename: target.kind === 'sqlite' ? target.path : ':memory:',
+    skipMigrations,
+  });
 }

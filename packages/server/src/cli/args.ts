@@ -37,7 +37,8 @@ export const COMMON_OPTIONS: OptionSpecs = {
   db: {
     type: 'string',
     value: 'url',
-    description: 'sqlite:<path>, sqlite::memory: or postgres://… (env FULFIL_DATABASE_URL)',
+    description:
+      'sqlite:<path>, sqlite::memory: or postgres://…[?schema=<name>] (env FULFIL_DATABASE_URL)',
     default: DEFAULT_DATABASE_URL,
   },
   help: { type: 'boolean', short: 'h', description: 'show this help' },

@@ -67,9 +67,18 @@ export function printJson(context: CommandContext, value: unknown): void {
   context.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Opens the database `--db` names (migrating it) and an engine over it. */
-export async function openEngine(context: CommandContext): Promise<Engine> {
-  const repository = await openRepository(context.databaseUrl, { baseDir: context.baseDir });
+/**
+ * Opens the database `--db` names (migrating it, unless `skipMigrations`: the schema must then be
+ * current already) and an engine over it.
+ */
+export async function openEngine(
+  context: CommandContext,
+  options: { skipMigrations?: boolean } = {},
+): Promise<Engine> {
+  const repository = await openRepository(context.databaseUrl, {
+    baseDir: context.baseDir,
+    skipMigrations: options.skipMigrations ?? false,
+  });
   return createEngine({ repository });
 }
 

@@ -36,6 +36,30 @@ describe('parseDatabaseUrl', () => {
     }
   });
 
+  it('takes a schema for Postgres out of the URL, leaving the rest as given', () => {
+    expect(parseDatabaseUrl('postgres://u:p@h/db?schema=fulfil_x')).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://u:p@h/db',
+      schema: 'fulfil_x',
+    });
+    expect(
+      parseDatabaseUrl('postgres://h/db?sslmode=require&schema=s1&application_name=a%20b'),
+    ).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://h/db?sslmode=require&application_name=a%20b',
+      schema: 's1',
+    });
+    for (const url of [
+      'postgres://h/db?schema=',
+      'postgres://h/db?schema',
+      'postgres://h/db?schema=Bad',
+      'postgres://h/db?schema=a;drop',
+      'postgres://h/db?schema=a&schema=b',
+    ]) {
+      expect(() => parseDatabaseUrl(url), url).toThrow(InvalidDatabaseUrlError);
+    }
+  });
+
   it('rejects anything else', () => {
     for (const url of ['', 'mysql://h/db', '/tmp/x.db', 'sqlite:', 'file:x.db']) {
       expect(() => parseDatabaseUrl(url), url).toThrow(InvalidDatabaseUrlError);

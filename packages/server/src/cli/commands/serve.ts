@@ -6,8 +6,9 @@ import {
   resourceOf,
   type SeedReport,
 } from '@fulfil/core';
-import { redactDatabaseUrl } from '../../database-url.js';
+import { parseDatabaseUrl, redactDatabaseUrl } from '../../database-url.js';
 import { columns, integerOption, stringOption, UsageError } from '../args.js';
+import { connectToPrimary, isServeWorker, runCluster } from '../cluster.js';
 import {
   type Command,
   type CommandContext,
@@ -15,7 +16,7 @@ import {
   readJsonFile,
   resolvePath,
 } from '../command.js';
-import { stopRequest } from '../shutdown.js';
+import { stoppingLine, stopRequest } from '../shutdown.js';
 
 /** What `serve` reads of a seed file's tokens; a file that was not loaded may not even be valid. */
 interface SeedTokens {
@@ -79,6 +80,206 @@ function describeSeed(file: string, report: SeedReport): string {
   );
 }
 
+/** The options of `serve`, read and checked before anything is opened. */
+interface ServeOptions {
+  host: string;
+  port: number;
+  bodyLimit: number | undefined;
+  debug: boolean;
+  courierInterval: number;
+  workers: number;
+  /** The seed file, and whether to load it only into a database without stores. */
+  seed?: { file: string; ifEmpty: boolean };
+}
+
+function readServeOptions(context: CommandContext): ServeOptions {
+  const { args } = context;
+  const always = stringOption(args, 'seed');
+  const ifEmpty = stringOption(args, 'seed-if-empty');
+  if (always !== undefined && ifEmpty !== undefined) {
+    throw new UsageError('give --seed or --seed-if-empty, not both');
+  }
+  const workers = integerOption(args, 'workers', { min: 1, max: 1024 }) ?? 1;
+  if (workers > 1 && parseDatabaseUrl(context.databaseUrl).kind === 'sqlite-memory') {
+    throw new UsageError(
+      '--workers needs a database the workers can share: each would have its own sqlite::memory:',
+    );
+  }
+  const seedFile = always ?? ifEmpty;
+  return {
+    host: stringOption(args, 'host') ?? '127.0.0.1',
+    port: integerOption(args, 'port', { min: 0, max: 65_535 }) ?? 8080,
+    bodyLimit: integerOption(args, 'body-limit', { min: 1 }),
+    debug: args.values.debug === true,
+    courierInterval: integerOption(args, 'courier-interval', { min: 0 }) ?? 5000,
+    workers,
+    ...(seedFile === undefined ? {} : { seed: { file: seedFile, ifEmpty: ifEmpty !== undefined } }),
+  };
+}
+
+/** Loads the seed file when asked to (and, with --seed-if-empty, when the database has no store). */
+async function loadSeedIfAsked(
+  context: CommandContext,
+  engine: Engine,
+  seed: ServeOptions['seed'],
+  document: unknown,
+): Promise<void> {
+  if (seed === undefined) return;
+  const { io } = context;
+  if (!seed.ifEmpty || (await engine.listStores()).length === 0) {
+    const report = await engine.loadSeed(document);
+    io.stdout.write(describeSeed(resolvePath(context, seed.file), report));
+  } else {
+    io.stdout.write(`The database has stores already: ${seed.file} was not loaded.\n`);
+  }
+}
+
+/** The HTTP server and the courier loop of one process, and how to stop both. */
+interface Serving {
+  url: string;
+  /** No new courier round, in-flight requests answered; the engine stays open. */
+  stop(): Promise<void>;
+}
+
+async function startServing(
+  engine: Engine,
+  options: ServeOptions,
+  log: (line: string) => void,
+): Promise<Serving> {
+  // Loaded on demand: the other commands never load the HTTP layer.
+  const { startCourierLoop, startHttpServer } = await import('../../http/index.js');
+  const server = await startHttpServer({
+    engine,
+    host: options.host,
+    port: options.port,
+    debug: options.debug,
+    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    log,
+  });
+  const stopCourier =
+    options.courierInterval > 0
+      ? startCourierLoop(engine, { intervalMs: options.courierInterval, log })
+      : async () => {};
+  return {
+    url: server.url,
+    async stop() {
+      await stopCourier();
+      await server.close();
+    },
+  };
+}
+
+/** The lines that tell what serves where, and the seed file's tokens with a curl each. */
+async function printBanner(
+  context: CommandContext,
+  engine: Engine,
+  url: string,
+  seed: unknown,
+  workers?: number[],
+): Promise<void> {
+  const { io } = context;
+  const processes = workers ? `, ${workers.length} workers: pids ${workers.join(', ')}` : '';
+  io.stdout.write(
+    `Fulfil is listening on ${url} (database ${redactDatabaseUrl(context.databaseUrl)}${processes})\n`,
+  );
+  if (seed !== undefined) io.stdout.write(await seedTokenLines(engine, seed as SeedTokens, url));
+  io.stdout.write('\nPress Ctrl+C to stop.\n');
+}
+
+/** One process serves: the default, `--workers 1`. */
+async function serveHere(
+  context: CommandContext,
+  engine: Engine,
+  options: ServeOptions,
+  seed: unknown,
+): Promise<number> {
+  const { io } = context;
+  // One JSON line per request and per courier round, on stdout like the rest of the server's.
+  const log = (line: string) => io.stdout.write(`${line}\n`);
+  let serving: Serving;
+  try {
+    serving = await startServing(engine, options, log);
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  const request = stopRequest(io);
+  // A graceful stop: no new courier round, in-flight requests answered, then the database.
+  const stop = async () => {
+    try {
+      await serving.stop();
+      await engine.close();
+    } finally {
+      request.dispose();
+    }
+  };
+  try {
+    await printBanner(context, engine, serving.url, seed);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  io.stdout.write(stoppingLine(await request.reason));
+  await stop();
+  return 0;
+}
+
+/**
+ * The primary of `--workers N`: the database is migrated and seeded once, here, before any
+ * worker starts; this process then only looks after the workers (cluster.ts).
+ */
+async function serveCluster(
+  context: CommandContext,
+  engine: Engine,
+  options: ServeOptions,
+  seed: unknown,
+): Promise<number> {
+  try {
+    return await runCluster({
+      workers: options.workers,
+      io: context.io,
+      async onListening(url, pids) {
+        await printBanner(context, engine, url, seed, pids);
+        await engine.close();
+      },
+    });
+  } finally {
+    await engine.close();
+  }
+}
+
+/** A worker forked by `--workers N`: serves until the primary (or a signal) says stop. */
+async function serveAsWorker(context: CommandContext, options: ServeOptions): Promise<number> {
+  const { io } = context;
+  const primary = connectToPrimary(io);
+  try {
+    // Every line says which worker wrote it: {"pid":…,"time":…,…}.
+    const log = (line: string) =>
+      io.stdout.write(
+        line.startsWith('{') ? `{"pid":${process.pid},${line.slice(1)}\n` : `${line}\n`,
+      );
+    // The primary has migrated the database.
+    const engine = await openEngine(context, { skipMigrations: true });
+    let serving: Serving;
+    try {
+      serving = await startServing(engine, options, log);
+    } catch (error) {
+      await engine.close();
+      throw error;
+    }
+    primary.ready(serving.url);
+    await primary.stopped;
+    try {
+      await serving.stop();
+    } finally {
+      await engine.close();
+    }
+    return 0;
+  } finally {
+    primary.close();
+  }
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the REST server and the courier dispatch loop until SIGTERM or SIGINT.',
@@ -95,6 +296,12 @@ export const serveCommand: Command = {
       value: 'port',
       description: 'port to listen on (0: any free port)',
       default: '8080',
+    },
+    workers: {
+      type: 'string',
+      value: 'n',
+      description: 'server processes sharing the port (node:cluster); 1: this process serves',
+      default: '1',
     },
     seed: {
       type: 'string',
@@ -119,84 +326,25 @@ export const serveCommand: Command = {
     'Serves every store of the database under /rest/<store_code>/V1/… (--store is ignored).\n' +
     'With a seed file, prints the secrets of its tokens and a curl command per token to try.\n' +
     'On SIGTERM or SIGINT it stops the courier loop, finishes in-flight requests, closes the\n' +
-    'database and exits 0.',
+    'database and exits 0.\n' +
+    'With --workers N (N > 1), this process migrates and seeds the database once, then forks N\n' +
+    'workers that serve the same port, each with its own connection(s) and courier loop; it\n' +
+    'restarts a worker that dies, and on SIGTERM or SIGINT stops every worker gracefully and\n' +
+    'exits 0 once they have. The workers need a shared database: a file or Postgres.',
   async run(context: CommandContext) {
-    const { args, io } = context;
-    const host = stringOption(args, 'host') ?? '127.0.0.1';
-    const port = integerOption(args, 'port', { min: 0, max: 65_535 }) ?? 8080;
-    const bodyLimit = integerOption(args, 'body-limit', { min: 1 });
-    const courierInterval = integerOption(args, 'courier-interval', { min: 0 }) ?? 5000;
-    const always = stringOption(args, 'seed');
-    const ifEmpty = stringOption(args, 'seed-if-empty');
-    if (always !== undefined && ifEmpty !== undefined) {
-      throw new UsageError('give --seed or --seed-if-empty, not both');
-    }
-    const seedFile = always ?? ifEmpty;
+    const options = readServeOptions(context);
+    if (isServeWorker(context.io.env)) return serveAsWorker(context, options);
     // Read the file before opening anything: a typo in its name fails fast.
-    const seed = seedFile === undefined ? undefined : await readJsonFile(context, seedFile);
-
-    // Loaded on demand: the other commands never load the HTTP layer.
-    const { startCourierLoop, startHttpServer } = await import('../../http/index.js');
+    const seed = options.seed && (await readJsonFile(context, options.seed.file));
     const engine = await openEngine(context);
-    // One JSON line per request and per courier round, on stdout like the rest of the server's.
-    const log = (line: string) => io.stdout.write(`${line}\n`);
-    let server: Awaited<ReturnType<typeof startHttpServer>>;
     try {
-      if (
-        seedFile !== undefined &&
-        (always !== undefined || (await engine.listStores()).length === 0)
-      ) {
-        const report = await engine.loadSeed(seed);
-        io.stdout.write(describeSeed(resolvePath(context, seedFile), report));
-      } else if (seedFile !== undefined) {
-        io.stdout.write(`The database has stores already: ${seedFile} was not loaded.\n`);
-      }
-      server = await startHttpServer({
-        engine,
-        host,
-        port,
-        debug: args.values.debug === true,
-        ...(bodyLimit === undefined ? {} : { bodyLimit }),
-        log,
-      });
+      await loadSeedIfAsked(context, engine, options.seed, seed);
     } catch (error) {
       await engine.close();
       throw error;
     }
-    const stopCourier =
-      courierInterval > 0
-        ? startCourierLoop(engine, { intervalMs: courierInterval, log })
-        : async () => {};
-    const request = stopRequest(io);
-    // A graceful stop: no new courier round, in-flight requests answered, then the database.
-    const stop = async () => {
-      try {
-        await stopCourier();
-        await server.close();
-        await engine.close();
-      } finally {
-        request.dispose();
-      }
-    };
-    try {
-      io.stdout.write(
-        `Fulfil is listening on ${server.url} (database ${redactDatabaseUrl(context.databaseUrl)})\n`,
-      );
-      if (seed !== undefined) {
-        io.stdout.write(await seedTokenLines(engine, seed as SeedTokens, server.url));
-      }
-      io.stdout.write('\nPress Ctrl+C to stop.\n');
-    } catch (error) {
-      await stop();
-      throw error;
-    }
-    const reason = await request.reason;
-    io.stdout.write(
-      reason === 'orphaned'
-        ? 'The script that started fulfil has ended: stopping…\n'
-        : `${reason} received: stopping…\n`,
-    );
-    await stop();
-    return 0;
+    return options.workers > 1
+      ? serveCluster(context, engine, options, seed)
+      : serveHere(context, engine, options, seed);
   },
 };
