@@ -44,6 +44,8 @@ export interface CourierSettings {
   /** Skus the built-in `simulated` courier refuses, to rehearse failures. */
   fail_skus: string[];
   max_attempts: number;
+  /** How long the built-in `simulated` courier takes to answer, to rehearse a slow courier. */
+  delay_ms: number;
 }
 
 export interface StoreSettings {

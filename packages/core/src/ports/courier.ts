@@ -1,4 +1,4 @@
-import type { FulfillmentOrder, Item, Track } from '../domain/types.js';
+import type { CourierSettings, FulfillmentOrder, Item, Track } from '../domain/types.js';
 
 export interface CourierShipmentRequest {
   order: FulfillmentOrder;
@@ -17,10 +17,5 @@ export interface Courier {
   ship(request: CourierShipmentRequest): Promise<CourierResult>;
 }
 
-export interface CourierConfig {
-  type: string;
-  fail_skus: string[];
-}
-
 /** Builds the courier of a store from its settings; the engine holds one factory per courier type. */
-export type CourierFactory = (config: CourierConfig) => Courier;
+export type CourierFactory = (settings: CourierSettings) => Courier;

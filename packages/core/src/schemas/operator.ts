@@ -10,6 +10,7 @@ export const CourierSettingsInput = v.object({
   type: v.optional(nonEmptyText, 'simulated'),
   fail_skus: v.optional(v.array(nonEmptyText), []),
   max_attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 3),
+  delay_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(60_000)), 0),
 });
 
 export const StoreSettingsInput = v.object({

@@ -19,7 +19,7 @@ export function storeSettings(overrides: Partial<StoreSettings> = {}): StoreSett
     partial_items: false,
     partial_qty: false,
     reroute: true,
-    courier: { type: 'simulated', fail_skus: [], max_attempts: 3 },
+    courier: { type: 'simulated', fail_skus: [], max_attempts: 3, delay_ms: 0 },
     ...overrides,
   };
 }

@@ -191,7 +191,7 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         });
         const settings = storeSettings({
           partial_items: true,
-          courier: { type: 'simulated', fail_skus: ['BAD'], max_attempts: 7 },
+          courier: { type: 'simulated', fail_skus: ['BAD'], max_attempts: 7, delay_ms: 5 },
         });
         const updated = await write((tx) => tx.upsertStore('default', settings));
         expect(updated).toEqual({ id: created.id, code: 'default', settings });

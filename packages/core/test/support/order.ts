@@ -9,7 +9,7 @@ export const settings = (overrides: Partial<StoreSettings> = {}): StoreSettings 
   partial_items: false,
   partial_qty: false,
   reroute: true,
-  courier: { type: 'simulated', fail_skus: [], max_attempts: 3 },
+  courier: { type: 'simulated', fail_skus: [], max_attempts: 3, delay_ms: 0 },
   ...overrides,
 });
 

@@ -241,7 +241,8 @@ export function storeSeed(
           partial_items: false,
           partial_qty: false,
           reroute: false,
-          courier: { type: 'simulated', fail_skus: [], max_attempts: 3 },
+          // Slow enough that the two dispatchers overlap on every order.
+          courier: { type: 'simulated', fail_skus: [], max_attempts: 3, delay_ms: 25 },
         },
         warehouses: [
           { code: 'WH-A', name: 'Partner A', active: true, fulfilled_by: 'partner', priority: 10 },
