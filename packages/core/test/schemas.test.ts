@@ -101,3 +101,20 @@ describe('request schemas', () => {
     );
   });
 });
+
+describe('validation messages', () => {
+  it('a missing field says it is required, naming its path', () => {
+    const error = expectDomainError(
+      () => parseWith(InvoiceRequest, { invoice: { items: [{ item_id: 1 }] } }),
+      'invalid_request',
+      'invoice.order_id',
+    );
+    expect(error.errors.map((detail) => detail.message)).toContain(
+      'Missing required field "%fieldName".',
+    );
+  });
+
+  it('a body that is not there at all is a 400, not a crash', () => {
+    expectDomainError(() => parseWith(InvoiceRequest, undefined), 'invalid_request', '(root)');
+  });
+});

@@ -31,6 +31,9 @@ export function parseWith<TSchema extends v.GenericSchema>(
   if (result.success) return result.output;
   const details: ErrorDetail[] = result.issues.map((issue) => {
     const fieldName = issuePath(issue) || '(root)';
+    if (issue.input === undefined && issue.path) {
+      return { message: 'Missing required field "%fieldName".', parameters: [{ fieldName }] };
+    }
     return {
       message: `Invalid value of "%fieldName": ${issue.message}`,
       parameters: [{ fieldName, fieldValue: describeValue(issue.input) }],
