@@ -278,38 +278,29 @@ export class KyselyRepositoryTx implements RepositoryTx {
 
   // ── fulfillment orders ───────────────────────────────────────────────────────────────────
 
-  async lockOrder(storeId: number, number: string): Promise<FulfillmentOrder | null> {
-    const header = await this.#db
-      .selectFrom('fulfillment_orders')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .where('fulfillment_order_number', '=', number)
-      .$if(this.#rowLocks, (qb) => qb.forUpdate())
-      .executeTakeFirst();
-    if (!header) return null;
-    const [order] = await loadOrders(this.#db, [header]);
-    return order ?? null;
+  lockOrder(storeId: number, number: string): Promise<FulfillmentOrder | null> {
+    return this.#readOrder({ storeId, number }, 'update');
   }
 
-  async lockOrderById(id: number): Promise<FulfillmentOrder | null> {
-    const header = await this.#db
-      .selectFrom('fulfillment_orders')
-      .selectAll()
-      .where('id', '=', id)
-      .$if(this.#rowLocks, (qb) => qb.forUpdate())
-      .executeTakeFirst();
-    if (!header) return null;
-    const [order] = await loadOrders(this.#db, [header]);
-    return order ?? null;
+  lockOrderById(id: number): Promise<FulfillmentOrder | null> {
+    return this.#readOrder({ id }, 'update');
   }
 
-  async findOrder(storeId: number, number: string): Promise<FulfillmentOrder | null> {
-    const header = await this.#db
-      .selectFrom('fulfillment_orders')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .where('fulfillment_order_number', '=', number)
-      .$if(this.#rowLocks, (qb) => qb.forShare())
+  findOrder(storeId: number, number: string): Promise<FulfillmentOrder | null> {
+    return this.#readOrder({ storeId, number }, 'share');
+  }
+
+  /** One order with all its parts; with row locks, its header row stays locked until the end. */
+  async #readOrder(
+    key: { id: number } | { storeId: number; number: string },
+    lock: 'update' | 'share',
+  ): Promise<FulfillmentOrder | null> {
+    const query = this.#db.selectFrom('fulfillment_orders').selectAll();
+    const header = await ('id' in key
+      ? query.where('id', '=', key.id)
+      : query.where('store_id', '=', key.storeId).where('fulfillment_order_number', '=', key.number)
+    )
+      .$if(this.#rowLocks, (qb) => (lock === 'update' ? qb.forUpdate() : qb.forShare()))
       .executeTakeFirst();
     if (!header) return null;
     const [order] = await loadOrders(this.#db, [header]);

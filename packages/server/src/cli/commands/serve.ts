@@ -141,6 +141,7 @@ interface Serving {
   stop(): Promise<void>;
 }
 
+/** Starts serving; when that fails (port taken…), closes the engine before rethrowing. */
 async function startServing(
   engine: Engine,
   options: ServeOptions,
@@ -148,14 +149,20 @@ async function startServing(
 ): Promise<Serving> {
   // Loaded on demand: the other commands never load the HTTP layer.
   const { startCourierLoop, startHttpServer } = await import('../../http/index.js');
-  const server = await startHttpServer({
-    engine,
-    host: options.host,
-    port: options.port,
-    debug: options.debug,
-    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
-    log,
-  });
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    server = await startHttpServer({
+      engine,
+      host: options.host,
+      port: options.port,
+      debug: options.debug,
+      ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      log,
+    });
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
   const stopCourier =
     options.courierInterval > 0
       ? startCourierLoop(engine, { intervalMs: options.courierInterval, log })
@@ -196,13 +203,7 @@ async function serveHere(
   const { io } = context;
   // One JSON line per request and per courier round, on stdout like the rest of the server's.
   const log = (line: string) => io.stdout.write(`${line}\n`);
-  let serving: Serving;
-  try {
-    serving = await startServing(engine, options, log);
-  } catch (error) {
-    await engine.close();
-    throw error;
-  }
+  const serving = await startServing(engine, options, log);
   const request = stopRequest(io);
   // A graceful stop: no new courier round, in-flight requests answered, then the database.
   const stop = async () => {
@@ -260,13 +261,7 @@ async function serveAsWorker(context: CommandContext, options: ServeOptions): Pr
       );
     // The primary has migrated the database.
     const engine = await openEngine(context, { skipMigrations: true });
-    let serving: Serving;
-    try {
-      serving = await startServing(engine, options, log);
-    } catch (error) {
-      await engine.close();
-      throw error;
-    }
+    const serving = await startServing(engine, options, log);
     primary.ready(serving.url);
     await primary.stopped;
     try {
