@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accept, reject, toMoney } from '../src/index.js';
+import { AcceptRequest, accept, parseWith, reject, toMoney } from '../src/index.js';
 import { expectDomainError } from './support/expect-error.js';
 import { context, LATER, line, order } from './support/order.js';
 
@@ -156,9 +156,10 @@ describe('POST accept', () => {
     );
   });
 
-  it('a fractional qty is 400', () => {
+  it('a fractional qty is 400, before any order is looked up', () => {
     expectDomainError(
-      () => accept(order([line(1)]), input([{ item_id: 1, qty: 1.5 }]), context()),
+      () =>
+        parseWith(AcceptRequest, { order: { order_id: '1-1', items: [{ item_id: 1, qty: 1.5 }] } }),
       'invalid_request',
       'order.items[0].qty',
     );

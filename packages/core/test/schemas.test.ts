@@ -118,3 +118,49 @@ describe('validation messages', () => {
     expectDomainError(() => parseWith(InvoiceRequest, undefined), 'invalid_request', '(root)');
   });
 });
+
+describe('hostile values get a 400, never a crash', () => {
+  it('a value nested thousands deep is described, not written out', () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const error = expectDomainError(
+      () => parseWith(InvoiceRequest, { invoice: { order_id: deep } }),
+      'invalid_request',
+      'invoice.order_id',
+    );
+    expect(error.parameters[0]?.fieldValue).toBe('an array');
+  });
+
+  it('a huge string comes back shortened, in the message and the value', () => {
+    const error = expectDomainError(
+      () => parseWith(InvoiceRequest, { invoice: 'x'.repeat(100_000) }),
+      'invalid_request',
+      'invoice',
+    );
+    expect(JSON.stringify(error.errors).length).toBeLessThan(1_000);
+  });
+
+  it('integers past 2^53 and amounts past exact range are 400', () => {
+    expectDomainError(
+      () =>
+        parseWith(StockItemsRequest, {
+          stock_items: [{ warehouse_code: 'A', sku: 'S', qty: 2 ** 53 }],
+        }),
+      'invalid_request',
+      'stock_items[0].qty',
+    );
+    expectDomainError(
+      () =>
+        parseWith(InvoiceRequest, {
+          invoice: {
+            order_id: '1',
+            items: [{ item_id: 1 }],
+            invoice_number: 'A',
+            shipping_amount_incl_tax: 1e300,
+          },
+        }),
+      'invalid_request',
+      'invoice.shipping_amount_incl_tax',
+    );
+  });
+});

@@ -85,6 +85,25 @@ describe('POST allocate', () => {
     );
   });
 
+  it('DECISIONS §4: allocating again from another warehouse contradicts what was applied: 400', () => {
+    const transferred = order([line(1, { status: 'pending_shipment', warehouse_code: 'WH-B' })]);
+    expectDomainError(
+      () =>
+        allocate(transferred, allocation([{ item_id: 1, warehouse_code: 'WH-A' }]), {
+          ...context(),
+          warehouses,
+        }),
+      'conflicts_with_applied',
+      'allocation.items[0].warehouse_code',
+    );
+    expect(
+      allocate(transferred, allocation([{ item_id: 1, warehouse_code: 'WH-B' }]), {
+        ...context(),
+        warehouses,
+      }).changed,
+    ).toBe(false);
+  });
+
   it('allocating again is a no-op', () => {
     expect(
       allocate(order(toShip(1)), allocation([{ item_id: 1 }]), { ...context(), warehouses })

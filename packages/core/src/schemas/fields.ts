@@ -6,8 +6,9 @@ import { parseTimestamp } from '../domain/timestamp.js';
 
 export const text = v.string();
 export const nonEmptyText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
-export const positiveId = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1));
-export const quantity = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0));
+// Safe integers only: beyond 2^53 a number no longer stands for one integer, and storage refuses it.
+export const positiveId = v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(1));
+export const quantity = v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0));
 
 /** The spec types order_id as a string; a number is taken as its decimal text. */
 export const orderId = v.pipe(
@@ -21,8 +22,15 @@ export const timestamp = v.pipe(
   v.check((value) => parseTimestamp(value) !== null, 'must be a timestamp "YYYY-MM-DD HH:MM:SS"'),
 );
 
-/** An amount of money: a finite number in, exact ten-thousandths out. */
-export const money = v.pipe(v.number(), v.finite(), v.transform(toMoney));
+/** An amount of money: a number in, exact ten-thousandths out (which must stay a safe integer). */
+export const money = v.pipe(
+  v.number(),
+  v.check(
+    (amount) => Number.isSafeInteger(toMoney(amount)),
+    'must be an amount of at most 4 decimals below 900 billion',
+  ),
+  v.transform(toMoney),
+);
 export const optionalMoney = v.optional(money);
 
 /** `items[]` of an action: at least one entry, no item listed twice. */

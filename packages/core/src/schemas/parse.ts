@@ -11,11 +11,22 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
   return path;
 }
 
+const SHOWN = 80;
+
+function shorten(text: string): string {
+  return text.length > SHOWN ? `${text.slice(0, SHOWN - 3)}...` : text;
+}
+
+/** A short text for a bad value: never the whole of a huge string, never a deep structure. */
 function describeValue(value: unknown): string {
   if (value === undefined) return 'undefined';
-  if (typeof value === 'string' || typeof value === 'number') return String(value);
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  if (typeof value !== 'object' || value === null) return shorten(String(value));
+  try {
+    return shorten(JSON.stringify(value));
+  } catch {
+    // Nested too deep to write out (the call stack ran out): say what it is instead.
+    return Array.isArray(value) ? 'an array' : 'an object';
+  }
 }
 
 /**
@@ -35,7 +46,8 @@ export function parseWith<TSchema extends v.GenericSchema>(
       return { message: 'Missing required field "%fieldName".', parameters: [{ fieldName }] };
     }
     return {
-      message: `Invalid value of "%fieldName": ${issue.message}`,
+      // valibot's message quotes the value received: a huge string would come back whole.
+      message: `Invalid value of "%fieldName": ${shorten(issue.message)}`,
       parameters: [{ fieldName, fieldValue: describeValue(issue.input) }],
     };
   });

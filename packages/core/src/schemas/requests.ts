@@ -34,7 +34,7 @@ export const StockItemsRequest = v.object({
 export const AcceptRequest = v.object({
   order: v.object({
     order_id: orderId,
-    items: itemList(v.object({ item_id: positiveId, qty: v.pipe(v.number(), v.minValue(0)) })),
+    items: itemList(v.object({ item_id: positiveId, qty: quantity })),
   }),
 });
 

@@ -18,16 +18,6 @@ export function accept(
   context: ActionContext,
 ): ActionOutcome {
   assertInFlow(order, 'order');
-  input.items.forEach((entry, index) => {
-    if (!Number.isInteger(entry.qty)) {
-      throw fieldError(
-        'invalid_request',
-        'Invalid value of "%fieldName": must be an integer',
-        `order.items[${index}].qty`,
-        entry.qty,
-      );
-    }
-  });
   const selection = selectItems(order, input.items, 'accept', 'order', context.settings, (entry) =>
     entry.qty === 0 ? 'reject' : 'accept',
   );

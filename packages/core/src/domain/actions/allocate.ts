@@ -21,6 +21,16 @@ export function allocate(
 ): ActionOutcome {
   assertInFlow(order, 'allocation');
   const selection = selectItems(order, input.items, 'allocate', 'allocation', context.settings);
+  for (const { entry, item, index } of selection.applied) {
+    if (entry.warehouse_code !== undefined && entry.warehouse_code !== item.warehouse_code) {
+      throw fieldError(
+        'conflicts_with_applied',
+        `Item ${item.id} was already allocated from ${item.warehouse_code}; %fieldName cannot change it.`,
+        `allocation.items[${index}].warehouse_code`,
+        entry.warehouse_code,
+      );
+    }
+  }
   if (selection.pending.length === 0) return unchanged(order);
 
   const stock: StockDelta[] = [];
