@@ -10,6 +10,7 @@ import {
   wantsHelp,
 } from './args.js';
 import { type Command, createContext } from './command.js';
+import { courierDispatchCommand } from './commands/courier.js';
 import {
   failedAbandonCommand,
   failedListCommand,
@@ -17,7 +18,12 @@ import {
 } from './commands/failed.js';
 import { migrateCommand } from './commands/migrate.js';
 import { openapiCommand } from './commands/openapi.js';
-import { ordersImportCommand, ordersShowCommand } from './commands/orders.js';
+import {
+  ordersCancelCommand,
+  ordersFailCommand,
+  ordersImportCommand,
+  ordersShowCommand,
+} from './commands/orders.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 import { stockListCommand } from './commands/stock.js';
@@ -33,14 +39,17 @@ export const COMMANDS: readonly Command[] = [
   tokenRevokeCommand,
   ordersImportCommand,
   ordersShowCommand,
+  ordersFailCommand,
+  ordersCancelCommand,
   stockListCommand,
   failedListCommand,
   failedRequeueCommand,
   failedAbandonCommand,
+  courierDispatchCommand,
   openapiCommand,
 ];
 
-/** Commands that take a subcommand: `token`, `orders`, `stock`, `failed`. */
+/** Commands that take a subcommand: `token`, `orders`, `stock`, `failed`, `courier`. */
 function groupOf(word: string): Command[] {
   return COMMANDS.filter((command) => command.name.startsWith(`${word} `));
 }

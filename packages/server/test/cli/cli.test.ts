@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '@fulfil/core';
+import { fixtures } from '@fulfil/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openRepository } from '../../src/database-url.js';
 import { PARTNER_SECRET, runCli, salesOrder, smallSeed, tempDir, writeJson } from './run-cli.js';
@@ -325,6 +326,61 @@ describe('fulfil: data commands', () => {
     expect(again.code).toBe(1);
     expectOneLine(again.stderr.text);
     expect(again.stderr.text).toMatch(/is not failed/);
+  });
+
+  it('fails and cancels an order, and runs a courier round, recording each in the audit trail', async () => {
+    await cli(['seed', await writeJson(join(dir, 'seed.json'), smallSeed())]);
+    expect((await cli(['orders', 'fail', '100000001-1'])).code).toBe(2);
+    expect(
+      (await cli(['orders', 'fail', '100000001-1', '--reason', 'x', '--stage', 'moon'])).code,
+    ).toBe(2);
+
+    const failed = await cli(['orders', 'fail', '100000001-1', '--reason', 'warehouse flooded']);
+    expect(failed.code).toBe(0);
+    expect(failed.stdout.json()).toMatchObject({ status: 'failed' });
+    expect((await cli(['failed', 'list'])).stdout.json<unknown[]>()).toHaveLength(1);
+
+    const canceled = await cli(['orders', 'cancel', '100000001-1']);
+    expect(canceled.code).toBe(0);
+    expect(canceled.stdout.json()).toMatchObject({ status: 'canceled' });
+    expect((await cli(['failed', 'list'])).stdout.json()).toEqual([]);
+    const history = (await cli(['orders', 'show', '100000001-1'])).stdout.json<{
+      audit: { action: string; details: Record<string, unknown> }[];
+    }>();
+    expect(history.audit.map((event) => event.action)).toEqual(['intake', 'fail', 'cancel']);
+    expect(history.audit[1]?.details).toMatchObject({ reason: 'warehouse flooded' });
+  });
+
+  it('runs one round of courier dispatch', async () => {
+    const seed = smallSeed();
+    const store = seed.stores[0] as (typeof seed.stores)[number];
+    store.warehouses.push({
+      code: 'HQ',
+      name: 'Own courier',
+      fulfilled_by: 'courier',
+      priority: 1,
+    });
+    store.orders.push(fixtures.salesOrder('100000007', undefined, { warehouse_code: 'HQ' }));
+    await cli(['seed', await writeJson(join(dir, 'seed.json'), seed)]);
+    expect((await cli(['courier', 'dispatch'])).stdout.json()).toEqual({
+      shipped: [],
+      retrying: [],
+      failed: [],
+    });
+
+    const engine = createEngine({ repository: await openRepository(db) });
+    const [item] = (await engine.getOrder('default', '100000007-1')).items;
+    await engine.allocate(engine.operator('default'), {
+      allocation: { order_id: '100000007-1', items: [{ item_id: item?.id }] },
+    });
+    await engine.close();
+
+    const round = await cli(['courier', 'dispatch']);
+    expect(round.code).toBe(0);
+    expect(round.stdout.json()).toEqual({ shipped: ['100000007-1'], retrying: [], failed: [] });
+    expect((await cli(['orders', 'show', '100000007-1'])).stdout.json()).toMatchObject({
+      order: { status: 'pending_invoice' },
+    });
   });
 
   it('reports a DomainError on one line with placeholders filled and the field named', async () => {

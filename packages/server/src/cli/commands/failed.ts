@@ -1,6 +1,6 @@
-import { presentOrder } from '@fulfil/core';
 import { integerOption } from '../args.js';
 import { type Command, printJson, withEngine } from '../command.js';
+import { interventionCommand } from './intervention.js';
 
 export const failedListCommand: Command = {
   name: 'failed list',
@@ -20,30 +20,14 @@ export const failedListCommand: Command = {
   },
 };
 
-export const failedRequeueCommand: Command = {
+export const failedRequeueCommand = interventionCommand({
   name: 'failed requeue',
   summary: 'Put a failed order back into the active queue its items are in.',
-  positionals: ['<number>'],
-  options: {},
-  details: 'Prints the order, as JSON.',
-  async run(context) {
-    const [number] = context.args.positionals as [string];
-    const order = await withEngine(context, (engine) => engine.requeueOrder(context.store, number));
-    printJson(context, presentOrder(order, 'whole'));
-    return 0;
-  },
-};
+  act: (engine, context, number) => engine.requeueOrder(context.store, number),
+});
 
-export const failedAbandonCommand: Command = {
+export const failedAbandonCommand = interventionCommand({
   name: 'failed abandon',
   summary: 'Give up on a failed order: it stays failed for good and its reservations are released.',
-  positionals: ['<number>'],
-  options: {},
-  details: 'Prints the order, as JSON.',
-  async run(context) {
-    const [number] = context.args.positionals as [string];
-    const order = await withEngine(context, (engine) => engine.abandonOrder(context.store, number));
-    printJson(context, presentOrder(order, 'whole'));
-    return 0;
-  },
-};
+  act: (engine, context, number) => engine.abandonOrder(context.store, number),
+});

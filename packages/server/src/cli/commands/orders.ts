@@ -1,11 +1,14 @@
 import {
   type DomainError,
+  type FailureStage,
   fieldErrors,
   isDomainError,
   parseWith,
   SalesOrderInput,
 } from '@fulfil/core';
+import { stringOption, UsageError } from '../args.js';
 import { type Command, printJson, readJsonFile, withEngine } from '../command.js';
+import { interventionCommand } from './intervention.js';
 
 /** The same error, its field paths prefixed with the index of the order in the file: `[3].items[0].qty`. */
 function atIndex(error: DomainError, index: number): DomainError {
@@ -112,3 +115,33 @@ export const ordersShowCommand: Command = {
     return 0;
   },
 };
+
+const FAILURE_STAGES: readonly FailureStage[] = ['allocation', 'shipment', 'invoice'];
+
+export const ordersFailCommand = interventionCommand({
+  name: 'orders fail',
+  summary: 'Take an order out of the flow into the failed queue (requeue or abandon it later).',
+  options: {
+    reason: { type: 'string', value: 'text', description: 'why it failed (kept on the order)' },
+    stage: {
+      type: 'string',
+      value: 'stage',
+      description: 'allocation, shipment or invoice (default: from its least advanced line)',
+    },
+  },
+  act(engine, context, number) {
+    const reason = stringOption(context.args, 'reason');
+    if (!reason) throw new UsageError('--reason is required');
+    const stage = stringOption(context.args, 'stage');
+    if (stage !== undefined && !FAILURE_STAGES.includes(stage as FailureStage)) {
+      throw new UsageError(`--stage must be one of ${FAILURE_STAGES.join(', ')}, not "${stage}"`);
+    }
+    return engine.failOrder(context.store, number, reason, stage as FailureStage | undefined);
+  },
+});
+
+export const ordersCancelCommand = interventionCommand({
+  name: 'orders cancel',
+  summary: 'Cancel every line of an order that has not shipped yet and free its stock.',
+  act: (engine, context, number) => engine.cancelOrder(context.store, number),
+});
