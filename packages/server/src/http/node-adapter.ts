@@ -1,5 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { HttpError } from './errors.js';
 import {
   createRequestHandler,
   DEFAULT_BODY_LIMIT,
@@ -81,6 +83,39 @@ function plainRequest(req: IncomingMessage, body: Buffer): HttpRequest {
   };
 }
 
+/** What node could not even parse as a request, and how to say so. */
+function unparsable(error: NodeJS.ErrnoException): HttpError {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return new HttpError(431, 'The request headers are too large.');
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new HttpError(408, 'The request took too long to arrive.');
+  }
+  return new HttpError(400, 'The request is not valid HTTP.');
+}
+
+/**
+ * Answers a request node's parser refused (node would write a bare status line) with the error
+ * body every other failure has, then closes the connection.
+ */
+function answerUnparsable(handler: RequestHandler, error: NodeJS.ErrnoException, socket: Duplex) {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  // Nothing of the request is known: its log line says so.
+  const request = { method: '-', path: '-', query: new URLSearchParams(), headers: {} };
+  const response = handler.fail(request, unparsable(error));
+  const body = Buffer.from(response.body, 'utf8');
+  const headers = Object.entries({ ...response.headers, 'content-length': String(body.length) })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const status = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`;
+  socket.end(
+    Buffer.concat([Buffer.from(`${status}\r\n${headers}connection: close\r\n\r\n`), body]),
+  );
+}
+
 function write(
   res: ServerResponse,
   response: HttpResponse,
@@ -136,6 +171,9 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
           }
         });
     },
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerUnparsable(handler, error, socket),
   );
   if (options.keepAliveTimeoutMs !== undefined) {
     server.keepAliveTimeout = options.keepAliveTimeoutMs;
