@@ -4,8 +4,19 @@ import { parseTimestamp } from '../domain/timestamp.js';
 
 /** Building blocks shared by the request, resource and seed schemas. */
 
-export const text = v.string();
-export const nonEmptyText = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
+// NUL cannot be stored in a Postgres text column: refused here, as bad input, not at storage.
+const noNul = v.check(
+  (value: string) => !value.includes('\u0000'),
+  'must not contain NUL characters',
+);
+
+export const text = v.pipe(v.string(), noNul);
+export const nonEmptyText = v.pipe(
+  v.string(),
+  noNul,
+  v.trim(),
+  v.minLength(1, 'must not be empty'),
+);
 // Safe integers only: beyond 2^53 a number no longer stands for one integer, and storage refuses it.
 export const positiveId = v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(1));
 export const quantity = v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0));
@@ -13,7 +24,8 @@ export const quantity = v.pipe(v.number(), v.safeInteger('must be an integer'), 
 /** The spec types order_id as a string; a number is taken as its decimal text. */
 export const orderId = v.pipe(
   v.union([v.string(), v.pipe(v.number(), v.integer())], 'must be a string'),
-  v.transform(String),
+  v.transform((id: string | number) => String(id)),
+  noNul,
   v.minLength(1, 'must not be empty'),
 );
 

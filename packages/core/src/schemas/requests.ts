@@ -99,7 +99,7 @@ const PAGE_MESSAGE = 'must be an integer of 1 or more';
 
 const page = v.pipe(
   v.union([v.pipe(v.string(), v.regex(/^\d+$/, PAGE_MESSAGE)), v.number()], PAGE_MESSAGE),
-  v.transform(Number),
+  v.transform((page: string | number) => Number(page)),
   v.safeInteger(PAGE_MESSAGE),
   v.minValue(1, PAGE_MESSAGE),
   // Beyond this the offset of the page no longer fits a safe integer.

@@ -52,7 +52,10 @@ export async function intakeWithin(
   actorName: string,
 ): Promise<FulfillmentOrder[]> {
   const store = await requireStore(tx, storeCode);
-  if (await isSalesOrderKnown(tx, store.id, order.sales_order_number)) {
+  // Claiming the sales order's first number is the guard: the sequence is atomic, so of two
+  // intakes racing on one sales order exactly one gets 1 (a lookup of "<n>-1" would let both in).
+  const first = await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
+  if (first !== 1) {
     throw fieldError(
       'already_exists',
       'Sales order %fieldValue was already taken in.',
@@ -87,7 +90,8 @@ export async function intakeWithin(
     const items = route.lines.map((line) =>
       itemFromSalesLine(order.items[line] as SalesOrder['items'][number], warehouse.code),
     );
-    const sequence = await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
+    const sequence =
+      position === 0 ? first : await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
     const { order: opened, stock } = openFulfillmentOrder({
       header: headerOf(order, store.id),
       number: fulfillmentOrderNumber(order.sales_order_number, sequence),

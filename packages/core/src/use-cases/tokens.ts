@@ -1,10 +1,11 @@
+import * as v from 'valibot';
 import { type ApiAction, type RolePreset, resolveAcl, resourceOf } from '../domain/acl.js';
 import { DomainError, fieldError } from '../domain/errors.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import { generateTokenSecret, hashTokenSecret, sameHash } from '../domain/token-secret.js';
 import type { Actor, Store, TokenRecord } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
-import { TokenInput, type TokenSpec } from '../schemas/operator.js';
+import { storeCode as storeCodeSchema, TokenInput, type TokenSpec } from '../schemas/operator.js';
 import { parseWith } from '../schemas/parse.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
 
@@ -111,6 +112,10 @@ export async function authenticate(
 ): Promise<Principal> {
   if (!secret)
     throw unauthenticated('An access token is required: send "Authorization: Bearer <token>".');
+  // A store code no store can have (the path is the client's to write) never reaches storage.
+  if (!v.is(storeCodeSchema, storeCode)) {
+    throw unauthenticated('The access token is not valid for this store.');
+  }
   const hash = hashTokenSecret(secret);
   const at: Timestamp = now(deps);
   return deps.repository.transaction(async (tx) => {
