@@ -1,5 +1,6 @@
 import {
   type AuditEvent,
+  compareCodes,
   DomainError,
   type FulfillmentOrder,
   type NewAuditEvent,
@@ -54,16 +55,7 @@ const stockKey = (row: { warehouse_code: string; sku: string }): string =>
 const byWarehouseThenSku = (
   a: { warehouse_code: string; sku: string },
   b: { warehouse_code: string; sku: string },
-): number =>
-  a.warehouse_code < b.warehouse_code
-    ? -1
-    : a.warehouse_code > b.warehouse_code
-      ? 1
-      : a.sku < b.sku
-        ? -1
-        : a.sku > b.sku
-          ? 1
-          : 0;
+): number => compareCodes(a.warehouse_code, b.warehouse_code) || compareCodes(a.sku, b.sku);
 
 /**
  * The repository's operations inside one transaction, over kysely's transaction object. All SQL
@@ -86,6 +78,15 @@ export class KyselyRepositoryTx implements RepositoryTx {
       .selectFrom('stores')
       .selectAll()
       .where('code', '=', code)
+      .executeTakeFirst();
+    return row ? decodeStore(row) : null;
+  }
+
+  async findStoreById(id: number): Promise<Store | null> {
+    const row = await this.#db
+      .selectFrom('stores')
+      .selectAll()
+      .where('id', '=', id)
       .executeTakeFirst();
     return row ? decodeStore(row) : null;
   }

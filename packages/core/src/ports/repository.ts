@@ -60,6 +60,8 @@ export interface RepositoryTx {
   // ── stores ───────────────────────────────────────────────────────────────────────────────
   /** The store with this code, or null. */
   findStore(code: string): Promise<Store | null>;
+  /** The store with this id, or null. */
+  findStoreById(id: number): Promise<Store | null>;
   /** Creates the store, or replaces the settings of the existing one with this code. */
   upsertStore(code: string, settings: StoreSettings): Promise<Store>;
   /** All stores, ordered by code. */

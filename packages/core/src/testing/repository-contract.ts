@@ -178,6 +178,12 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
     // ── stores ───────────────────────────────────────────────────────────────────────────
 
     describe('stores', () => {
+      it('findStoreById finds the store by its id, null for an unknown id', async () => {
+        const created = await write((tx) => tx.upsertStore('by-id', storeSettings()));
+        expect(await read((tx) => tx.findStoreById(created.id))).toEqual(created);
+        expect(await read((tx) => tx.findStoreById(created.id + 1000))).toBeNull();
+      });
+
       it('findStore is null for an unknown code', async () => {
         expect(await read((tx) => tx.findStore('nope'))).toBeNull();
       });

@@ -1,7 +1,9 @@
 import {
   claimCourierAttempt,
   courierFailed,
+  courierShipmentKey,
   courierShipped,
+  isClaimHeld,
   isCourierDue,
 } from '../domain/actions/courier.js';
 import type { FulfillmentOrder, Store } from '../domain/types.js';
@@ -29,13 +31,9 @@ async function claim(deps: EngineDeps, orderId: number): Promise<Claim | null> {
     const order = await tx.lockOrderById(orderId);
     const at = now(deps);
     if (!order || !isCourierDue(order, at)) return null;
-    const store = (await tx.listStores()).find(
-      (candidate) => candidate.id === order.store_id,
-    ) as Store;
-    const claimed = claimCourierAttempt(order, at, {
-      ...deps.courierPolicy,
-      max_attempts: store.settings.courier.max_attempts,
-    });
+    const store = await tx.findStoreById(order.store_id);
+    if (!store) return null;
+    const claimed = claimCourierAttempt(order, at, deps.courierPolicy.lease_ms);
     return { store, order: await tx.saveOrder(claimed) };
   });
 }
@@ -52,7 +50,7 @@ async function callCourier(deps: EngineDeps, { store, order }: Claim): Promise<C
     return await factory(store.settings.courier).ship({
       order,
       items,
-      idempotency_key: `${order.fulfillment_order_number}#${order.courier.attempts}`,
+      idempotency_key: courierShipmentKey(order),
     });
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
@@ -61,7 +59,11 @@ async function callCourier(deps: EngineDeps, { store, order }: Claim): Promise<C
 
 type Settled = keyof DispatchReport;
 
-/** Records what the courier answered, under the lock again; ignores it if the order moved on meanwhile. */
+/**
+ * Records what the courier answered, under the lock again; ignores it when the claim no longer
+ * holds (an operator canceled or failed the order meanwhile, or the lease ran out and another
+ * dispatcher took over).
+ */
 async function settle(
   deps: EngineDeps,
   { store, order: claimed }: Claim,
@@ -69,7 +71,7 @@ async function settle(
 ): Promise<Settled | null> {
   return deps.repository.transaction(async (tx) => {
     const order = await tx.lockOrderById(claimed.id);
-    if (!order || order.failure || order.courier.attempts !== claimed.courier.attempts) return null;
+    if (!order || !isClaimHeld(order, claimed)) return null;
     const at = now(deps);
     const policy = { ...deps.courierPolicy, max_attempts: store.settings.courier.max_attempts };
     const outcome = result.ok

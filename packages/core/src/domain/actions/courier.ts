@@ -37,16 +37,38 @@ export function isCourierDue(order: FulfillmentOrder, now: Timestamp): boolean {
 export function claimCourierAttempt(
   order: FulfillmentOrder,
   now: Timestamp,
-  policy: CourierPolicy,
+  leaseMs: number,
 ): FulfillmentOrder {
   return {
     ...order,
     courier: {
       ...order.courier,
       attempts: order.courier.attempts + 1,
-      next_attempt_at: later(now, policy.lease_ms),
+      next_attempt_at: later(now, leaseMs),
     },
   };
+}
+
+/**
+ * Whether the claim made as `claimed` still holds: nobody settled, canceled, failed or re-claimed
+ * the order while its courier call was under way. Only then may the answer be recorded.
+ */
+export function isClaimHeld(order: FulfillmentOrder, claimed: FulfillmentOrder): boolean {
+  return (
+    order.failure === null &&
+    order.courier.attempts === claimed.courier.attempts &&
+    order.courier.next_attempt_at === claimed.courier.next_attempt_at &&
+    order.items.some((item) => item.status === 'pending_shipment')
+  );
+}
+
+/**
+ * The courier's idempotency key for the next shipment of the order: the same for every attempt
+ * at it (a retry, or another dispatcher taking over from one that died mid-call), so a courier
+ * that honours it never books that shipment twice.
+ */
+export function courierShipmentKey(order: FulfillmentOrder): string {
+  return `${order.fulfillment_order_number}/shipment-${order.shipments.length + 1}`;
 }
 
 /** The courier booked the shipment: every allocated line ships with its tracks. */

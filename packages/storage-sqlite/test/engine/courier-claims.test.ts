@@ -1,0 +1,64 @@
+import { type CourierShipmentRequest, createEngine, type Engine, ManualClock } from '@fulfil/core';
+import { fixtures } from '@fulfil/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteRepository } from '../../src/index.js';
+
+/**
+ * The courier claim (DECISIONS §8): what the dispatcher records after the courier answers, and
+ * the idempotency key the courier sees.
+ */
+describe('courier dispatch claims', () => {
+  let engine: Engine;
+  afterEach(() => engine.close());
+
+  /** An engine whose store ships through `ship`, with one allocated order at the courier warehouse. */
+  async function courierOrder(ship: (request: CourierShipmentRequest) => Promise<unknown>) {
+    const clock = new ManualClock('2026-03-01T09:00:00Z');
+    engine = createEngine({
+      repository: await openSqliteRepository(':memory:'),
+      clock,
+      couriers: { test: () => ({ ship: ship as never }) },
+    });
+    await engine.loadSeed({
+      stores: [
+        {
+          code: 'default',
+          settings: { courier: { type: 'test', max_attempts: 3 } },
+          warehouses: [{ code: 'HQ', name: 'HQ', fulfilled_by: 'courier' }],
+          stock: [{ warehouse_code: 'HQ', sku: 'SKU-1', qty: 10 }],
+          orders: [fixtures.salesOrder('700', undefined, { warehouse_code: 'HQ' })],
+        },
+      ],
+    });
+    const [item] = (await engine.getOrder('default', '700-1')).items;
+    await engine.allocate(engine.operator('default'), {
+      allocation: { order_id: '700-1', items: [{ item_id: item?.id }] },
+    });
+    return clock;
+  }
+
+  it('an order canceled while its courier call is under way is left canceled, not shipped or retried', async () => {
+    await courierOrder(async () => {
+      await engine.cancelOrder('default', '700-1');
+      return { ok: false, error: 'too late' };
+    });
+    expect(await engine.dispatchCourier()).toEqual({ shipped: [], retrying: [], failed: [] });
+    const history = await engine.getOrderHistory('default', '700-1');
+    expect(history.order.status).toBe('canceled');
+    expect(history.audit.map((event) => event.action)).toEqual(['intake', 'allocate', 'cancel']);
+  });
+
+  it('every attempt at one shipment carries the same idempotency key', async () => {
+    const keys: string[] = [];
+    const clock = await courierOrder(async (request) => {
+      keys.push(request.idempotency_key);
+      return keys.length === 1
+        ? { ok: false, error: 'courier down' }
+        : { ok: true, tracks: [{ carrier_code: 't', title: 'T', track_number: 'T-1' }] };
+    });
+    expect((await engine.dispatchCourier()).retrying).toEqual(['700-1']);
+    clock.advance(60_000);
+    expect((await engine.dispatchCourier()).shipped).toEqual(['700-1']);
+    expect(keys).toEqual(['700-1/shipment-1', '700-1/shipment-1']);
+  });
+});
