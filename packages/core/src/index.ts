@@ -7,6 +7,7 @@ export * from './domain/actions/operator.js';
 export * from './domain/actions/outcome.js';
 export * from './domain/actions/reject.js';
 export * from './domain/actions/ship.js';
+export * from './domain/compare-codes.js';
 export * from './domain/errors.js';
 export * from './domain/item-line.js';
 export * from './domain/item-stage.js';

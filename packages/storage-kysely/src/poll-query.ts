@@ -1,5 +1,5 @@
 import type { PollQuery } from '@fulfil/core';
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from './database.js';
 
 /**
@@ -9,8 +9,8 @@ import type { Database } from './database.js';
  * touching the table: equality on the first two columns, rows already in id order, the warehouse
  * and `since` filters checked on the index entries.
  *
- * Exported so that adapters can show its query plan. An empty `warehouses` list matches nothing;
- * callers skip the query then.
+ * Exported so that adapters can show its query plan. An empty `warehouses` list matches nothing
+ * (a scope of no warehouse sees no order), though callers may skip the query then.
  */
 export function pollQueueIds(
   db: Kysely<Database>,
@@ -22,8 +22,10 @@ export function pollQueueIds(
     .select('order_id')
     .where('store_id', '=', query.store_id)
     .where('queue', '=', query.queue)
-    .$if(query.warehouses !== null && query.warehouses.length > 0, (qb) =>
-      qb.where('warehouse_code', 'in', query.warehouses ?? []),
+    .$if(query.warehouses !== null, (qb) =>
+      query.warehouses?.length
+        ? qb.where('warehouse_code', 'in', query.warehouses)
+        : qb.where(sql<boolean>`false`),
     )
     .$if(query.since !== null, (qb) => qb.where('updated_at', '>=', query.since ?? ''))
     .orderBy('order_id')

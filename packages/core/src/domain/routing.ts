@@ -1,4 +1,5 @@
 import type { SalesOrder } from '../schemas/sales-order.js';
+import { compareCodes } from './compare-codes.js';
 import { DomainError } from './errors.js';
 import type { Item, Warehouse } from './types.js';
 
@@ -26,7 +27,7 @@ export type Router = (order: SalesOrder, context: RoutingContext) => RouteAssign
 export function byPriority(warehouses: readonly Warehouse[]): Warehouse[] {
   return warehouses
     .filter((warehouse) => warehouse.active)
-    .sort((a, b) => b.priority - a.priority || a.code.localeCompare(b.code));
+    .sort((a, b) => b.priority - a.priority || compareCodes(a.code, b.code));
 }
 
 /**

@@ -1,12 +1,14 @@
 import type * as v from 'valibot';
-import { fieldError } from '../domain/errors.js';
 import type { Store, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { storeCode as StoreCode, StoreSettingsInput, WarehouseInput } from '../schemas/operator.js';
 import { parseWith } from '../schemas/parse.js';
 import { type EngineDeps, requireStore } from './deps.js';
 
-/** Creates the store, or merges `settings` into the existing store's settings. */
+/**
+ * Creates the store, or merges `settings` into the existing store's settings (the courier's
+ * too: patching `{ courier: { delay_ms } }` keeps its type and the rest).
+ */
 export async function upsertStoreWithin(
   tx: RepositoryTx,
   code: string,
@@ -14,7 +16,11 @@ export async function upsertStoreWithin(
 ): Promise<Store> {
   parseWith(StoreCode, code);
   const existing = await tx.findStore(code);
-  const merged = parseWith(StoreSettingsInput, { ...existing?.settings, ...settings });
+  const merged = parseWith(StoreSettingsInput, {
+    ...existing?.settings,
+    ...settings,
+    courier: { ...existing?.settings.courier, ...settings.courier },
+  });
   return tx.upsertStore(code, merged);
 }
 
@@ -41,14 +47,6 @@ export async function upsertWarehouseWithin(
 ): Promise<Warehouse> {
   const store = await requireStore(tx, storeCode);
   const input = parseWith(WarehouseInput, spec);
-  if (input.fulfilled_by === 'courier' && !store.settings.courier.type) {
-    throw fieldError(
-      'invalid_request',
-      'A courier warehouse needs a courier in the store settings.',
-      'fulfilled_by',
-      input.fulfilled_by,
-    );
-  }
   return tx.upsertWarehouse({ store_id: store.id, ...input });
 }
 

@@ -381,3 +381,20 @@ describe('intake splitting (DECISIONS §4 routing, §9 orders without warehouse_
     expect(await h.snapshot()).toEqual(before);
   });
 });
+
+describe('store settings', () => {
+  it('a patch of the courier settings keeps the rest of them', async () => {
+    const { engine } = await openEmptyEngine();
+    await engine.upsertStore('acme', {
+      courier: { type: 'acme-express', fail_skus: ['X'], max_attempts: 5 },
+    });
+    const patched = await engine.upsertStore('acme', { courier: { delay_ms: 20 } });
+    expect(patched.settings.courier).toEqual({
+      type: 'acme-express',
+      fail_skus: ['X'],
+      max_attempts: 5,
+      delay_ms: 20,
+    });
+    await engine.close();
+  });
+});
