@@ -64,7 +64,8 @@ export function createEngine(options: EngineOptions) {
     },
   };
   return {
-    deps,
+    /** The prefix of this engine's ACL resources. */
+    aclPrefix: deps.aclPrefix,
 
     // ── the public surface (REST) ─────────────────────────────────────────────────────────
     authenticate: (storeCode: string, secret: string | null) =>
@@ -80,6 +81,7 @@ export function createEngine(options: EngineOptions) {
     invoice: (actor: Actor, body: unknown) => invoiceOrder(deps, actor, body),
 
     // ── the operator side (DECISIONS §8) ──────────────────────────────────────────────────
+    /** The actor of operator work (the whole store), for calling the public actions directly. */
     operator: operatorActor,
     upsertStore: (code: string, settings?: v.InferInput<typeof StoreSettingsInput>) =>
       upsertStore(deps, code, settings),

@@ -7,6 +7,7 @@ import {
   partAmounts,
   salesOrderAmounts,
 } from '../domain/new-order.js';
+import { type OrderResource, presentOrder } from '../domain/present.js';
 import type { RouteAssignment } from '../domain/routing.js';
 import type { FulfillmentOrder, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
@@ -129,7 +130,10 @@ export async function intakeSalesOrder(
   storeCode: string,
   salesOrder: unknown,
   actorName = 'operator',
-): Promise<FulfillmentOrder[]> {
+): Promise<OrderResource[]> {
   const order = parseWith(SalesOrderInput, salesOrder);
-  return deps.repository.transaction((tx) => intakeWithin(deps, tx, storeCode, order, actorName));
+  const created = await deps.repository.transaction((tx) =>
+    intakeWithin(deps, tx, storeCode, order, actorName),
+  );
+  return created.map((fulfillment) => presentOrder(fulfillment, 'whole'));
 }

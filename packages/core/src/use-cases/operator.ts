@@ -1,20 +1,24 @@
+import * as v from 'valibot';
 import { abandon, cancel, fail, requeue } from '../domain/actions/operator.js';
 import type { ActionOutcome } from '../domain/actions/outcome.js';
+import { type OrderResource, presentOrder } from '../domain/present.js';
 import type { FailureStage, FulfillmentOrder } from '../domain/types.js';
+import { nonEmptyText } from '../schemas/fields.js';
+import { parseWith } from '../schemas/parse.js';
 import { type EngineDeps, operatorActor } from './deps.js';
 import { applyToOrder } from './order-actions.js';
 
 /** Operator interventions on one order (DECISIONS §8), each one audited transaction. */
 
-function intervene(
+async function intervene(
   deps: EngineDeps,
   storeCode: string,
   number: string,
   action: string,
   decide: (order: FulfillmentOrder, now: string) => ActionOutcome,
   actorName = 'operator',
-): Promise<FulfillmentOrder> {
-  return applyToOrder(
+): Promise<OrderResource> {
+  const order = await applyToOrder(
     deps,
     operatorActor(storeCode, actorName),
     action,
@@ -22,7 +26,13 @@ function intervene(
     { order_id: number, body: 'order' },
     (order, { context }) => decide(order, context.now),
   );
+  return presentOrder(order, 'whole');
 }
+
+const FailInput = v.object({
+  reason: nonEmptyText,
+  stage: v.optional(v.picklist(['allocation', 'shipment', 'invoice'])),
+});
 
 export function failOrder(
   deps: EngineDeps,
@@ -31,7 +41,10 @@ export function failOrder(
   reason: string,
   stage?: FailureStage,
 ) {
-  return intervene(deps, storeCode, number, 'fail', (order, at) => fail(order, reason, at, stage));
+  const input = parseWith(FailInput, { reason, stage });
+  return intervene(deps, storeCode, number, 'fail', (order, at) =>
+    fail(order, input.reason, at, input.stage),
+  );
 }
 
 export function requeueOrder(deps: EngineDeps, storeCode: string, number: string) {

@@ -1,44 +1,62 @@
+import { fromMoney } from '../domain/money.js';
 import { type OrderResource, presentOrder } from '../domain/present.js';
-import type { AuditEvent, FulfillmentOrder } from '../domain/types.js';
+import type { AuditEvent, FulfillmentOrder, Invoice } from '../domain/types.js';
+import type { RepositoryTx } from '../ports/repository.js';
 import { type EngineDeps, orderNotFound, requireStore } from './deps.js';
+
+/** An invoice as shown to operators: amounts as numbers, the document itself left out. */
+export type InvoiceRecord = Omit<Invoice, 'doc_binary' | 'shipping_amount_incl_tax'> & {
+  shipping_amount_incl_tax: number;
+};
 
 export interface OrderHistory {
   order: OrderResource;
   failure: FulfillmentOrder['failure'];
+  /** Courier dispatch state: attempts made, the last refusal, when the next attempt is due. */
+  courier: FulfillmentOrder['courier'];
   shipments: FulfillmentOrder['shipments'];
-  invoices: Omit<FulfillmentOrder['invoices'][number], 'doc_binary'>[];
+  invoices: InvoiceRecord[];
   audit: AuditEvent[];
 }
 
-/** The whole order as stored, for operators and embedding apps. */
+async function requireOrder(tx: RepositoryTx, storeCode: string, number: string) {
+  const store = await requireStore(tx, storeCode);
+  const order = await tx.findOrder(store.id, number);
+  if (!order) throw orderNotFound(number);
+  return order;
+}
+
+/** The whole order, as the API shows it in action responses. */
 export async function getOrder(
   deps: EngineDeps,
   storeCode: string,
   number: string,
-): Promise<FulfillmentOrder> {
-  return deps.repository.transaction(async (tx) => {
-    const store = await requireStore(tx, storeCode);
-    const order = await tx.findOrder(store.id, number);
-    if (!order) throw orderNotFound(number);
-    return order;
-  }, 'read');
+): Promise<OrderResource> {
+  return deps.repository.transaction(
+    async (tx) => presentOrder(await requireOrder(tx, storeCode, number), 'whole'),
+    'read',
+  );
 }
 
-/** The order with its shipments, invoices and audit trail: who did what, when. */
+/** The order with its failure, courier state, shipments, invoices and audit trail. */
 export async function getOrderHistory(
   deps: EngineDeps,
   storeCode: string,
   number: string,
 ): Promise<OrderHistory> {
   return deps.repository.transaction(async (tx) => {
-    const store = await requireStore(tx, storeCode);
-    const order = await tx.findOrder(store.id, number);
-    if (!order) throw orderNotFound(number);
+    const order = await requireOrder(tx, storeCode, number);
     return {
       order: presentOrder(order, 'whole'),
       failure: order.failure,
+      courier: order.courier,
       shipments: order.shipments,
-      invoices: order.invoices.map(({ doc_binary: _doc, ...invoice }) => invoice),
+      invoices: order.invoices.map(
+        ({ doc_binary: _doc, shipping_amount_incl_tax, ...invoice }) => ({
+          ...invoice,
+          shipping_amount_incl_tax: fromMoney(shipping_amount_incl_tax),
+        }),
+      ),
       audit: await tx.listAudit(order.id),
     };
   }, 'read');

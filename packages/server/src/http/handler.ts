@@ -162,7 +162,7 @@ export function createRequestHandler(
   const log = options.log ?? stdoutLog;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const makeReportId = options.reportId ?? defaultReportId;
-  const aclPrefix = options.aclPrefix ?? engine.deps?.aclPrefix ?? DEFAULT_ACL_PREFIX;
+  const aclPrefix = options.aclPrefix ?? engine.aclPrefix ?? DEFAULT_ACL_PREFIX;
 
   const router = createRouter<Route>();
   for (const operation of OPERATIONS) {

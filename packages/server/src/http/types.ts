@@ -47,4 +47,4 @@ export type HttpEngine = Pick<
   | 'allocate'
   | 'ship'
   | 'invoice'
-> & { deps?: { aclPrefix: string } };
+> & { aclPrefix?: string };

@@ -33,6 +33,8 @@ describe('one sales order through every stage, in-process on SQLite', () => {
     );
     expect(fo1?.fulfillment_order_number).toBe('100001001-1');
     expect(fo1?.status).toBe('pending_accept');
+    // The engine answers in the API's units: amounts as numbers, not ten-thousandths.
+    expect(fo1?.shipping_amount).toBe(5);
     const [one, two, three] = fo1?.items.map((item) => item.id) ?? [];
     expect(await h.queue(partnerA, 'pending_accept')).toEqual([
       {
@@ -236,5 +238,6 @@ describe('one sales order through every stage, in-process on SQLite', () => {
     expect(
       history.shipments.map((shipment) => shipment.tracks.map((track) => track.track_number)),
     ).toEqual([['BRT-1'], ['BRT-2']]);
+    expect(history.invoices.map((invoice) => invoice.shipping_amount_incl_tax)).toEqual([5, 0]);
   });
 });

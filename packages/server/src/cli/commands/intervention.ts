@@ -1,4 +1,4 @@
-import { type Engine, type FulfillmentOrder, presentOrder } from '@fulfil/core';
+import type { Engine, OrderResource } from '@fulfil/core';
 import type { OptionSpecs } from '../args.js';
 import { type Command, type CommandContext, printJson, withEngine } from '../command.js';
 
@@ -10,7 +10,7 @@ export function interventionCommand(spec: {
   name: string;
   summary: string;
   options?: OptionSpecs;
-  act(engine: Engine, context: CommandContext, number: string): Promise<FulfillmentOrder>;
+  act(engine: Engine, context: CommandContext, number: string): Promise<OrderResource>;
 }): Command {
   return {
     name: spec.name,
@@ -21,7 +21,7 @@ export function interventionCommand(spec: {
     async run(context) {
       const [number] = context.args.positionals as [string];
       const order = await withEngine(context, (engine) => spec.act(engine, context, number));
-      printJson(context, presentOrder(order, 'whole'));
+      printJson(context, order);
       return 0;
     },
   };

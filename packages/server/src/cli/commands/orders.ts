@@ -116,8 +116,6 @@ export const ordersShowCommand: Command = {
   },
 };
 
-const FAILURE_STAGES: readonly FailureStage[] = ['allocation', 'shipment', 'invoice'];
-
 export const ordersFailCommand = interventionCommand({
   name: 'orders fail',
   summary: 'Take an order out of the flow into the failed queue (requeue or abandon it later).',
@@ -132,11 +130,9 @@ export const ordersFailCommand = interventionCommand({
   act(engine, context, number) {
     const reason = stringOption(context.args, 'reason');
     if (!reason) throw new UsageError('--reason is required');
-    const stage = stringOption(context.args, 'stage');
-    if (stage !== undefined && !FAILURE_STAGES.includes(stage as FailureStage)) {
-      throw new UsageError(`--stage must be one of ${FAILURE_STAGES.join(', ')}, not "${stage}"`);
-    }
-    return engine.failOrder(context.store, number, reason, stage as FailureStage | undefined);
+    // The engine validates the stage: a bad one is its error (exit 1), like any domain rule.
+    const stage = stringOption(context.args, 'stage') as FailureStage | undefined;
+    return engine.failOrder(context.store, number, reason, stage);
   },
 });
 

@@ -56,7 +56,7 @@ async function seedTokenLines(engine: Engine, seed: SeedTokens, url: string): Pr
       tokens.push([`${token.name} (${role}, store ${store.code})`, token.token]);
       // The first queue the token may poll: pending_accept for a partner, pending_allocation for an ERP.
       const queue = QUEUES.find((candidate) =>
-        principal.resources.includes(resourceOf(candidate, engine.deps.aclPrefix)),
+        principal.resources.includes(resourceOf(candidate, engine.aclPrefix)),
       );
       if (queue) {
         curls.push(
