@@ -4,8 +4,10 @@ import {
   InvoiceRequest,
   PollParams,
   parseWith,
+  SalesOrderItemInput,
   StockItemsRequest,
   toMoney,
+  WarehouseInput,
 } from '../src/index.js';
 import { expectDomainError } from './support/expect-error.js';
 
@@ -161,6 +163,21 @@ describe('hostile values get a 400, never a crash', () => {
         }),
       'invalid_request',
       'invoice.shipping_amount_incl_tax',
+    );
+  });
+});
+
+describe('values the 32-bit columns cannot hold', () => {
+  it('a warehouse priority or an ordered qty past 2^31 is 400, not a database error', () => {
+    expectDomainError(
+      () => parseWith(WarehouseInput, { code: 'W', name: 'W', priority: 2 ** 31 }),
+      'invalid_request',
+      'priority',
+    );
+    expectDomainError(
+      () => parseWith(SalesOrderItemInput, { sku: 'S', name: 'S', qty: 2 ** 31 }),
+      'invalid_request',
+      'qty',
     );
   });
 });

@@ -19,13 +19,6 @@ export function stageRank(status: ItemStage): number {
   return ITEM_STAGES.indexOf(status);
 }
 
-/** Stages an item can be taken back out of (by reject or cancel): it has not left the warehouse. */
-export function isUnshipped(status: ItemStatus): boolean {
-  return (
-    status === 'pending_accept' || status === 'pending_allocation' || status === 'pending_shipment'
-  );
-}
-
 /** Accepted stock is held from accept until the goods leave. */
 export function holdsReservation(status: ItemStatus): boolean {
   return status === 'pending_allocation' || status === 'pending_shipment';

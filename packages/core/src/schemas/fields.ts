@@ -21,6 +21,15 @@ export const nonEmptyText = v.pipe(
 export const positiveId = v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(1));
 export const quantity = v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0));
 
+/** What the 32-bit integer columns (priority, ordered qty) hold. */
+export const INT32_MAX = 2_147_483_647;
+export const int32 = v.pipe(
+  v.number(),
+  v.integer('must be an integer'),
+  v.minValue(-INT32_MAX - 1),
+  v.maxValue(INT32_MAX),
+);
+
 /** The spec types order_id as a string; a number is taken as its decimal text. */
 export const orderId = v.pipe(
   v.union([v.string(), v.pipe(v.number(), v.integer())], 'must be a string'),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isRolePreset } from '../domain/acl.js';
-import { nonEmptyText, quantity, timestamp } from './fields.js';
+import { int32, nonEmptyText, quantity, timestamp } from './fields.js';
 import { StockItem } from './requests.js';
 import { SalesOrderInput } from './sales-order.js';
 
@@ -30,7 +30,7 @@ export const WarehouseInput = v.object({
   name: v.string(),
   active: v.optional(v.boolean(), true),
   fulfilled_by: v.optional(v.picklist(['partner', 'courier']), 'partner'),
-  priority: v.optional(v.pipe(v.number(), v.integer()), 0),
+  priority: v.optional(int32, 0),
 });
 
 export const MIN_TOKEN_LENGTH = 32;

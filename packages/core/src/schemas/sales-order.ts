@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { nonEmptyText, optionalMoney, positiveId, text } from './fields.js';
+import { int32, nonEmptyText, optionalMoney, positiveId, text } from './fields.js';
 
 /** Intake: a sales order from the shop, before it is routed into fulfillment orders. */
 
@@ -30,7 +30,7 @@ export const ShippingInput = v.object({
 export const SalesOrderItemInput = v.object({
   sku: nonEmptyText,
   name: text,
-  qty: v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1)),
+  qty: v.pipe(int32, v.minValue(1)),
   price: optionalMoney,
   price_excl_tax: optionalMoney,
   tax_amount: optionalMoney,

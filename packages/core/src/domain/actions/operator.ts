@@ -1,5 +1,6 @@
+import { canApply } from '../../state-machine/transitions.js';
 import { DomainError } from '../errors.js';
-import { holdsReservation, isLive, isUnshipped } from '../item-stage.js';
+import { holdsReservation, isLive } from '../item-stage.js';
 import type { Timestamp } from '../timestamp.js';
 import type { FailureStage, FulfillmentOrder, StockDelta } from '../types.js';
 import { type ActionOutcome, touch, unchanged } from './outcome.js';
@@ -103,7 +104,7 @@ export function abandon(order: FulfillmentOrder, now: Timestamp): ActionOutcome 
  * the failed queue this way too: what shipped before still awaits its invoice.
  */
 export function cancel(order: FulfillmentOrder, now: Timestamp): ActionOutcome {
-  const open = order.items.filter((item) => isUnshipped(item.status));
+  const open = order.items.filter((item) => canApply('cancel', item.status));
   if (open.length === 0) {
     if (order.status === 'canceled') return unchanged(order);
     throw new DomainError(
@@ -112,7 +113,7 @@ export function cancel(order: FulfillmentOrder, now: Timestamp): ActionOutcome {
     );
   }
   const items = order.items.map((item) =>
-    isUnshipped(item.status) ? { ...item, status: 'canceled' as const } : item,
+    canApply('cancel', item.status) ? { ...item, status: 'canceled' as const } : item,
   );
   return {
     order: touch(

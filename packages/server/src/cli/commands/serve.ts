@@ -2,7 +2,7 @@ import {
   type Engine,
   isDomainError,
   type Principal,
-  type QueueName,
+  QUEUES,
   resourceOf,
   type SeedReport,
 } from '@fulfil/core';
@@ -24,15 +24,6 @@ interface SeedTokens {
 }
 
 const listOf = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : []);
-
-/** The queues a curl example may poll, in the order of the flow. */
-const QUEUES: readonly QueueName[] = [
-  'pending_accept',
-  'pending_allocation',
-  'pending_shipment',
-  'pending_invoice',
-  'failed',
-];
 
 /**
  * The seed file's tokens that work in this database, with one curl each. Only hashes are stored,
