@@ -1,3 +1,4 @@
+import type { ItemResource, OrderResource } from '../schemas/resources.js';
 import { fromMoney } from './money.js';
 import { itemsInQueue, queueShowsPrices } from './queues.js';
 import {
@@ -7,56 +8,6 @@ import {
   ORDER_AMOUNT_FIELDS,
   type QueueName,
 } from './types.js';
-
-/** The public Fulfillment order item resource. */
-export interface ItemResource {
-  id: number;
-  status: string;
-  warehouse_code?: string;
-  name: string;
-  sku: string;
-  qty: number;
-  price?: number;
-  price_excl_tax?: number;
-  tax_amount?: number;
-  tax_rate?: number;
-  total_price?: number;
-  total_price_excl_tax?: number;
-  total_tax_amount?: number;
-}
-
-/** The public Fulfillment order resource, as the spec's Resources section shapes it. */
-export interface OrderResource {
-  id: number;
-  fulfillment_order_number: string;
-  sales_order_id: number;
-  sales_order_number: string;
-  warehouse_code: string;
-  customer_firstname: string;
-  customer_lastname: string;
-  customer_email: string;
-  customer_is_guest: boolean;
-  shipping_amount?: number;
-  shipping_amount_excl_tax?: number;
-  shipping_tax_amount?: number;
-  shipping_tax_rate?: number;
-  grand_total?: number;
-  grand_total_excl_tax?: number;
-  tax_amount?: number;
-  cod_amount?: number;
-  package_value?: number;
-  status: string;
-  allocated_at?: string;
-  shipped_at?: string;
-  invoiced_at?: string;
-  created_at: string;
-  updated_at: string;
-  payment: FulfillmentOrder['payment'];
-  shipping: FulfillmentOrder['shipping'];
-  billing_address: FulfillmentOrder['billing_address'];
-  shipping_address: FulfillmentOrder['shipping_address'];
-  items: ItemResource[];
-}
 
 /** How an order is being shown: in one queue's response, or whole (action responses). */
 export type OrderView = { queue: QueueName } | 'whole';

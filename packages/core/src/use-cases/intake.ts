@@ -7,11 +7,12 @@ import {
   partAmounts,
   salesOrderAmounts,
 } from '../domain/new-order.js';
-import { type OrderResource, presentOrder } from '../domain/present.js';
+import { presentOrder } from '../domain/present.js';
 import type { RouteAssignment } from '../domain/routing.js';
 import type { FulfillmentOrder, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { parseWith } from '../schemas/parse.js';
+import type { OrderResource } from '../schemas/resources.js';
 import { type SalesOrder, SalesOrderInput } from '../schemas/sales-order.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
 import { loadRoutingContext } from './reroute.js';

@@ -3,19 +3,8 @@ import { assertValidStockBatch } from '../domain/stock-batch.js';
 import type { Actor, StockLevel, Warehouse } from '../domain/types.js';
 import { parseWith } from '../schemas/parse.js';
 import { PollParams, StockItemsRequest } from '../schemas/requests.js';
+import type { StockItemResource, WarehouseResource } from '../schemas/resources.js';
 import { type EngineDeps, requireStore } from './deps.js';
-
-export interface WarehouseResource {
-  name: string;
-  code: string;
-  active: boolean;
-}
-
-export interface StockItemResource {
-  warehouse_code: string;
-  sku: string;
-  qty: number;
-}
 
 /** GET /V1/warehouses: the store's warehouses (a scoped token: its own), by code, 100 a page. */
 export async function listWarehouses(

@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import { abandon, cancel, fail, requeue } from '../domain/actions/operator.js';
 import type { ActionOutcome } from '../domain/actions/outcome.js';
-import { type OrderResource, presentOrder } from '../domain/present.js';
+import { presentOrder } from '../domain/present.js';
 import type { FailureStage, FulfillmentOrder } from '../domain/types.js';
 import { nonEmptyText } from '../schemas/fields.js';
 import { parseWith } from '../schemas/parse.js';
+import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, operatorActor } from './deps.js';
 import { applyToOrder } from './order-actions.js';
 

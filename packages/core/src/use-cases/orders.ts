@@ -1,7 +1,8 @@
 import { fromMoney } from '../domain/money.js';
-import { type OrderResource, presentOrder } from '../domain/present.js';
+import { presentOrder } from '../domain/present.js';
 import type { AuditEvent, FulfillmentOrder, Invoice } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
+import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, orderNotFound, requireStore } from './deps.js';
 
 /** An invoice as shown to operators: amounts as numbers, the document itself left out. */

@@ -1,8 +1,9 @@
 import { PAGE_SIZE } from '../domain/paging.js';
-import { type OrderResource, presentOrder } from '../domain/present.js';
+import { presentOrder } from '../domain/present.js';
 import type { Actor, QueueName } from '../domain/types.js';
 import { parseWith } from '../schemas/parse.js';
 import { PollParams } from '../schemas/requests.js';
+import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, requireStore } from './deps.js';
 
 /**

@@ -3,15 +3,17 @@ import {
   AllocateRequest,
   type ApiAction,
   InvoiceRequest,
+  OrderResourceSchema,
   type PollParams,
   type Principal,
   type QueueName,
   RejectRequest,
   ShipRequest,
+  StockItemResourceSchema,
   StockItemsRequest,
+  WarehouseResourceSchema,
 } from '@fulfil/core';
 import type * as v from 'valibot';
-import { FulfillmentOrderSchema, StockItemSchema, WarehouseSchema } from './openapi/resources.js';
 import type { HttpEngine } from './types.js';
 
 /**
@@ -93,8 +95,8 @@ const ACTIONS: readonly { action: ActionName; request: v.GenericSchema; summary:
   },
 ];
 
-const order = { schema: FulfillmentOrderSchema, many: false } as const;
-const orders = { schema: FulfillmentOrderSchema, many: true } as const;
+const order = { schema: OrderResourceSchema, many: false } as const;
+const orders = { schema: OrderResourceSchema, many: true } as const;
 
 export const OPERATIONS: readonly Operation[] = [
   {
@@ -105,7 +107,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "The store's warehouses (a scoped token: its own), ordered by code.",
     action: 'warehouses',
     query: ['page'],
-    response: { schema: WarehouseSchema, many: true },
+    response: { schema: WarehouseResourceSchema, many: true },
     run: (engine, { principal, query }) => engine.listWarehouses(principal, query),
   },
   {
@@ -117,7 +119,7 @@ export const OPERATIONS: readonly Operation[] = [
     action: 'stock_items',
     request: StockItemsRequest,
     query: [],
-    response: { schema: StockItemSchema, many: true },
+    response: { schema: StockItemResourceSchema, many: true },
     run: (engine, { principal, body }) => engine.syncStock(principal, body),
   },
   ...QUEUES.map(

@@ -1,6 +1,10 @@
+import {
+  OrderResourceSchema,
+  StockItemResourceSchema,
+  WarehouseResourceSchema,
+} from '@fulfil/core';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { FulfillmentOrderSchema, StockItemSchema, WarehouseSchema } from '../../src/index.js';
 import {
   advance,
   call,
@@ -21,7 +25,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const Orders = v.array(FulfillmentOrderSchema);
+const Orders = v.array(OrderResourceSchema);
 const XML = 'application/xml';
 
 function itemIds(order: { items: { id: number }[] }): number[] {
@@ -33,7 +37,7 @@ describe('JSON', () => {
     const all = await call(server, 'GET', '/V1/warehouses', { token: TOKENS.all });
     expect(all.status).toBe(200);
     expect(all.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(v.parse(v.array(WarehouseSchema), all.body)).toEqual([
+    expect(v.parse(v.array(WarehouseResourceSchema), all.body)).toEqual([
       { name: 'Own courier', code: 'COURIER', active: true },
       { name: 'Partner A', code: 'WH-A', active: true },
       { name: 'Partner B', code: 'WH-B', active: true },
@@ -52,7 +56,7 @@ describe('JSON', () => {
       json: { stock_items: batch },
     });
     expect(reply.status).toBe(200);
-    expect(v.parse(v.array(StockItemSchema), reply.body)).toEqual(batch);
+    expect(v.parse(v.array(StockItemResourceSchema), reply.body)).toEqual(batch);
     const stock = await server.engine.listStock('default', { sku: 'SKU-1' });
     expect(stock.find((row) => row.warehouse_code === 'WH-A')?.on_hand).toBe(7);
   });
@@ -96,7 +100,7 @@ describe('JSON', () => {
       },
     });
     expect(reply.status).toBe(200);
-    const accepted = v.parse(FulfillmentOrderSchema, reply.body);
+    const accepted = v.parse(OrderResourceSchema, reply.body);
     expect(accepted.status).toBe('pending_allocation');
     expect(accepted.grand_total).toBe(35);
     expect(accepted.items.map((item) => item.status)).toEqual([
@@ -112,7 +116,7 @@ describe('JSON', () => {
       json: { order: { order_id: '100001003-1', items: [{ item_id: order.items[0].id }] } },
     });
     expect(reply.status).toBe(200);
-    expect(v.parse(FulfillmentOrderSchema, reply.body).status).toBe('rejected');
+    expect(v.parse(OrderResourceSchema, reply.body).status).toBe('rejected');
   });
 
   test('POST allocate, ship and invoice move the order through the remaining stages', async () => {
@@ -155,7 +159,7 @@ describe('JSON', () => {
       },
     });
     expect(invoiced.status).toBe(200);
-    expect(v.parse(FulfillmentOrderSchema, invoiced.body).status).toBe('invoiced');
+    expect(v.parse(OrderResourceSchema, invoiced.body).status).toBe('invoiced');
   });
 });
 

@@ -1,30 +1,27 @@
 import {
   AcceptRequest,
+  AddressInput,
   AllocateRequest,
   DEFAULT_ACL_PREFIX,
   InvoiceRequest,
+  ItemResourceSchema,
+  OrderResourceSchema,
+  PaymentInput,
   PollParams,
   RejectRequest,
   resourceOf,
+  ShippingInput,
   ShipRequest,
   StockItem,
+  StockItemResourceSchema,
   StockItemsRequest,
   TrackInput,
+  WarehouseResourceSchema,
 } from '@fulfil/core';
 import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { OPERATIONS, type Operation, SCHEMA_PATH } from '../routes.js';
-import {
-  AddressSchema,
-  ErrorBodySchema,
-  ErrorParameterSchema,
-  FulfillmentOrderItemSchema,
-  FulfillmentOrderSchema,
-  PaymentSchema,
-  ShippingSchema,
-  StockItemSchema,
-  WarehouseSchema,
-} from './resources.js';
+import { ErrorBodySchema, ErrorParameterSchema } from './resources.js';
 
 /**
  * The OpenAPI 3.1 document of the REST surface, generated from the route table and the valibot
@@ -56,13 +53,13 @@ export interface OpenApiOptions {
 
 /** The resource and request components, by name. Each schema object appears once: `$ref`s join them. */
 const COMPONENTS: Record<string, v.GenericSchema> = {
-  Warehouse: WarehouseSchema,
-  StockItem: StockItemSchema,
-  Payment: PaymentSchema,
-  Shipping: ShippingSchema,
-  Address: AddressSchema,
-  FulfillmentOrderItem: FulfillmentOrderItemSchema,
-  FulfillmentOrder: FulfillmentOrderSchema,
+  Warehouse: WarehouseResourceSchema,
+  StockItem: StockItemResourceSchema,
+  Payment: PaymentInput,
+  Shipping: ShippingInput,
+  Address: AddressInput,
+  FulfillmentOrderItem: ItemResourceSchema,
+  FulfillmentOrder: OrderResourceSchema,
   ErrorParameter: ErrorParameterSchema,
   ErrorBody: ErrorBodySchema,
   StockItemInput: StockItem,

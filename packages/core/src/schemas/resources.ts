@@ -1,0 +1,96 @@
+import * as v from 'valibot';
+import { AddressInput, PaymentInput, ShippingInput } from './sales-order.js';
+
+/**
+ * The response resources of the public contract: the types the engine answers with are inferred
+ * from these schemas, and the server generates its OpenAPI document from the same objects, so
+ * the two cannot drift apart.
+ */
+
+const integer = v.pipe(v.number(), v.integer());
+const timestamp = v.pipe(
+  v.string(),
+  v.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+  v.description('UTC, "YYYY-MM-DD HH:MM:SS"'),
+);
+const amount = v.optional(v.number());
+
+export const WarehouseResourceSchema = v.object({
+  name: v.string(),
+  code: v.string(),
+  active: v.boolean(),
+});
+
+export const StockItemResourceSchema = v.object({
+  warehouse_code: v.string(),
+  sku: v.string(),
+  qty: integer,
+});
+
+export const ItemResourceSchema = v.object({
+  id: integer,
+  status: v.string(),
+  warehouse_code: v.pipe(
+    v.optional(v.string()),
+    v.description("The item's source warehouse; absent in pending_invoice."),
+  ),
+  name: v.string(),
+  sku: v.string(),
+  qty: integer,
+  price: amount,
+  price_excl_tax: amount,
+  tax_amount: amount,
+  tax_rate: amount,
+  total_price: amount,
+  total_price_excl_tax: amount,
+  total_tax_amount: amount,
+});
+
+export const OrderResourceSchema = v.pipe(
+  v.object({
+    id: integer,
+    fulfillment_order_number: v.pipe(
+      v.string(),
+      v.description('The value used as order_id in action requests.'),
+    ),
+    sales_order_id: integer,
+    sales_order_number: v.string(),
+    warehouse_code: v.string(),
+    customer_firstname: v.string(),
+    customer_lastname: v.string(),
+    customer_email: v.string(),
+    customer_is_guest: v.boolean(),
+    shipping_amount: amount,
+    shipping_amount_excl_tax: amount,
+    shipping_tax_amount: amount,
+    shipping_tax_rate: amount,
+    grand_total: amount,
+    grand_total_excl_tax: amount,
+    tax_amount: amount,
+    cod_amount: amount,
+    package_value: amount,
+    status: v.string(),
+    allocated_at: v.optional(timestamp),
+    shipped_at: v.optional(timestamp),
+    invoiced_at: v.optional(timestamp),
+    created_at: timestamp,
+    updated_at: timestamp,
+    payment: PaymentInput,
+    shipping: ShippingInput,
+    billing_address: AddressInput,
+    shipping_address: AddressInput,
+    items: v.array(ItemResourceSchema),
+  }),
+  v.description(
+    'Price and amount fields are omitted in the pending_accept and failed queues; a queue shows the items in its stage only.',
+  ),
+);
+
+/** The public Warehouse resource. */
+export type WarehouseResource = v.InferOutput<typeof WarehouseResourceSchema>;
+/** The public Stock item resource. */
+export type StockItemResource = v.InferOutput<typeof StockItemResourceSchema>;
+/** The public Fulfillment order item resource. */
+export type ItemResource = v.InferOutput<typeof ItemResourceSchema>;
+/** The public Fulfillment order resource, as the spec's Resources section shapes it. */
+export type OrderResource = v.InferOutput<typeof OrderResourceSchema>;
