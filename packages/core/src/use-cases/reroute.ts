@@ -49,10 +49,20 @@ export async function rerouteLines(
     store.id,
     rejected.map((item) => item.sku),
   );
+  // Lines rerouted in this call count against the stock they will take, so two lines of one sku
+  // never both go to a warehouse that has enough for only one.
+  const taken = new Map<string, number>();
+  const key = (warehouse: string, sku: string) => `${warehouse}\u0000${sku}`;
+  const remaining: RoutingContext = {
+    warehouses: context.warehouses,
+    available: (warehouse, sku) =>
+      context.available(warehouse, sku) - (taken.get(key(warehouse, sku)) ?? 0),
+  };
   const groups = new Map<string, { warehouse: Warehouse; items: Item[] }>();
   for (const item of rejected) {
-    const target = rerouteTarget(item, context);
+    const target = rerouteTarget(item, remaining);
     if (!target) continue;
+    taken.set(key(target.code, item.sku), (taken.get(key(target.code, item.sku)) ?? 0) + item.qty);
     const group = groups.get(target.code) ?? { warehouse: target, items: [] };
     group.items.push(item);
     groups.set(target.code, group);

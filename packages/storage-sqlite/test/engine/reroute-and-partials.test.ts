@@ -265,6 +265,21 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(rerouted.tax_amount).toBe(3.62);
   });
 
+  it('DECISIONS §4: lines rerouted together count against the stock they take (WH-B has 5 of SKU-3: one line of 3 goes, the other stays rejected)', async () => {
+    const order = await intake('609', [
+      { sku: 'SKU-3', qty: 3 },
+      { sku: 'SKU-3', qty: 3 },
+    ]);
+    await rejectAll(h.partnerA, order.number, order.ids);
+    expect(await ordersOf('609')).toEqual([
+      { number: '609-1', warehouse: 'WH-A', status: 'rejected' },
+      { number: '609-2', warehouse: 'WH-B', status: 'pending_accept' },
+    ]);
+    expect((await h.engine.getOrder('default', '609-2')).items.map((item) => item.qty)).toEqual([
+      3,
+    ]);
+  });
+
   it('DECISIONS §4: the reject endpoint (engine.reject) rejects the listed lines and reroutes them', async () => {
     const order = await intake('608', [
       { sku: 'SKU-1', qty: 1 },
