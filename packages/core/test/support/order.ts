@@ -37,39 +37,20 @@ export function line(id: number, overrides: Partial<Item> = {}): Item {
   };
 }
 
-/** A stored-looking order at WH-A whose status is derived from the given items. */
+/** A stored-looking order at WH-A (id 1, shipping 5) whose status is derived from the given items. */
 export function order(items: Item[], overrides: Partial<FulfillmentOrder> = {}): FulfillmentOrder {
-  const base: FulfillmentOrder = {
+  return fixtures.order({
     id: 1,
     store_id: 1,
     fulfillment_order_number: '100001-1',
     sales_order_id: 100001,
     sales_order_number: '100001',
-    warehouse_code: 'WH-A',
-    allow_partial: null,
-    status: 'pending_accept',
-    customer_firstname: 'Ada',
-    customer_lastname: 'Lovelace',
-    customer_email: 'ada@example.com',
-    customer_is_guest: false,
     amounts: { shipping_amount: toMoney(5), grand_total: toMoney(25) },
-    payment: { method_code: 'card', method_name: 'Card' },
-    shipping: { method_code: 'std', method_name: 'Standard', internal_method_code: 'std' },
-    billing_address: fixtures.address(),
-    shipping_address: fixtures.address(),
-    items,
-    shipments: [],
-    invoices: [],
-    failure: null,
-    courier: { attempts: 0, last_error: null, next_attempt_at: null },
-    allocated_at: null,
-    shipped_at: null,
-    invoiced_at: null,
     created_at: NOW,
     updated_at: NOW,
     ...overrides,
-  };
-  return { ...base, status: deriveOrderStatus(base.items, base.failure) };
+    items,
+  });
 }
 
 export const context = (overrides: Partial<StoreSettings> = {}) => ({
