@@ -1,5 +1,5 @@
 import type { FulfillmentOrder, Item, StoreSettings } from '../../src/index.js';
-import { deriveOrderStatus, toMoney } from '../../src/index.js';
+import { toMoney } from '../../src/index.js';
 import { fixtures } from '../../src/testing/index.js';
 
 export const NOW = '2026-03-01 10:00:00';
