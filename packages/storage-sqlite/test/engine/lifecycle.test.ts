@@ -207,15 +207,7 @@ describe('one sales order through every stage, in-process on SQLite', () => {
     }
 
     // DECISIONS §5: shipping took the goods off on hand and released every reservation.
-    const stock = await engine.listStock('default');
-    expect(
-      stock.map(({ warehouse_code, sku, on_hand, reserved }) => ({
-        warehouse_code,
-        sku,
-        on_hand,
-        reserved,
-      })),
-    ).toEqual([
+    expect(await h.stock()).toEqual([
       { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 8, reserved: 0 },
       { warehouse_code: 'WH-A', sku: 'SKU-2', on_hand: 9, reserved: 0 },
       { warehouse_code: 'WH-A', sku: 'SKU-3', on_hand: 0, reserved: 0 },
