@@ -9,6 +9,7 @@ export * from './domain/actions/reject.js';
 export * from './domain/actions/ship.js';
 export * from './domain/compare-codes.js';
 export * from './domain/errors.js';
+export * from './domain/invariants.js';
 export * from './domain/item-line.js';
 export * from './domain/item-stage.js';
 export * from './domain/money.js';
