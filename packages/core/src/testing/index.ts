@@ -8,3 +8,4 @@ export {
   type RepositoryUnderTest,
   runRepositoryContract,
 } from './repository-contract.js';
+export { readStoredState, type StoredState } from './stored-state.js';

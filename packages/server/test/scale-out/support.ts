@@ -1,22 +1,26 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, type Engine } from '@fulfil/core';
+import type { Repository } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { openPostgresRepository } from '@fulfil/storage-postgres';
 import { openRepository } from '../../src/database-url.js';
 
 /**
- * Real server processes for the scale-out tests: `fulfil serve` run from source with tsx (the
- * root tsconfig's `paths` send every @fulfil/* import to packages/\*\/src), so no build is
- * needed and what is tested is the code in the tree.
+ * Real server processes for the scale-out and crash tests: `fulfil serve` run from source with
+ * tsx (the root tsconfig's `paths` send every @fulfil/* import to packages/\*\/src), so no build
+ * is needed and what is tested is the code in the tree; or the built executable, which starts
+ * faster, for tests that start many.
  */
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-const cli = join(repoRoot, 'packages/server/src/cli.ts');
+const sourceCli = join(repoRoot, 'packages/server/src/cli.ts');
+/** The built `fulfil` executable, as users run it (`pnpm build` makes it; `pnpm test` builds). */
+export const builtCli = join(repoRoot, 'packages/server/dist/cli.js');
 
 export const PARTNER = 'scale-partner-secret-0123456789abcdef0123';
 export const ERP = 'scale-erp-secret-000000-0123456789abcdef0123';
@@ -41,15 +45,28 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+export interface StartOptions {
+  /** Run dist/cli.js instead of the sources (it must have been built). Default false. */
+  built?: boolean;
+  timeoutMs?: number;
+}
+
 /**
  * Starts `fulfil serve --host 127.0.0.1 --port 0 <args>` and resolves once it prints that it
  * listens (it prints its URL then: no sleeping, no port guessing); rejects with its output if it
  * ends or does not get there in time.
  */
-export async function startServer(args: string[], timeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServer(
+  args: string[],
+  { built = false, timeoutMs = 30_000 }: StartOptions = {},
+): Promise<ServerProcess> {
+  if (built && !existsSync(builtCli)) {
+    throw new Error(`${builtCli} does not exist: run \`pnpm build\` first (\`pnpm test\` does)`);
+  }
+  const entry = built ? [builtCli] : ['--import', 'tsx', sourceCli];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', cli, 'serve', '--host', '127.0.0.1', '--port', '0', ...args],
+    [...entry, 'serve', '--host', '127.0.0.1', '--port', '0', ...args],
     {
       cwd: repoRoot,
       env: {
@@ -127,8 +144,8 @@ export async function killAll(): Promise<void> {
 export interface TestDatabase {
   /** The `--db` URL every server process gets. */
   url: string;
-  /** An engine over the same database in the test process, to check what was stored. */
-  open(): Promise<Engine>;
+  /** A repository over the same database in the test process, to check what was stored. */
+  open(): Promise<Repository>;
   /** Removes the database (the temp dir; the Postgres schema). */
   drop(): Promise<void>;
 }
@@ -138,7 +155,7 @@ export async function sqliteDatabase(): Promise<TestDatabase> {
   const url = `sqlite:${join(dir, 'shared.db')}`;
   return {
     url,
-    open: async () => createEngine({ repository: await openRepository(url) }),
+    open: () => openRepository(url),
     drop: () => rm(dir, { recursive: true, force: true }),
   };
 }
@@ -149,7 +166,7 @@ export function postgresDatabase(base: string): TestDatabase {
   const url = `${base}${base.includes('?') ? '&' : '?'}schema=${schema}`;
   return {
     url,
-    open: async () => createEngine({ repository: await openRepository(url) }),
+    open: () => openRepository(url),
     async drop() {
       const repository = await openPostgresRepository({
         connectionString: base,
