@@ -4,6 +4,7 @@
  */
 export { explainPollQuery, type StatementPlan } from './explain-poll-query.js';
 export { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+export { sqliteIntegrityProblems } from './integrity-problems.js';
 export {
   openSqliteRepository,
   SQLITE_SCHEMA_FLAGS,
