@@ -1,10 +1,10 @@
 import {
   type FulfillmentOrder,
-  ITEM_STAGES,
-  type ItemStage,
+  ITEM_TRANSITIONS,
+  type ItemAction,
   type ItemStatus,
+  isApplied,
   type StockLevel,
-  stageRank,
 } from '@fulfil/core';
 
 export type OrderAction = 'accept' | 'reject' | 'allocate' | 'ship' | 'invoice';
@@ -25,30 +25,13 @@ export type OnHandChange = { kind: 'sync'; qty: number } | { kind: 'ship'; qty: 
 
 const stockKey = (warehouseCode: string, sku: string): string => `${warehouseCode}/${sku}`;
 
+/** The item-level move an acknowledged action made: an accept entry with qty 0 is a reject. */
+const moveOf = (action: AcknowledgedAction, entry: { qty?: number }): ItemAction =>
+  action.action === 'accept' && entry.qty === 0 ? 'reject' : action.action;
+
 /** Where an item is once the acknowledged action has applied to it. */
-function targetOf(action: AcknowledgedAction, entry: { qty?: number }): ItemStatus {
-  switch (action.action) {
-    case 'accept':
-      return entry.qty === 0 ? 'rejected' : 'pending_allocation';
-    case 'reject':
-      return 'rejected';
-    case 'allocate':
-      return 'pending_shipment';
-    case 'ship':
-      return 'pending_invoice';
-    case 'invoice':
-      return 'invoiced';
-  }
-}
-
-const isStage = (status: ItemStatus): status is ItemStage =>
-  (ITEM_STAGES as readonly ItemStatus[]).includes(status);
-
-/** True when an item in `actual` shows the effect of reaching `target` (or has gone past it). */
-function reached(actual: ItemStatus, target: ItemStatus): boolean {
-  if (isStage(target) && isStage(actual)) return stageRank(actual) >= stageRank(target);
-  return actual === target;
-}
+const targetOf = (action: AcknowledgedAction, entry: { qty?: number }): ItemStatus =>
+  ITEM_TRANSITIONS[moveOf(action, entry)].to;
 
 const sameIds = (a: readonly number[], b: readonly number[]): boolean =>
   a.length === b.length && [...a].sort().join() === [...b].sort().join();
@@ -57,8 +40,9 @@ const sameIds = (a: readonly number[], b: readonly number[]): boolean =>
 function missingEffect(action: AcknowledgedAction, order: FulfillmentOrder): string | null {
   for (const entry of action.items) {
     const item = order.items.find((candidate) => candidate.id === entry.item_id);
-    const target = targetOf(action, entry);
-    if (!item || !reached(item.status, target)) {
+    // Applied means there, or moved on from there by a later action.
+    if (!item || !isApplied(moveOf(action, entry), item.status)) {
+      const target = targetOf(action, entry);
       return `item ${entry.item_id} is ${item?.status ?? 'missing'}, acknowledged as ${target}`;
     }
   }
