@@ -1,4 +1,8 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import {
+  BookkeepingIntrospector,
+  withBookkeepingIntrospector,
+} from './bookkeeping-introspector.js';
 import type { Database } from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -43,12 +47,17 @@ export async function migrateToLatest(
   flags: SchemaFlags,
   options: MigrateOptions = {},
 ): Promise<string[]> {
+  const schema = options.migrationTableSchema;
+  const introspector = new BookkeepingIntrospector(db as Kysely<unknown>, schema, [
+    MIGRATION_TABLE,
+    MIGRATION_LOCK_TABLE,
+  ]);
   const migrator = new Migrator({
-    db,
+    db: withBookkeepingIntrospector(db, introspector),
     provider: new FulfilMigrationProvider(flags),
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
-    ...(options.migrationTableSchema ? { migrationTableSchema: options.migrationTableSchema } : {}),
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
