@@ -70,7 +70,7 @@ function seed() {
 const NUMBERS = Array.from({ length: ORDERS }, (_, i) => orderNumber(FIRST_SALES_ORDER + i));
 
 export interface CrashSubject {
-  /** `sqlite`, `postgres`: for the printed figures. */
+  /** What is killed on, for titles and the printed figures: `a SQLite file`, `PostgreSQL`. */
   name: string;
   makeDatabase(): Promise<TestDatabase>;
   /** The database's own consistency checks; none when the database enforces them itself. */
