@@ -27,6 +27,25 @@ export interface RunningChild {
 
 let logs = 0;
 
+/** Children still running: killed when this process ends, however it ends. */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGTERM');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => process.exit(130));
+}
+
+/** Spawns `node args…` with stdout and stderr to `log`, remembered until it exits. */
+function spawnNode(args: string[], log: string): ChildProcess {
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  return child;
+}
+
 /** Every pid below `pid` (the workers of `serve --workers`), itself included. */
 function processTree(pid: number): number[] {
   let children: number[] = [];
@@ -57,9 +76,7 @@ function exited(child: ChildProcess): Promise<void> {
 /** Starts `node args…` with output to `<dir>/<name>-<n>.log`; resolves once it prints its URL. */
 async function startChild(dir: string, name: string, args: string[]): Promise<RunningChild> {
   const log = join(dir, `${name}-${++logs}.log`);
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
+  const child = spawnNode(args, log);
   const pid = child.pid as number;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -111,12 +128,7 @@ export function startFloor(dir: string, mode: string, args: string[]): Promise<R
 /** Runs `fulfil args…` to its end (output to a log in `dir`); throws unless it exits 0. */
 export async function runFulfil(dir: string, args: string[]): Promise<void> {
   const log = join(dir, `fulfil-cli-${++logs}.log`);
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, [FULFIL_CLI, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
+  const child = spawnNode([FULFIL_CLI, ...args], log);
   await exited(child);
   if (child.exitCode !== 0) {
     throw new Error(
