@@ -54,7 +54,12 @@ export async function load(plan: LoadPlan): Promise<LoadResult> {
   };
 }
 
+/** autocannon records whole milliseconds: 0 means under one. */
+function latency(ms: number): string {
+  return ms < 1 ? '< 1 ms' : `${ms} ms`;
+}
+
 /** `412 req/s (p50 23 ms, p99 41 ms)`. */
 export function describeLoad(result: LoadResult): string {
-  return `${Math.round(result.requestsPerSecond)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms)`;
+  return `${Math.round(result.requestsPerSecond)} req/s (p50 ${latency(result.p50)}, p99 ${latency(result.p99)})`;
 }

@@ -1,4 +1,4 @@
-import { addRow } from './summary.js';
+import { addRow, ratioOf } from './summary.js';
 
 /**
  * Timing for the in-process benchmarks: our path and its raw floor, measured in the same process on the
@@ -95,7 +95,7 @@ export function report(
     scenario: `in-process ${label}`,
     fulfil: `${ms(result.fulfil)} ms/op`,
     floor: `${ms(result.floor)} ms/op`,
-    ratio: (result.floor / result.fulfil).toFixed(2),
+    ratio: ratioOf(result.floor, result.fulfil),
     target: '—',
   });
 }

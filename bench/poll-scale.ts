@@ -7,7 +7,7 @@
 import { startFulfil } from './child.js';
 import type { BenchDatabase } from './databases.js';
 import { fillStore, PARTNER_SECRET, STORE } from './fill-store.js';
-import { type LoadResult, load } from './load.js';
+import { describeLoad, type LoadResult, load } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
@@ -53,12 +53,10 @@ export async function benchPollScale(
 ): Promise<void> {
   const few = await pollOn(small, sizes.smallOrders, dir, sizes);
   const many = await pollOn(large, sizes.largeOrders, dir, sizes);
-  const latency = (result: LoadResult) =>
-    `p50 ${result.p50} ms, p99 ${result.p99} ms (${Math.round(result.requestsPerSecond)} req/s)`;
   addRow({
     scenario: `first-page poll p50, ${count(sizes.largeOrders)} vs ${count(sizes.smallOrders)} orders stored, ${large.label}`,
-    fulfil: latency(many.result),
-    floor: latency(few.result),
+    fulfil: describeLoad(many.result),
+    floor: describeLoad(few.result),
     ratio: ratioOf(many.result.p50, few.result.p50),
     target: '≤ 1.5',
   });

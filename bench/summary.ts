@@ -17,9 +17,11 @@ export function addRow(row: SummaryRow): void {
   rows.push(row);
 }
 
-/** `0.42`, or `—` when there is nothing to divide. */
+/** `0.42` (two decimals, or two significant digits below 0.01: `0.0048`); `—` when there is nothing to divide. */
 export function ratioOf(ours: number, floor: number): string {
-  return Number.isFinite(ours / floor) && floor > 0 ? (ours / floor).toFixed(2) : '—';
+  const ratio = ours / floor;
+  if (!(Number.isFinite(ratio) && floor > 0)) return '—';
+  return ratio < 0.01 && ratio > 0 ? ratio.toPrecision(2) : ratio.toFixed(2);
 }
 
 export function printSummary(print: (line: string) => void = console.log): void {
