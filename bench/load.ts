@@ -7,6 +7,8 @@
 import autocannon from 'autocannon';
 
 export const CONNECTIONS = 10;
+/** Seconds before a request counts as timed out: generous, a shared machine may stall. */
+const TIMEOUT_SECONDS = 60;
 
 export interface LoadPlan {
   url: string;
@@ -33,6 +35,7 @@ export async function load(plan: LoadPlan): Promise<LoadResult> {
   const result = await autocannon({
     url: plan.url,
     connections: CONNECTIONS,
+    timeout: TIMEOUT_SECONDS,
     method: plan.method ?? 'GET',
     headers: plan.headers ?? {},
     ...(plan.amount === undefined ? { duration: plan.seconds ?? 10 } : { amount: plan.amount }),
