@@ -4,11 +4,11 @@
  * transaction doing the same reads and writes by hand. Each operation accepts a fresh order.
  */
 import { join } from 'node:path';
-import { compare, opsPerSide, type Plan, report } from './measure.js';
+import { compare, opsPerSide, type Plan, quickPlan, report } from './measure.js';
 import { type RawDb, rawCopy, runSql, timestamp } from './raw-sqlite.js';
 import { insertOrders, openBenchStore, pendingOrder } from './store.js';
 
-const PLAN: Plan = { warmupOps: 200, opsPerRound: 100, rounds: 15 };
+const FULL_PLAN: Plan = { warmupOps: 200, opsPerRound: 100, rounds: 15 };
 
 interface AcceptBody {
   order: { order_id: string; items: { item_id: number; qty: number }[] };
@@ -85,11 +85,11 @@ const OUTCOME = `select (select group_concat(queue || '=' || n) from
     (select queue, count(*) n from queue_entries group by queue order by queue)) queues,
   (select sum(reserved) from stock) reserved, (select count(*) from audit_events) audits`;
 
-async function acceptOn(where: 'file' | 'memory', dir: string): Promise<void> {
+async function acceptOn(where: 'file' | 'memory', dir: string, plan: Plan): Promise<void> {
   const filename = where === 'file' ? join(dir, 'accept.db') : ':memory:';
   const { engine, repository, storeId, partner } = await openBenchStore(filename);
   try {
-    const orders = await insertOrders(repository, opsPerSide(PLAN), () => pendingOrder(storeId));
+    const orders = await insertOrders(repository, opsPerSide(plan), () => pendingOrder(storeId));
     const raw = await rawCopy(repository, dir, `accept-floor-${where}`, where);
     try {
       const bodies: AcceptBody[] = orders.map((order) => ({
@@ -102,7 +102,7 @@ async function acceptOn(where: 'file' | 'memory', dir: string): Promise<void> {
       const result = await compare(
         (i) => engine.accept(partner, bodies[i]),
         (i) => floor(bodies[i] as AcceptBody),
-        PLAN,
+        plan,
       );
       // Both sides must have done the same: every order accepted, as much stock reserved.
       const [ours] = await runSql(repository, OUTCOME);
@@ -129,7 +129,7 @@ async function acceptOn(where: 'file' | 'memory', dir: string): Promise<void> {
   }
 }
 
-export async function benchAccept(dir: string): Promise<void> {
-  await acceptOn('file', dir);
-  await acceptOn('memory', dir);
+export async function benchAccept(dir: string, quick: boolean): Promise<void> {
+  await acceptOn('file', dir, quickPlan(FULL_PLAN, quick));
+  await acceptOn('memory', dir, quickPlan(FULL_PLAN, quick));
 }

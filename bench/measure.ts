@@ -1,5 +1,7 @@
+import { addRow, ratioOf } from './summary.js';
+
 /**
- * Timing for the benchmarks: our path and its raw floor, measured in the same process on the
+ * Timing for the in-process benchmarks: our path and its raw floor, measured in the same process on the
  * same data, round by round in turns (which goes first alternates), after a warm-up. A figure is
  * the median over the rounds of the mean time of one operation in that round.
  */
@@ -17,6 +19,11 @@ export interface Comparison {
   /** ms per operation, median over the rounds. */
   fulfil: number;
   floor: number;
+}
+
+/** The plan of `--quick`: a few operations, enough to show both sides still run. */
+export function quickPlan(plan: Plan, quick: boolean): Plan {
+  return quick ? { warmupOps: 2, opsPerRound: Math.min(plan.opsPerRound, 3), rounds: 3 } : plan;
 }
 
 /** How many operations each side runs in all: what benchmarks that use up data must prepare. */
@@ -69,7 +76,10 @@ function ms(value: number): string {
   return value < 0.1 ? value.toFixed(3) : value < 10 ? value.toFixed(2) : value.toFixed(1);
 }
 
-/** `label: fulfil X ms/op, raw SQL floor Y ms/op, ratio Zx`, then what each side did. */
+/**
+ * `label: fulfil X ms/op, raw SQL floor Y ms/op, ratio Zx`, then what each side did; and the
+ * summary's row (its ratio is floor/ours, a share of the floor's speed like the HTTP rows').
+ */
 export function report(
   label: string,
   result: Comparison,
@@ -81,4 +91,11 @@ export function report(
   );
   console.log(`    fulfil: ${what.fulfil}`);
   console.log(`    floor:  ${what.floor}`);
+  addRow({
+    scenario: `in-process ${label}`,
+    fulfil: `${ms(result.fulfil)} ms/op`,
+    floor: `${ms(result.floor)} ms/op`,
+    ratio: ratioOf(result.floor, result.fulfil),
+    target: '—',
+  });
 }

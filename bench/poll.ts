@@ -5,14 +5,14 @@
  * Run with 1k and 20k finished orders in the database: the cost must not grow with them.
  */
 import type { QueueName } from '@fulfil/core';
-import { compare, type Plan, report } from './measure.js';
+import { compare, type Plan, quickPlan, report } from './measure.js';
 import { type RawDb, rawCopy, runSql } from './raw-sqlite.js';
 import { finishedOrder, insertOrders, openBenchStore, pendingOrder, WAREHOUSE } from './store.js';
 
 const QUEUE: QueueName = 'pending_accept';
 const PENDING = 300;
 const PAGE_SIZE = 100;
-const PLAN: Plan = { warmupOps: 300, opsPerRound: 30, rounds: 15 };
+const FULL_PLAN: Plan = { warmupOps: 300, opsPerRound: 30, rounds: 15 };
 
 interface OrderRow {
   id: number;
@@ -86,7 +86,7 @@ function rawPoller(db: RawDb, storeId: number) {
   });
 }
 
-async function pollWith(finished: number, dir: string): Promise<void> {
+async function pollWith(finished: number, dir: string, plan: Plan): Promise<void> {
   const { engine, repository, storeId, partner } = await openBenchStore(':memory:');
   try {
     await insertOrders(repository, finished, (n) => finishedOrder(storeId, n));
@@ -108,7 +108,7 @@ async function pollWith(finished: number, dir: string): Promise<void> {
       const result = await compare(
         (i) => engine.poll(partner, QUEUE, { page: (i % 3) + 1 }),
         (i) => poll((i % 3) + 1),
-        PLAN,
+        plan,
       );
       report(
         `poll ${QUEUE} (${PAGE_SIZE} orders x 3 items, ${finished / 1000}k finished orders in the db, :memory:)`,
@@ -127,6 +127,7 @@ async function pollWith(finished: number, dir: string): Promise<void> {
   }
 }
 
-export async function benchPoll(dir: string): Promise<void> {
-  for (const finished of [1_000, 20_000]) await pollWith(finished, dir);
+export async function benchPoll(dir: string, quick: boolean): Promise<void> {
+  const plan = quickPlan(FULL_PLAN, quick);
+  for (const finished of quick ? [100, 500] : [1_000, 20_000]) await pollWith(finished, dir, plan);
 }

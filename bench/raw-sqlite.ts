@@ -17,6 +17,7 @@ const fromAdapter = createRequire(
 /** The better-sqlite3 constructor, as @fulfil/storage-sqlite loads it. */
 export const Sqlite = fromAdapter('better-sqlite3') as typeof BetterSqlite3;
 export type RawDb = BetterSqlite3.Database;
+export type Statement<P extends unknown[]> = BetterSqlite3.Statement<P>;
 
 /**
  * A copy of the repository's database for a raw floor: same schema, indexes and rows (rowids

@@ -1,33 +1,87 @@
 /**
- * Runs every benchmark: `pnpm bench`. Each prints our figure, the raw better-sqlite3 floor
- * measured in the same run on the same data, and their ratio. Benchmarks, not tests: nothing
- * here asserts on a timing (they only check that both sides did the same work).
+ * Runs every benchmark: `pnpm bench [--quick] [--orders N]`. Each scenario prints our figure, a
+ * floor measured in the same run on the same data, and their ratio; the run ends with one table
+ * of them all (summary.ts). Benchmarks, not tests: nothing here asserts on a timing, but a
+ * scenario whose two sides did not do the same work, or whose server failed a request, fails
+ * the run.
  *
- * The workspace packages load from their TypeScript sources (tsx follows the `paths` of the root
- * tsconfig.json), so no build is needed.
+ * The in-process scenarios load the workspace packages from their TypeScript sources (tsx
+ * follows the `paths` of the root tsconfig.json); the HTTP ones run `fulfil serve` from the
+ * built packages (scripts/fulfil.mjs builds them first when a source is newer).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchAccept } from './accept.js';
+import { benchImport } from './bulk-import.js';
+import { runFulfil } from './child.js';
+import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './databases.js';
+import { benchHttpAccept } from './http-accept.js';
+import { benchHttpPoll } from './http-poll.js';
+import { readOptions, sizesOf } from './options.js';
 import { benchPoll } from './poll.js';
+import { benchPollScale } from './poll-scale.js';
 import { Sqlite } from './raw-sqlite.js';
 import { benchStockSync } from './stock-sync.js';
+import { printSummary } from './summary.js';
 
+const options = readOptions(process.argv.slice(2), process.env);
+const sizes = sizesOf(options);
 const started = performance.now();
 const dir = mkdtempSync(join(tmpdir(), 'fulfil-bench-'));
+const created: BenchDatabase[] = [];
+
+/** The database `name` on `kind`, dropped at the end of the run. */
+function database(kind: 'sqlite' | 'postgres', name: string): BenchDatabase {
+  const made =
+    kind === 'sqlite'
+      ? sqliteDatabase(dir, name)
+      : postgresDatabase(options.postgresUrl as string, name);
+  created.push(made);
+  return made;
+}
+
+function section(title: string): void {
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  console.log(`\n── ${title} (at ${seconds} s)`);
+}
+
 try {
   const probe = new Sqlite(':memory:');
   const version = probe.prepare('select sqlite_version()').pluck().get();
   probe.close();
   console.log(
-    `fulfil benchmarks: node ${process.version}, SQLite ${version} (better-sqlite3); ` +
-      'figures are medians over rounds after a warm-up, both sides in turns in one process',
+    `fulfil benchmarks${options.quick ? ' --quick (tiny sizes: proves they run, measures nothing)' : ''}: ` +
+      `node ${process.version}, SQLite ${version}, ` +
+      `Postgres ${options.postgresUrl ? 'on' : 'off (set FULFIL_TEST_POSTGRES_URL)'}`,
   );
-  await benchPoll(dir);
-  await benchAccept(dir);
-  await benchStockSync(dir);
-  console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // Builds the packages now when they are stale, not while a server is being timed.
+  await runFulfil(dir, ['--help']);
+
+  section('in process: engine against raw better-sqlite3, same data');
+  await benchPoll(dir, options.quick);
+  await benchAccept(dir, options.quick);
+  await benchStockSync(dir, options.quick);
+
+  const kinds = options.postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+  for (const kind of kinds) {
+    const pool = database(kind, 'pool');
+    section(`${pool.label}: bulk import of ${sizes.poolOrders} orders`);
+    const floor = await benchImport(pool, dir, sizes.poolOrders, options.postgresUrl);
+    try {
+      section(`${pool.label}: poll over HTTP`);
+      await benchHttpPoll(pool, dir, sizes);
+      section(`${pool.label}: accept over HTTP`);
+      await benchHttpAccept(pool, floor.place, floor.accepts, dir, sizes);
+    } finally {
+      await floor.place.drop();
+    }
+    section(`${pool.label}: poll with ${sizes.smallOrders} vs ${sizes.largeOrders} orders stored`);
+    await benchPollScale(database(kind, 'small'), database(kind, 'large'), dir, sizes);
+  }
+  printSummary();
+  console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 } finally {
+  for (const made of created) await made.drop();
   rmSync(dir, { recursive: true, force: true });
 }

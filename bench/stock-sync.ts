@@ -5,12 +5,12 @@
  * exist after the warm-up, so the rounds measure a steady-state sync that changes every row.
  */
 import { join } from 'node:path';
-import { compare, type Plan, report } from './measure.js';
+import { compare, type Plan, quickPlan, report } from './measure.js';
 import { type RawDb, rawCopy, runSql } from './raw-sqlite.js';
 import { openBenchStore, WAREHOUSE } from './store.js';
 
 const BATCH = 10_000;
-const PLAN: Plan = { warmupOps: 4, opsPerRound: 1, rounds: 21 };
+const FULL_PLAN: Plan = { warmupOps: 4, opsPerRound: 1, rounds: 21 };
 
 interface StockEntry {
   warehouse_code: string;
@@ -42,7 +42,8 @@ function rawSync(db: RawDb, storeId: number) {
 
 const OUTCOME = 'select count(*) n, sum(on_hand) on_hand, sum(reserved) reserved from stock';
 
-export async function benchStockSync(dir: string): Promise<void> {
+export async function benchStockSync(dir: string, quick: boolean): Promise<void> {
+  const plan = quickPlan(FULL_PLAN, quick);
   const { engine, repository, storeId, partner } = await openBenchStore(join(dir, 'stock.db'));
   try {
     const raw = await rawCopy(repository, dir, 'stock-floor', 'file');
@@ -53,7 +54,7 @@ export async function benchStockSync(dir: string): Promise<void> {
       const result = await compare(
         (i) => engine.syncStock(partner, bodies[i % 2]),
         (i) => floor(i % 2 ? odd : even),
-        PLAN,
+        plan,
       );
       const [ours] = await runSql(repository, OUTCOME);
       const theirs = raw.prepare(OUTCOME).get();

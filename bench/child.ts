@@ -1,0 +1,138 @@
+/**
+ * Servers under test run in child processes, so the load generator never shares their event
+ * loop. A child prints the URL it serves on; its output goes to a log file in the run's tmp dir
+ * (the server logs one line per request: a pipe to this process would cost the load generator).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The repository's `fulfil` command: builds the packages first when a source is newer. */
+export const FULFIL_CLI = join(ROOT, 'scripts', 'fulfil.mjs');
+const FLOOR_SERVER = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
+
+const START_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+export interface RunningChild {
+  url: string;
+  pid: number;
+  /** Resident memory of the process and every process it started, in MB. */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+let logs = 0;
+
+/** Children still running: killed when this process ends, however it ends. */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGTERM');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => process.exit(130));
+}
+
+/** Spawns `node args…` with stdout and stderr to `log`, remembered until it exits. */
+function spawnNode(args: string[], log: string): ChildProcess {
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  return child;
+}
+
+/** Every pid below `pid` (the workers of `serve --workers`), itself included. */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number);
+  } catch {}
+  return [pid, ...children.flatMap(processTree)];
+}
+
+function rssKb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Starts `node args…` with output to `<dir>/<name>-<n>.log`; resolves once it prints its URL. */
+async function startChild(dir: string, name: string, args: string[]): Promise<RunningChild> {
+  const log = join(dir, `${name}-${++logs}.log`);
+  const child = spawnNode(args, log);
+  const pid = child.pid as number;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited(child);
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const output = readFileSync(log, 'utf8');
+    const url = /https?:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
+    if (url) {
+      return {
+        url,
+        pid,
+        rssMb: () => processTree(pid).reduce((sum, one) => sum + rssKb(one), 0) / 1024,
+        stop,
+      };
+    }
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`${name} did not start:\n${output.slice(-2000)}`);
+    }
+    await sleep(50);
+  }
+}
+
+/** `fulfil serve` on `databaseUrl`, any free port, no courier loop. */
+export function startFulfil(dir: string, databaseUrl: string, workers = 1): Promise<RunningChild> {
+  return startChild(dir, 'fulfil', [
+    FULFIL_CLI,
+    'serve',
+    '--db',
+    databaseUrl,
+    '--port',
+    '0',
+    '--courier-interval',
+    '0',
+    '--workers',
+    String(workers),
+  ]);
+}
+
+/** A bare node:http floor server (floor-server.ts) in `mode`. */
+export function startFloor(dir: string, mode: string, args: string[]): Promise<RunningChild> {
+  return startChild(dir, `floor-${mode}`, ['--import', 'tsx', FLOOR_SERVER, mode, ...args]);
+}
+
+/** Runs `fulfil args…` to its end (output to a log in `dir`); throws unless it exits 0. */
+export async function runFulfil(dir: string, args: string[]): Promise<void> {
+  const log = join(dir, `fulfil-cli-${++logs}.log`);
+  const child = spawnNode([FULFIL_CLI, ...args], log);
+  await exited(child);
+  if (child.exitCode !== 0) {
+    throw new Error(
+      `fulfil ${args[0]} exited ${child.exitCode ?? child.signalCode}:\n${readFileSync(log, 'utf8').slice(-2000)}`,
+    );
+  }
+}

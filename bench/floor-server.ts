@@ -1,0 +1,85 @@
+/**
+ * The floors of the HTTP scenarios: bare node:http servers, run as child processes like the
+ * server under test. Prints `floor listening on http://127.0.0.1:<port>`; stops on SIGTERM.
+ *
+ *   bytes <file> <content-type>      answers every request with the file's bytes (the poll floor)
+ *   accept-sqlite <file>             accepts orders of the floor's store (floor-schema.ts) in a
+ *   accept-postgres <url> <schema>   SQLite file or a Postgres schema; GET answers
+ *                                    `{"pending_allocation":<n>}`
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { openFloorPostgres } from './floor-postgres.js';
+import type { AcceptRequest } from './floor-schema.js';
+import { openFloorSqlite } from './floor-sqlite.js';
+import type { FloorStore } from './floor-store.js';
+
+type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => Promise<void> | void;
+
+function bytesHandler(file: string, contentType: string): Handler {
+  const bytes = readFileSync(file);
+  return (_req, _body, res) => {
+    res.writeHead(200, { 'content-type': contentType, 'content-length': bytes.length });
+    res.end(bytes);
+  };
+}
+
+function acceptHandler(store: FloorStore): Handler {
+  const json = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+    });
+    res.end(text);
+  };
+  return async (req, body, res) => {
+    try {
+      if (req.method === 'GET') {
+        json(
+          res,
+          200,
+          JSON.stringify({ pending_allocation: await store.count('pending_allocation') }),
+        );
+        return;
+      }
+      json(res, 200, await store.accept(JSON.parse(body.toString('utf8')) as AcceptRequest));
+    } catch (error) {
+      json(res, 400, JSON.stringify({ message: String(error) }));
+    }
+  };
+}
+
+async function handlerFor(mode: string, args: string[]): Promise<[Handler, () => Promise<void>]> {
+  const [first = '', second = ''] = args;
+  switch (mode) {
+    case 'bytes':
+      return [bytesHandler(first, second), async () => {}];
+    case 'accept-sqlite': {
+      const store = openFloorSqlite(first, false);
+      return [acceptHandler(store), () => store.close()];
+    }
+    case 'accept-postgres': {
+      const store = await openFloorPostgres(first, second, false);
+      return [acceptHandler(store), () => store.close()];
+    }
+    default:
+      throw new Error(`floor-server: unknown mode "${mode}"`);
+  }
+}
+
+const [mode = '', ...args] = process.argv.slice(2);
+const [handle, close] = await handlerFor(mode, args);
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => void handle(req, Buffer.concat(chunks), res));
+});
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`floor listening on http://127.0.0.1:${port}\n`);
+});
+process.once('SIGTERM', () => {
+  server.close(() => void close().then(() => process.exit(0)));
+  server.closeAllConnections();
+});

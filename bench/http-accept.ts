@@ -1,0 +1,85 @@
+/**
+ * Accepting over HTTP, one fresh order (2 lines) per request: `fulfil serve` against a bare
+ * node:http server doing the same row changes with raw prepared statements (floor-schema.ts).
+ * Both sides accept the orders bulk-import.ts left in pending_accept; afterwards each must hold
+ * exactly as many accepted orders as it answered 200 for.
+ */
+import type { FloorPlace } from './bulk-import.js';
+import { startFloor, startFulfil } from './child.js';
+import type { BenchDatabase } from './databases.js';
+import { ordersInQueue, PARTNER_SECRET, STORE } from './fill-store.js';
+import type { AcceptRequest } from './floor-schema.js';
+import { CONNECTIONS, describeLoad, type LoadResult, load } from './load.js';
+import type { Sizes } from './options.js';
+import { addRow, ratioOf } from './summary.js';
+
+const PATH = `/rest/${STORE}/V1/fulfillmentOrder/accept`;
+
+/** Warm-up, then the measured load; request n sends `bodies[n]`. */
+async function measureAccept(url: string, bodies: string[], sizes: Sizes): Promise<LoadResult> {
+  const needed = sizes.acceptWarmup + sizes.acceptRequests + 2 * CONNECTIONS;
+  if (bodies.length < needed) throw new Error(`accept: ${bodies.length} orders, ${needed} needed`);
+  const headers = { authorization: `Bearer ${PARTNER_SECRET}`, 'content-type': 'application/json' };
+  let used = 0;
+  const run = async (amount: number) => {
+    const offset = used;
+    // autocannon builds each connection's next request ahead: some bodies are built, not sent.
+    used += amount + CONNECTIONS;
+    return load({ url, method: 'POST', headers, amount, bodyOf: (n) => bodies[offset + n] ?? '' });
+  };
+  await run(sizes.acceptWarmup);
+  return run(sizes.acceptRequests);
+}
+
+export async function benchHttpAccept(
+  database: BenchDatabase,
+  floorPlace: FloorPlace,
+  floorRequests: readonly AcceptRequest[],
+  dir: string,
+  sizes: Sizes,
+): Promise<void> {
+  const pending = await ordersInQueue(database, 'pending_accept');
+  const bodies = pending.map((order) =>
+    JSON.stringify({
+      order: {
+        order_id: order.fulfillment_order_number,
+        items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+      },
+    }),
+  );
+  const fulfil = await startFulfil(dir, database.url);
+  let ours: LoadResult;
+  try {
+    ours = await measureAccept(fulfil.url + PATH, bodies, sizes);
+  } finally {
+    await fulfil.stop();
+  }
+  const floorServer = await startFloor(dir, floorPlace.mode, floorPlace.args);
+  let floor: LoadResult;
+  let floorAccepted: number;
+  try {
+    floor = await measureAccept(
+      floorServer.url,
+      floorRequests.map((request) => JSON.stringify(request)),
+      sizes,
+    );
+    const answer = await fetch(floorServer.url);
+    floorAccepted = ((await answer.json()) as { pending_allocation: number }).pending_allocation;
+  } finally {
+    await floorServer.stop();
+  }
+  const accepted = (await ordersInQueue(database, 'pending_allocation')).length;
+  const expected = sizes.acceptWarmup + sizes.acceptRequests;
+  if (accepted !== expected || floorAccepted !== expected) {
+    throw new Error(
+      `accept: ${expected} accepts answered 200; Fulfil holds ${accepted} accepted orders, the floor ${floorAccepted}`,
+    );
+  }
+  addRow({
+    scenario: `accept over HTTP, 1 fresh order x 2 lines per request, ${database.label}`,
+    fulfil: describeLoad(ours),
+    floor: describeLoad(floor),
+    ratio: ratioOf(ours.requestsPerSecond, floor.requestsPerSecond),
+    target: database.kind === 'sqlite' ? '≥ 0.5' : '—',
+  });
+}
