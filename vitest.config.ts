@@ -7,12 +7,18 @@ export default defineConfig({
   resolve: {
     // Most specific first: `@fulfil/core/testing` must win over `@fulfil/core`.
     alias: [
+      {
+        find: /^@fulfil\/core\/testing\/fixtures$/,
+        replacement: src('core/src/testing/fixtures.ts'),
+      },
       { find: /^@fulfil\/core\/testing$/, replacement: src('core/src/testing/index.ts') },
       { find: /^@fulfil\/core$/, replacement: src('core/src/index.ts') },
       { find: /^@fulfil\/storage-kysely$/, replacement: src('storage-kysely/src/index.ts') },
       { find: /^@fulfil\/storage-sqlite$/, replacement: src('storage-sqlite/src/index.ts') },
       { find: /^@fulfil\/storage-postgres$/, replacement: src('storage-postgres/src/index.ts') },
       { find: /^@fulfil\/server$/, replacement: src('server/src/index.ts') },
+      { find: /^@fulfil\/client$/, replacement: src('client/src/index.ts') },
+      { find: /^@fulfil\/testkit$/, replacement: src('testkit/src/index.ts') },
     ],
   },
   test: {

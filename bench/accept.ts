@@ -100,7 +100,7 @@ async function acceptOn(where: 'file' | 'memory', dir: string, plan: Plan): Prom
       }));
       const floor = rawAccepter(raw, storeId, partner.name);
       const result = await compare(
-        (i) => engine.accept(partner, bodies[i]),
+        (i) => engine.accept(partner, bodies[i] as AcceptBody),
         (i) => floor(bodies[i] as AcceptBody),
         plan,
       );

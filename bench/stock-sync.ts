@@ -5,6 +5,7 @@
  * exist after the warm-up, so the rounds measure a steady-state sync that changes every row.
  */
 import { join } from 'node:path';
+import type { StockItemsInput } from '@fulfil/core';
 import { compare, type Plan, quickPlan, report } from './measure.js';
 import { type RawDb, rawCopy, runSql } from './raw-sqlite.js';
 import { openBenchStore, WAREHOUSE } from './store.js';
@@ -49,10 +50,10 @@ export async function benchStockSync(dir: string, quick: boolean): Promise<void>
     const raw = await rawCopy(repository, dir, 'stock-floor', 'file');
     try {
       const [even, odd] = batches() as [StockEntry[], StockEntry[]];
-      const bodies = [{ stock_items: even }, { stock_items: odd }];
+      const bodies: StockItemsInput[] = [{ stock_items: even }, { stock_items: odd }];
       const floor = rawSync(raw, storeId);
       const result = await compare(
-        (i) => engine.syncStock(partner, bodies[i % 2]),
+        (i) => engine.syncStock(partner, bodies[i % 2] as StockItemsInput),
         (i) => floor(i % 2 ? odd : even),
         plan,
       );

@@ -9,7 +9,7 @@
  * Run it: npx tsx examples/embed.ts
  */
 import { pathToFileURL } from 'node:url';
-import { createEngine, type OrderHistory } from '@fulfil/core';
+import { createEngine, type OrderHistory, type SeedInput } from '@fulfil/core';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 
 // Secrets of the two integrators. In production they are generated (`engine.createToken`, or
@@ -84,7 +84,7 @@ const salesOrder = {
 };
 
 /** One store with one partner warehouse, its stock, and a token per integrator. */
-const seed = {
+const seed: SeedInput = {
   stores: [
     {
       code: 'shop',

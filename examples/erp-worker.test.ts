@@ -16,7 +16,7 @@ describe('examples/erp-worker.ts', () => {
     await engine.loadSeed(seed);
     const server = await startHttpServer({ engine, port: 0, log: () => {} });
     try {
-      const connection = { baseUrl: server.url, store: 'default' };
+      const connection = { baseUrl: server.url, storeCode: 'default' };
       const partner = {
         ...connection,
         token: 'demo-partner-milan-9f4c2e7a1b6d3f8e0a5c7b2d4e6f8a1c',
@@ -69,7 +69,7 @@ describe('examples/erp-worker.ts', () => {
         expect(history.invoices.map((invoice) => invoice.invoice_number)).toEqual([
           invoiceNumber(before),
         ]);
-        // Shipping was left out of the request: the service records what the order owes.
+        // The client stated the order's shipping on its first invoice; the service agreed.
         expect(history.invoices[0]?.shipping_amount_incl_tax).toBe(after.shipping_amount ?? 0);
       }
       expect(new Set(await statuses(courierOrders))).toEqual(new Set(['pending_shipment']));

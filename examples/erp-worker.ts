@@ -1,31 +1,22 @@
 /**
- * The ERP's worker, talking to Fulfil over its REST API with plain `fetch`: allocate every order
+ * The ERP's worker, talking to Fulfil over its REST API with @fulfil/client: allocate every order
  * waiting in pending_allocation (in real life: after reserving the stock in the ERP), then invoice
  * every order waiting in pending_invoice (in real life: after issuing the fiscal invoice). Orders
  * a partner ships and orders the service ships itself through its courier both end up in
  * pending_invoice; the ERP does not need to know which. Runs every 30 s, as the spec recommends,
- * until Ctrl+C; `--once` runs one round and exits. The HTTP client and the paging loop are in
- * rest-client.ts, shared with the partner's worker (partner-worker.ts).
+ * until Ctrl+C; `--once` runs one round and exits. The round loop is in worker-loop.ts, shared
+ * with the partner's worker (partner-worker.ts).
  *
  * Try it against the demo:
  *   pnpm start                                   # serves examples/demo-seed.json on :8080
  *   FULFIL_TOKEN=demo-erp-3b8d1f6a2c9e4b7d0f5a8c1e3b6d9f2a4c7e npx tsx examples/erp-worker.ts --once
  *
  * Environment: FULFIL_URL (default http://127.0.0.1:8080), FULFIL_STORE (default "default"),
- * FULFIL_TOKEN (required), FULFIL_POLL_MS (default 30000).
+ * FULFIL_TOKEN (required), FULFIL_FORMAT (json or xml; default json), FULFIL_POLL_MS (default 30000).
  */
 import { pathToFileURL } from 'node:url';
-import {
-  type ClientOptions,
-  client,
-  eachOrder,
-  type FulfillmentOrder,
-  pollAll,
-  type Refusal,
-  runRounds,
-} from './rest-client.js';
-
-export type WorkerOptions = ClientOptions;
+import { createClient, type FulfillmentOrder } from '@fulfil/client';
+import { eachOrder, pollAll, type Refusal, runRounds, type WorkerOptions } from './worker-loop.js';
 
 export interface RoundReport {
   allocated: string[];
@@ -50,15 +41,15 @@ export function invoiceNumber(order: FulfillmentOrder): string {
 
 /** One round: allocate what waits for allocation, invoice what waits for invoicing. */
 export async function runOnce(options: WorkerOptions): Promise<RoundReport> {
-  const call = client(options);
+  const client = createClient(options);
   const log = options.log ?? (() => {});
   const report: RoundReport = { allocated: [], invoiced: [], errors: [] };
 
   // A refused action concerns one order: eachOrder notes it in report.errors and goes on.
   await eachOrder(
-    await pollAll(call, 'pending_allocation'),
+    await pollAll(client, 'pending_allocation'),
     (order) =>
-      call('POST', '/fulfillmentOrder/allocate', {
+      client.allocate({
         // The reference's key is `allocation` (the ERP guide's sample writes `order`).
         allocation: {
           order_id: order.fulfillment_order_number,
@@ -70,20 +61,12 @@ export async function runOnce(options: WorkerOptions): Promise<RoundReport> {
   );
 
   await eachOrder(
-    await pollAll(call, 'pending_invoice'),
-    (order) =>
-      call('POST', '/fulfillmentOrder/invoice', {
-        invoice: {
-          order_id: order.fulfillment_order_number,
-          // Exactly the items the queue shows: after a partial shipment, only the shipped ones;
-          // the rest come back in a later round, after their own shipment, for their own invoice.
-          items: order.items.map((item) => ({ item_id: item.id })),
-          invoice_number: invoiceNumber(order),
-          // shipping_amount_incl_tax is optional and left out here. An ERP that sends it must send
-          // the order's shipping amount (incl. tax) on the order's first invoice and 0 on every
-          // later one; anything else is a 400 naming the expected value.
-        },
-      }),
+    await pollAll(client, 'pending_invoice'),
+    // Exactly the items the queue shows: after a partial shipment, only the shipped ones; the
+    // rest come back in a later round, after their own shipment, for their own invoice. The
+    // client states shipping_amount_incl_tax as the service expects it: the order's shipping
+    // (incl. tax) on its first invoice, 0 on every later one.
+    (order) => client.invoiceOrder(order, { invoice_number: invoiceNumber(order) }),
     { done: report.invoiced, errors: report.errors, verb: 'invoiced', log },
   );
   return report;

@@ -14,7 +14,7 @@ describe('examples/partner-worker.ts', () => {
     try {
       const options = {
         baseUrl: server.url,
-        store: 'default',
+        storeCode: 'default',
         token: 'demo-partner-milan-9f4c2e7a1b6d3f8e0a5c7b2d4e6f8a1c',
       };
       const first = await runOnce(options);

@@ -1,28 +1,20 @@
 /**
- * A fulfillment partner's worker, talking to Fulfil over its REST API with plain `fetch`:
+ * A fulfillment partner's worker, talking to Fulfil over its REST API with @fulfil/client:
  * accept every order waiting in pending_accept, then ship every order waiting in
  * pending_shipment (in real life: after picking and packing it). Runs every 30 s, as the spec
- * recommends, until Ctrl+C; `--once` runs one round and exits. The HTTP client and the paging
- * loop are in rest-client.ts, shared with the ERP's worker (erp-worker.ts).
+ * recommends, until Ctrl+C; `--once` runs one round and exits. The round loop is in
+ * worker-loop.ts, shared with the ERP's worker (erp-worker.ts).
  *
  * Try it against the demo:
  *   pnpm start                                   # serves examples/demo-seed.json on :8080
  *   FULFIL_TOKEN=demo-partner-milan-9f4c2e7a1b6d3f8e0a5c7b2d4e6f8a1c npx tsx examples/partner-worker.ts --once
  *
  * Environment: FULFIL_URL (default http://127.0.0.1:8080), FULFIL_STORE (default "default"),
- * FULFIL_TOKEN (required), FULFIL_POLL_MS (default 30000).
+ * FULFIL_TOKEN (required), FULFIL_FORMAT (json or xml; default json), FULFIL_POLL_MS (default 30000).
  */
 import { pathToFileURL } from 'node:url';
-import {
-  type ClientOptions,
-  client,
-  eachOrder,
-  pollAll,
-  type Refusal,
-  runRounds,
-} from './rest-client.js';
-
-export type WorkerOptions = ClientOptions;
+import { createClient } from '@fulfil/client';
+import { eachOrder, pollAll, type Refusal, runRounds, type WorkerOptions } from './worker-loop.js';
 
 export interface RoundReport {
   accepted: string[];
@@ -33,15 +25,15 @@ export interface RoundReport {
 
 /** One round: accept what waits for acceptance, ship what waits for shipment. */
 export async function runOnce(options: WorkerOptions): Promise<RoundReport> {
-  const call = client(options);
+  const client = createClient(options);
   const log = options.log ?? (() => {});
   const report: RoundReport = { accepted: [], shipped: [], errors: [] };
 
   // A refused action concerns one order: eachOrder notes it in report.errors and goes on.
   await eachOrder(
-    await pollAll(call, 'pending_accept'),
+    await pollAll(client, 'pending_accept'),
     (order) =>
-      call('POST', '/fulfillmentOrder/accept', {
+      client.accept({
         order: {
           order_id: order.fulfillment_order_number,
           // qty = the ordered qty accepts an item in full; 0 would reject it.
@@ -52,9 +44,9 @@ export async function runOnce(options: WorkerOptions): Promise<RoundReport> {
   );
 
   await eachOrder(
-    await pollAll(call, 'pending_shipment'),
+    await pollAll(client, 'pending_shipment'),
     (order) =>
-      call('POST', '/fulfillmentOrder/ship', {
+      client.ship({
         shipment: {
           order_id: order.fulfillment_order_number,
           items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),

@@ -1,4 +1,3 @@
-import type * as v from 'valibot';
 import { type ApiAction, DEFAULT_ACL_PREFIX } from './domain/acl.js';
 import type { Router } from './domain/routing.js';
 import { defaultRouter } from './domain/routing.js';
@@ -7,7 +6,23 @@ import { type Clock, systemClock } from './ports/clock.js';
 import type { CourierFactory } from './ports/courier.js';
 import type { Repository } from './ports/repository.js';
 import { simulatedCourier } from './ports/simulated-courier.js';
-import type { StoreSettingsInput } from './schemas/operator.js';
+import type {
+  SeedInput,
+  StoreSettingsInput,
+  TokenInput,
+  WarehouseInput,
+} from './schemas/operator.js';
+import type {
+  AcceptInput,
+  AllocateInput,
+  InvoiceInput,
+  PollParamsInput,
+  RejectInput,
+  ShipInput,
+  StockItemsInput,
+} from './schemas/requests.js';
+import type { SalesOrderInput } from './schemas/sales-order.js';
+import type { Unverified } from './schemas/unverified.js';
 import { dispatchCourier } from './use-cases/courier-dispatch.js';
 import { type EngineDeps, operatorActor } from './use-cases/deps.js';
 import { intakeSalesOrder } from './use-cases/intake.js';
@@ -48,8 +63,9 @@ export interface EngineOptions {
 
 /**
  * The engine: every use case of the service, each one transaction over the repository.
- * Public actions take the request body as received (unknown) and validate it here, so an
- * embedding app gets exactly the checks the REST server applies.
+ * Public actions are typed with what a caller sends (`AcceptInput`, `SalesOrderInput`, ...) and
+ * still validate it at run time, so an embedding app gets exactly the checks the REST server
+ * applies to bodies it received as bytes.
  */
 export function createEngine(options: EngineOptions) {
   const deps: EngineDeps = {
@@ -71,29 +87,32 @@ export function createEngine(options: EngineOptions) {
     authenticate: (storeCode: string, secret: string | null) =>
       authenticate(deps, storeCode, secret),
     authorize: (principal: Principal, action: ApiAction) => authorize(deps, principal, action),
-    listWarehouses: (actor: Actor, query?: unknown) => listWarehouses(deps, actor, query),
-    syncStock: (actor: Actor, body: unknown) => syncStock(deps, actor, body),
-    poll: (actor: Actor, queue: QueueName, query?: unknown) => pollQueue(deps, actor, queue, query),
-    accept: (actor: Actor, body: unknown) => acceptOrder(deps, actor, body),
-    reject: (actor: Actor, body: unknown) => rejectOrder(deps, actor, body),
-    allocate: (actor: Actor, body: unknown) => allocateOrder(deps, actor, body),
-    ship: (actor: Actor, body: unknown) => shipOrder(deps, actor, body),
-    invoice: (actor: Actor, body: unknown) => invoiceOrder(deps, actor, body),
+    listWarehouses: (actor: Actor, query?: Pick<PollParamsInput, 'page'> | Unverified) =>
+      listWarehouses(deps, actor, query),
+    syncStock: (actor: Actor, body: StockItemsInput | Unverified) => syncStock(deps, actor, body),
+    poll: (actor: Actor, queue: QueueName, query?: PollParamsInput | Unverified) =>
+      pollQueue(deps, actor, queue, query),
+    accept: (actor: Actor, body: AcceptInput | Unverified) => acceptOrder(deps, actor, body),
+    reject: (actor: Actor, body: RejectInput | Unverified) => rejectOrder(deps, actor, body),
+    allocate: (actor: Actor, body: AllocateInput | Unverified) => allocateOrder(deps, actor, body),
+    ship: (actor: Actor, body: ShipInput | Unverified) => shipOrder(deps, actor, body),
+    invoice: (actor: Actor, body: InvoiceInput | Unverified) => invoiceOrder(deps, actor, body),
 
     // ── the operator side (DECISIONS §8) ──────────────────────────────────────────────────
     /** The actor of operator work (the whole store), for calling the public actions directly. */
     operator: operatorActor,
-    upsertStore: (code: string, settings?: v.InferInput<typeof StoreSettingsInput>) =>
-      upsertStore(deps, code, settings),
+    upsertStore: (code: string, settings?: StoreSettingsInput) => upsertStore(deps, code, settings),
     getStore: (code: string) => getStore(deps, code),
     listStores: () => listStores(deps),
-    upsertWarehouse: (storeCode: string, spec: unknown) => upsertWarehouse(deps, storeCode, spec),
+    upsertWarehouse: (storeCode: string, spec: WarehouseInput | Unverified) =>
+      upsertWarehouse(deps, storeCode, spec),
     listStock: (storeCode: string, filter?: { sku?: string }) =>
       listStock(deps, operatorActor(storeCode), filter),
-    createToken: (storeCode: string, spec: unknown) => createToken(deps, storeCode, spec),
+    createToken: (storeCode: string, spec: TokenInput | Unverified) =>
+      createToken(deps, storeCode, spec),
     listTokens: (storeCode: string) => listTokens(deps, storeCode),
     revokeToken: (storeCode: string, name: string) => revokeToken(deps, storeCode, name),
-    intake: (storeCode: string, salesOrder: unknown, actorName?: string) =>
+    intake: (storeCode: string, salesOrder: SalesOrderInput | Unverified, actorName?: string) =>
       intakeSalesOrder(deps, storeCode, salesOrder, actorName),
     getOrder: (storeCode: string, number: string) => getOrder(deps, storeCode, number),
     getOrderHistory: (storeCode: string, number: string) =>
@@ -104,7 +123,7 @@ export function createEngine(options: EngineOptions) {
     abandonOrder: (storeCode: string, number: string) => abandonOrder(deps, storeCode, number),
     cancelOrder: (storeCode: string, number: string) => cancelOrder(deps, storeCode, number),
     dispatchCourier: (limit?: number) => dispatchCourier(deps, limit),
-    loadSeed: (document: unknown) => loadSeed(deps, document),
+    loadSeed: (document: SeedInput | Unverified) => loadSeed(deps, document),
     close: () => deps.repository.close(),
   };
 }

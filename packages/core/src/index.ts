@@ -35,6 +35,7 @@ export * from './schemas/parse.js';
 export * from './schemas/requests.js';
 export * from './schemas/resources.js';
 export * from './schemas/sales-order.js';
+export * from './schemas/unverified.js';
 export * from './state-machine/transitions.js';
 export type { DispatchReport } from './use-cases/courier-dispatch.js';
 export type { OrderHistory } from './use-cases/orders.js';

@@ -7,7 +7,42 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/fulfil.db';
 
 /** A database URL the server cannot open: a usage mistake, not a runtime failure. */
 export class InvalidDatabaseUrlError extends Error {
-  override readonly name = 'InvalidDatabaseUrlError';
+  override readonly name: string = 'InvalidDatabaseUrlError';
+}
+
+/** The storage adapter a database URL needs is not installed (both are optional peers). */
+export class StorageAdapterMissingError extends InvalidDatabaseUrlError {
+  override readonly name = 'StorageAdapterMissingError';
+}
+
+/** Packages the server loads on demand, by the kind of database they open. */
+export const STORAGE_ADAPTERS = {
+  sqlite: '@fulfil/storage-sqlite',
+  postgres: '@fulfil/storage-postgres',
+} as const;
+
+/**
+ * Imports a storage adapter. A deployment installs only the one it uses (a Postgres deployment
+ * need not compile better-sqlite3), so a missing one is a setup mistake, said as such.
+ */
+export async function importAdapter<TModule>(
+  name: string,
+  load: () => Promise<TModule>,
+): Promise<TModule> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+    // Node names the package it could not find in quotes, then the importer's path (which may
+    // hold the adapter's name when it is the adapter's own dependency that is missing).
+    if (missing && String((error as Error).message).includes(`'${name}'`)) {
+      throw new StorageAdapterMissingError(
+        `this database needs the package ${name}, which is not installed: npm install ${name}`,
+      );
+    }
+    throw error;
+  }
 }
 
 export type DatabaseTarget =
@@ -82,8 +117,8 @@ export interface OpenRepositoryOptions {
 
 /**
  * Opens the repository a database URL names, with its schema migrated to the latest version.
- * A SQLite file's parent directory is created when missing. The Postgres adapter is loaded only
- * when a Postgres URL is given, so SQLite users never load `pg`.
+ * A SQLite file's parent directory is created when missing. Each adapter is loaded only when its
+ * kind of URL is given, so SQLite users never load `pg`, nor Postgres users better-sqlite3.
  */
 export async function openRepository(
   url: string = DEFAULT_DATABASE_URL,
@@ -92,7 +127,10 @@ export async function openRepository(
   const target = parseDatabaseUrl(url, options.baseDir);
   const skipMigrations = options.skipMigrations ?? false;
   if (target.kind === 'postgres') {
-    const { openPostgresRepository } = await import('@fulfil/storage-postgres');
+    const { openPostgresRepository } = await importAdapter(
+      STORAGE_ADAPTERS.postgres,
+      () => import('@fulfil/storage-postgres'),
+    );
     return openPostgresRepository({
       connectionString: target.connectionString,
       ...(target.schema === undefined ? {} : { schema: target.schema }),
@@ -100,7 +138,10 @@ export async function openRepository(
     });
   }
   if (target.kind === 'sqlite') await mkdir(dirname(target.path), { recursive: true });
-  const { openSqliteRepository } = await import('@fulfil/storage-sqlite');
+  const { openSqliteRepository } = await importAdapter(
+    STORAGE_ADAPTERS.sqlite,
+    () => import('@fulfil/storage-sqlite'),
+  );
   return openSqliteRepository({
     filename: target.kind === 'sqlite' ? target.path : ':memory:',
     skipMigrations,

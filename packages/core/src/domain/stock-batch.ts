@@ -1,4 +1,4 @@
-import type { StockItemsInput } from '../schemas/requests.js';
+import type { ParsedStockItems } from '../schemas/requests.js';
 import { type ErrorDetail, fieldErrors } from './errors.js';
 
 /**
@@ -7,7 +7,7 @@ import { type ErrorDetail, fieldErrors } from './errors.js';
  * naming each bad entry.
  */
 export function assertValidStockBatch(
-  batch: StockItemsInput,
+  batch: ParsedStockItems,
   visibleWarehouses: ReadonlySet<string>,
 ): void {
   const problems: ErrorDetail[] = [];

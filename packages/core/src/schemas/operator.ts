@@ -71,7 +71,14 @@ export const SeedFile = v.object({
   stores: v.pipe(v.array(SeedStore), v.minLength(1, 'must list at least one store')),
 });
 
-export type StoreSettingsPatch = v.InferInput<typeof StoreSettingsInput>;
+// What a caller sends (a schema and its input type share the name) and what it is parsed into.
+export type StoreSettingsInput = v.InferInput<typeof StoreSettingsInput>;
+/** Settings to change: every field optional, the courier's patched field by field. */
+export type StoreSettingsPatch = StoreSettingsInput;
+export type WarehouseInput = v.InferInput<typeof WarehouseInput>;
+export type TokenInput = v.InferInput<typeof TokenInput>;
+/** A seed file: stores with their settings, warehouses, stock, tokens and sales orders. */
+export type SeedInput = v.InferInput<typeof SeedFile>;
 export type WarehouseSpec = v.InferOutput<typeof WarehouseInput>;
 export type TokenSpec = v.InferOutput<typeof TokenInput>;
 export type Seed = v.InferOutput<typeof SeedFile>;

@@ -112,10 +112,22 @@ export const PollParams = v.object({
   date: v.optional(timestamp),
 });
 
-export type StockItemsInput = v.InferOutput<typeof StockItemsRequest>;
-export type AcceptInput = v.InferOutput<typeof AcceptRequest>['order'];
-export type RejectInput = v.InferOutput<typeof RejectRequest>['order'];
-export type AllocateInput = v.InferOutput<typeof AllocateRequest>['allocation'];
-export type ShipInput = v.InferOutput<typeof ShipRequest>['shipment'];
-export type InvoiceInput = v.InferOutput<typeof InvoiceRequest>['invoice'];
-export type PollInput = v.InferOutput<typeof PollParams>;
+// What a caller sends (valibot's input types: `order_id` may be a number, `page` text) and what
+// the engine works with once a body is parsed.
+
+export type StockItemsInput = v.InferInput<typeof StockItemsRequest>;
+export type AcceptInput = v.InferInput<typeof AcceptRequest>;
+export type RejectInput = v.InferInput<typeof RejectRequest>;
+/** The reference's key, `allocation`; the engine also takes the ERP guide's `order`. */
+export type AllocateInput = v.InferInput<typeof AllocateRequest>;
+export type ShipInput = v.InferInput<typeof ShipRequest>;
+export type InvoiceInput = v.InferInput<typeof InvoiceRequest>;
+export type PollParamsInput = v.InferInput<typeof PollParams>;
+
+export type ParsedStockItems = v.InferOutput<typeof StockItemsRequest>;
+export type ParsedAccept = v.InferOutput<typeof AcceptRequest>['order'];
+export type ParsedReject = v.InferOutput<typeof RejectRequest>['order'];
+export type ParsedAllocation = v.InferOutput<typeof AllocateRequest>['allocation'];
+export type ParsedShipment = v.InferOutput<typeof ShipRequest>['shipment'];
+export type ParsedInvoice = v.InferOutput<typeof InvoiceRequest>['invoice'];
+export type ParsedPoll = v.InferOutput<typeof PollParams>;

@@ -66,5 +66,8 @@ export const SalesOrderInput = v.object({
   items: v.pipe(v.array(SalesOrderItemInput), v.minLength(1, 'must list at least one item')),
 });
 
+/** A sales order as a caller sends it to intake (amounts as numbers in API units). */
+export type SalesOrderInput = v.InferInput<typeof SalesOrderInput>;
+export type SalesOrderItemInput = v.InferInput<typeof SalesOrderItemInput>;
 export type SalesOrder = v.InferOutput<typeof SalesOrderInput>;
 export type SalesOrderItem = v.InferOutput<typeof SalesOrderItemInput>;

@@ -9,6 +9,8 @@ import type {
   TokenRecord,
   Warehouse,
 } from '../domain/types.js';
+import type { SeedInput } from '../schemas/operator.js';
+import type { SalesOrderInput } from '../schemas/sales-order.js';
 
 /** Builders of valid records for tests: every field set, overridable piece by piece. */
 
@@ -185,8 +187,8 @@ const cents = (amount: number) => Math.round(amount * 100) / 100;
 export function salesOrder(
   number: string,
   lines: readonly SalesLineFixture[] = [{ sku: 'SKU-1', qty: 2 }],
-  overrides: Record<string, unknown> = {},
-) {
+  overrides: Partial<SalesOrderInput> = {},
+): SalesOrderInput {
   const items = lines.map(({ sku, qty, price = 10, name = `Product ${sku}` }) => {
     const priceExclTax = cents(price / 1.22);
     return {
@@ -226,5 +228,39 @@ export function salesOrder(
     shipping_address: address(),
     items,
     ...overrides,
+  };
+}
+
+/** The secrets of the tokens `seed()` creates: 32+ characters, as chosen secrets must be. */
+export const SEED_TOKENS = {
+  partner: 'fixture-partner-token-0123456789abcdef',
+  erp: 'fixture-erp-token-000-0123456789abcdef',
+} as const;
+
+/**
+ * A seed (the document `loadSeed` and `fulfil seed` take) with one store, `default`: partner
+ * warehouse WH-A, 100 of SKU-1, SKU-2 and SKU-3 there, a partner token scoped to WH-A and an ERP
+ * token (secrets in SEED_TOKENS), and no orders. Every field of the store can be overridden.
+ */
+export function seed(overrides: Partial<SeedInput['stores'][number]> = {}): SeedInput {
+  return {
+    stores: [
+      {
+        code: 'default',
+        settings: { partial_items: false, partial_qty: false, reroute: true },
+        warehouses: [{ code: 'WH-A', name: 'Partner A', fulfilled_by: 'partner', priority: 10 }],
+        stock: ['SKU-1', 'SKU-2', 'SKU-3'].map((sku) => ({
+          warehouse_code: 'WH-A',
+          sku,
+          qty: 100,
+        })),
+        tokens: [
+          { name: 'partner', token: SEED_TOKENS.partner, acl: 'partner', warehouses: ['WH-A'] },
+          { name: 'erp', token: SEED_TOKENS.erp, acl: 'erp' },
+        ],
+        orders: [],
+        ...overrides,
+      },
+    ],
   };
 }

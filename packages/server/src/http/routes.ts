@@ -11,6 +11,7 @@ import {
   ShipRequest,
   StockItemResourceSchema,
   StockItemsRequest,
+  unverified,
   WarehouseResourceSchema,
 } from '@fulfil/core';
 import type * as v from 'valibot';
@@ -120,7 +121,7 @@ export const OPERATIONS: readonly Operation[] = [
     request: StockItemsRequest,
     query: [],
     response: { schema: StockItemResourceSchema, many: true },
-    run: (engine, { principal, body }) => engine.syncStock(principal, body),
+    run: (engine, { principal, body }) => engine.syncStock(principal, unverified(body)),
   },
   ...QUEUES.map(
     ({ queue, summary }): Operation => ({
@@ -146,7 +147,7 @@ export const OPERATIONS: readonly Operation[] = [
       request,
       query: [],
       response: order,
-      run: (engine, { principal, body }) => engine[action](principal, body),
+      run: (engine, { principal, body }) => engine[action](principal, unverified(body)),
     }),
   ),
 ];

@@ -378,8 +378,9 @@ describe('fulfil: data commands', () => {
 
     const engine = createEngine({ repository: await openRepository(db) });
     const [item] = (await engine.getOrder('default', '100000007-1')).items;
+    if (!item) throw new Error('the order has no item');
     await engine.allocate(engine.operator('default'), {
-      allocation: { order_id: '100000007-1', items: [{ item_id: item?.id }] },
+      allocation: { order_id: '100000007-1', items: [{ item_id: item.id }] },
     });
     await engine.close();
 

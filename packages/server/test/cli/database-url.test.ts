@@ -3,9 +3,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   InvalidDatabaseUrlError,
+  importAdapter,
   openRepository,
   parseDatabaseUrl,
   redactDatabaseUrl,
+  STORAGE_ADAPTERS,
+  StorageAdapterMissingError,
 } from '../../src/database-url.js';
 import { tempDir } from './run-cli.js';
 
@@ -107,5 +110,39 @@ describe('openRepository on Postgres', () => {
     const repository = await openRepository(postgresUrl);
     expect(Array.isArray(await repository.transaction((tx) => tx.listStores(), 'read'))).toBe(true);
     await repository.close();
+  });
+});
+
+describe('storage adapters are optional peers, loaded on demand', () => {
+  const notFound = (specifier: string, importer = '/app/node_modules/@fulfil/server/dist/cli.js') =>
+    Object.assign(new Error(`Cannot find package '${specifier}' imported from ${importer}`), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    });
+
+  it('a missing adapter is a setup mistake that names the package to install', async () => {
+    const error = await importAdapter(STORAGE_ADAPTERS.postgres, () =>
+      Promise.reject(notFound('@fulfil/storage-postgres')),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageAdapterMissingError);
+    expect(error).toBeInstanceOf(InvalidDatabaseUrlError);
+    expect((error as Error).message).toContain('npm install @fulfil/storage-postgres');
+  });
+
+  it('a module missing inside an installed adapter (its driver, say) is not blamed on the adapter', async () => {
+    const error = await importAdapter(STORAGE_ADAPTERS.sqlite, () =>
+      Promise.reject(
+        notFound('better-sqlite3', '/app/node_modules/@fulfil/storage-sqlite/dist/index.js'),
+      ),
+    ).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(StorageAdapterMissingError);
+    expect((error as Error).message).toContain('better-sqlite3');
+  });
+
+  it('an installed adapter loads', async () => {
+    const adapter = await importAdapter(
+      STORAGE_ADAPTERS.sqlite,
+      () => import('@fulfil/storage-sqlite'),
+    );
+    expect(typeof adapter.openSqliteRepository).toBe('function');
   });
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createEngine, type Engine, ManualClock } from '@fulfil/core';
+import { createEngine, type Engine, ManualClock, type SeedInput, unverified } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { XMLParser } from 'fast-xml-parser';
@@ -39,7 +39,7 @@ export function salesOrder(
 }
 
 /** Two partner warehouses, one courier warehouse, stock, tokens of every kind, and orders. */
-export function testSeed() {
+export function testSeed(): SeedInput {
   return {
     stores: [
       {
@@ -98,7 +98,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const clock = new ManualClock(START);
   const engine = createEngine({ repository: await openSqliteRepository(':memory:'), clock });
-  await engine.loadSeed(options.seed ?? testSeed());
+  await engine.loadSeed(options.seed ? unverified(options.seed) : testSeed());
   for (const name of options.revoke ?? (options.seed ? [] : ['revoked'])) {
     await engine.revokeToken('default', name);
   }

@@ -31,8 +31,9 @@ describe('courier dispatch claims', () => {
       ],
     });
     const [item] = (await engine.getOrder('default', '700-1')).items;
+    if (!item) throw new Error('the order has no item');
     await engine.allocate(engine.operator('default'), {
-      allocation: { order_id: '700-1', items: [{ item_id: item?.id }] },
+      allocation: { order_id: '700-1', items: [{ item_id: item.id }] },
     });
     return clock;
   }

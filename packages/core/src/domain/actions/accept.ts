@@ -1,4 +1,4 @@
-import type { AcceptInput } from '../../schemas/requests.js';
+import type { ParsedAccept } from '../../schemas/requests.js';
 import { fieldError } from '../errors.js';
 import { splitLine } from '../item-line.js';
 import { partialQtyEnabled } from '../partials.js';
@@ -14,7 +14,7 @@ import { rejectLine } from './reject.js';
  */
 export function accept(
   order: FulfillmentOrder,
-  input: AcceptInput,
+  input: ParsedAccept,
   context: ActionContext,
 ): ActionOutcome {
   assertInFlow(order, 'order');

@@ -1,4 +1,4 @@
-import type { AllocateInput } from '../../schemas/requests.js';
+import type { ParsedAllocation } from '../../schemas/requests.js';
 import { fieldError } from '../errors.js';
 import type { FulfillmentOrder, StockDelta, Warehouse } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
@@ -16,7 +16,7 @@ export interface AllocateContext extends ActionContext {
  */
 export function allocate(
   order: FulfillmentOrder,
-  input: AllocateInput,
+  input: ParsedAllocation,
   context: AllocateContext,
 ): ActionOutcome {
   assertInFlow(order, 'allocation');

@@ -1,4 +1,4 @@
-import type { InvoiceInput } from '../../schemas/requests.js';
+import type { ParsedInvoice } from '../../schemas/requests.js';
 import { type ErrorDetail, fieldError, fieldErrors } from '../errors.js';
 import { formatMoney } from '../money.js';
 import type { FulfillmentOrder, Invoice } from '../types.js';
@@ -25,7 +25,7 @@ export function expectedShippingAmount(order: FulfillmentOrder): number {
  */
 export function invoice(
   order: FulfillmentOrder,
-  input: InvoiceInput,
+  input: ParsedInvoice,
   context: ActionContext,
 ): ActionOutcome {
   assertInFlow(order, 'invoice');

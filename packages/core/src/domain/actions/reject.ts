@@ -1,4 +1,4 @@
-import type { RejectInput } from '../../schemas/requests.js';
+import type { ParsedReject } from '../../schemas/requests.js';
 import type { FulfillmentOrder, Item } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
@@ -14,7 +14,7 @@ export function rejectLine(item: Item, warehouse: string): Item {
 /** POST reject: the listed lines are turned down (nothing was reserved for them yet). */
 export function reject(
   order: FulfillmentOrder,
-  input: RejectInput,
+  input: ParsedReject,
   context: ActionContext,
 ): ActionOutcome {
   assertInFlow(order, 'order');

@@ -1,11 +1,11 @@
-import type { ShipInput } from '../../schemas/requests.js';
+import type { ParsedShipment } from '../../schemas/requests.js';
 import type { FulfillmentOrder, StockDelta, Track } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
 
 /** The request's tracks, plus `carrier_tracking_number` + `carrier_title` as one more (DECISIONS §4). */
 export function tracksOf(
-  input: Pick<ShipInput, 'tracks' | 'carrier_tracking_number' | 'carrier_title'>,
+  input: Pick<ParsedShipment, 'tracks' | 'carrier_tracking_number' | 'carrier_title'>,
 ): Track[] {
   const tracks = [...(input.tracks ?? [])];
   if (input.carrier_tracking_number) {
@@ -21,7 +21,7 @@ export function tracksOf(
  */
 export function ship(
   order: FulfillmentOrder,
-  input: ShipInput,
+  input: ParsedShipment,
   context: ActionContext,
 ): ActionOutcome {
   assertInFlow(order, 'shipment');

@@ -5,6 +5,7 @@ import {
   isDomainError,
   parseWith,
   SalesOrderInput,
+  unverified,
 } from '@fulfil/core';
 import { stringOption, UsageError } from '../args.js';
 import { type Command, printJson, readJsonFile, withEngine } from '../command.js';
@@ -73,7 +74,7 @@ export const ordersImportCommand: Command = {
       for (const [index, order] of orders.entries()) {
         const number = (order as { sales_order_number: string }).sales_order_number;
         try {
-          const created = await engine.intake(context.store, order, 'cli');
+          const created = await engine.intake(context.store, unverified(order), 'cli');
           results.push({
             sales_order_number: number,
             status: 'created',

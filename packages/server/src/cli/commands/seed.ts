@@ -1,3 +1,4 @@
+import { unverified } from '@fulfil/core';
 import { type Command, printJson, readJsonFile, withEngine } from '../command.js';
 
 export const seedCommand: Command = {
@@ -12,7 +13,7 @@ export const seedCommand: Command = {
   async run(context) {
     const [file] = context.args.positionals as [string];
     const document = await readJsonFile(context, file);
-    const report = await withEngine(context, (engine) => engine.loadSeed(document));
+    const report = await withEngine(context, (engine) => engine.loadSeed(unverified(document)));
     printJson(context, report);
     return 0;
   },

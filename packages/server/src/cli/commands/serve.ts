@@ -5,6 +5,7 @@ import {
   QUEUES,
   resourceOf,
   type SeedReport,
+  unverified,
 } from '@fulfil/core';
 import { parseDatabaseUrl, redactDatabaseUrl } from '../../database-url.js';
 import { columns, integerOption, stringOption, UsageError } from '../args.js';
@@ -118,7 +119,7 @@ async function loadSeedIfAsked(
   if (seed === undefined) return;
   const { io } = context;
   if (!seed.ifEmpty || (await engine.listStores()).length === 0) {
-    const report = await engine.loadSeed(document);
+    const report = await engine.loadSeed(unverified(document));
     io.stdout.write(describeSeed(resolvePath(context, seed.file), report));
   } else {
     io.stdout.write(`The database has stores already: ${seed.file} was not loaded.\n`);

@@ -1,0 +1,197 @@
+/**
+ * Writes src/generated.ts: the client's types and XML shapes, derived from the schemas the server
+ * validates with (core's resources and requests, the server's error body). The client ships no
+ * valibot and no core; this keeps it in step with them. `pnpm --filter @fulfil/client generate`
+ * rewrites it; a test fails when it is out of date.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  AcceptRequest,
+  InvoiceRequest,
+  ItemResourceSchema,
+  OrderResourceSchema,
+  RejectRequest,
+  ShipRequest,
+  StockItemResourceSchema,
+  StockItemsRequest,
+  WarehouseResourceSchema,
+} from '@fulfil/core';
+import ts from 'typescript';
+import { ErrorBodySchema } from '../../server/src/http/openapi/resources.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const OUTPUT = fileURLToPath(new URL('../src/generated.ts', import.meta.url));
+
+/** Each public type: its name, what it is, and the type expression in core's terms. */
+const TYPES: readonly { name: string; doc: string; source: string }[] = [
+  { name: 'Warehouse', doc: 'A warehouse of the store.', source: 'core.WarehouseResource' },
+  {
+    name: 'StockItem',
+    doc: 'On-hand quantity of one sku in one warehouse.',
+    source: 'core.StockItemResource',
+  },
+  {
+    name: 'FulfillmentOrder',
+    doc: 'A fulfillment order. Amounts are absent in the pending_accept and failed queues.',
+    source: 'core.OrderResource',
+  },
+  {
+    name: 'FulfillmentOrderItem',
+    doc: 'An item line of a fulfillment order.',
+    source: 'core.ItemResource',
+  },
+  { name: 'QueueName', doc: 'The five polled queues.', source: 'core.QueueName' },
+  {
+    name: 'StockItemsRequest',
+    doc: 'Body of POST /V1/stockItems: absolute on-hand quantities.',
+    source: 'core.StockItemsInput',
+  },
+  {
+    name: 'AcceptRequest',
+    doc: 'Body of accept: qty > 0 accepts that quantity of an item, 0 rejects it.',
+    source: 'core.AcceptInput',
+  },
+  { name: 'RejectRequest', doc: 'Body of reject.', source: 'core.RejectInput' },
+  {
+    name: 'AllocateRequest',
+    doc: 'Body of allocate (the reference key `allocation`).',
+    source: 'Extract<core.AllocateInput, { allocation: unknown }>',
+  },
+  {
+    name: 'ShipRequest',
+    doc: 'Body of ship: the items of one shipment.',
+    source: 'core.ShipInput',
+  },
+  { name: 'InvoiceRequest', doc: 'Body of invoice.', source: 'core.InvoiceInput' },
+  {
+    name: 'ErrorBody',
+    doc: 'The body of every error answer.',
+    source: 'import("./packages/server/src/http/errors.js").ErrorBody',
+  },
+];
+
+/** The type expressions, expanded into plain object types by the compiler itself. */
+function typeDeclarations(): string {
+  const probe = `${ROOT}client-types-probe.ts`;
+  const text = [
+    "import type * as core from './packages/core/src/index.js';",
+    // Interfaces print as their names; mapping every object type spells it out instead.
+    'type Expand<T> = T extends (infer U)[] ? Expand<U>[] : T extends object ? { [K in keyof T]: Expand<T[K]> } : T;',
+    ...TYPES.map(({ name, source }) => `export type ${name} = Expand<${source}>;`),
+  ].join('\n');
+  const options: ts.CompilerOptions = {
+    strict: true,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+    skipLibCheck: true,
+    noEmit: true,
+  };
+  const host = ts.createCompilerHost(options);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.readFile = (name) => (name === probe ? text : readFile(name));
+  host.fileExists = (name) => name === probe || fileExists(name);
+  const program = ts.createProgram([probe], options, host);
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(probe);
+  if (!source) throw new Error('the probe did not compile');
+  const flags =
+    ts.TypeFormatFlags.NoTruncation |
+    ts.TypeFormatFlags.InTypeAlias |
+    ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
+  const declarations: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isTypeAliasDeclaration(statement)) continue;
+    const spec = TYPES.find((entry) => entry.name === statement.name.text);
+    if (!spec) continue;
+    const expanded = checker.typeToString(
+      checker.getTypeAtLocation(statement.name),
+      undefined,
+      flags,
+    );
+    if (/\bimport\(|\bcore\.|\bExpand</.test(expanded)) {
+      throw new Error(`${spec.name} did not expand into a plain type: ${expanded}`);
+    }
+    declarations.push(`/** ${spec.doc} */\nexport type ${spec.name} = ${expanded};`);
+  }
+  return declarations.join('\n\n');
+}
+
+/** What the XML decoder needs of a schema: which leaves are numbers or booleans, what is a list. */
+type Shape = 'string' | 'number' | 'boolean' | readonly [Shape] | { readonly [key: string]: Shape };
+
+interface SchemaLike {
+  type: string;
+  entries?: Record<string, SchemaLike>;
+  item?: SchemaLike;
+  wrapped?: SchemaLike;
+}
+
+function shapeOf(schema: SchemaLike): Shape {
+  switch (schema.type) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return schema.type;
+    case 'optional':
+    case 'nullable':
+      return shapeOf(schema.wrapped as SchemaLike);
+    case 'array':
+      return [shapeOf(schema.item as SchemaLike)];
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(schema.entries ?? {}).map(([key, entry]) => [key, shapeOf(entry)]),
+      );
+    default:
+      throw new Error(`no XML shape for a schema of type ${schema.type}`);
+  }
+}
+
+function shapeDeclarations(): string {
+  const shapes: [string, string, unknown][] = [
+    ['WAREHOUSE', 'Warehouse', WarehouseResourceSchema],
+    ['STOCK_ITEM', 'StockItem', StockItemResourceSchema],
+    ['ORDER', 'FulfillmentOrder', OrderResourceSchema],
+    ['ITEM', 'FulfillmentOrderItem', ItemResourceSchema],
+    ['ERROR_BODY', 'ErrorBody', ErrorBodySchema],
+  ];
+  const shapeType =
+    "/** What the XML decoder knows of a resource: leaf types and lists. */\nexport type Shape = 'string' | 'number' | 'boolean' | readonly [Shape] | { readonly [key: string]: Shape };";
+  return [
+    shapeType,
+    ...shapes.map(
+      ([name, type, schema]) =>
+        `/** The XML shape of ${type}. */\nexport const ${name}: Shape = ${JSON.stringify(shapeOf(schema as SchemaLike))};`,
+    ),
+  ].join('\n\n');
+}
+
+// The request schemas are named so that a renamed or removed one breaks this script, not the client.
+void [AcceptRequest, RejectRequest, ShipRequest, InvoiceRequest, StockItemsRequest];
+
+/** The whole file, formatted as the repository formats code. */
+export function generate(): string {
+  const text = [
+    '// Generated by packages/client/scripts/generate.ts from the schemas of @fulfil/core and the',
+    "// server's error body. Do not edit; run `pnpm --filter @fulfil/client generate`.",
+    '',
+    typeDeclarations(),
+    '',
+    shapeDeclarations(),
+    '',
+  ].join('\n');
+  return execFileSync(`${ROOT}node_modules/.bin/biome`, ['format', `--stdin-file-path=${OUTPUT}`], {
+    input: text,
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(OUTPUT, generate());
+  console.log(`wrote ${OUTPUT}`);
+}

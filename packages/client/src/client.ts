@@ -1,0 +1,221 @@
+import { errorBodyOf, FulfilApiError } from './errors.js';
+import type { AbortSignalLike, FetchLike, FetchResponseLike } from './fetch-like.js';
+import {
+  type AcceptRequest,
+  type AllocateRequest,
+  ERROR_BODY,
+  type FulfillmentOrder,
+  type InvoiceRequest,
+  ORDER,
+  type QueueName,
+  type RejectRequest,
+  type Shape,
+  type ShipRequest,
+  STOCK_ITEM,
+  type StockItem,
+  type StockItemsRequest,
+  WAREHOUSE,
+  type Warehouse,
+} from './generated.js';
+import { type InvoiceDetails, invoiceFor } from './invoice.js';
+import {
+  DEFAULT_RETRY,
+  isRetryableStatus,
+  type RetryOptions,
+  retryAfterMs,
+  retryDelay,
+} from './retry.js';
+import { decodeXmlResponse, encodeXmlRequest } from './xml.js';
+
+export interface ClientOptions {
+  /** Where the service runs, e.g. `https://fulfil.example.com` (no `/rest/...`). */
+  baseUrl: string;
+  /** The store (tenant) of every call: the `{store_code}` of `/rest/{store_code}/V1/...`. */
+  storeCode: string;
+  /** The bearer token the operator issued. */
+  token: string;
+  /** The wire format; the same typed values either way. Default `json`. */
+  format?: 'json' | 'xml';
+  /** Retries on network errors, 429 and 503; `false` turns them off. */
+  retry?: RetryOptions | false;
+  /** A fetch of your own (a proxy agent, a test double). Default: the global `fetch`. */
+  fetch?: FetchLike;
+  /** Waits between retries; replaceable in tests. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Aborts the call, and the waits between its retries. */
+  signal?: AbortSignalLike;
+}
+
+/** The polling parameters of a queue. */
+export interface PollOptions extends CallOptions {
+  /** Page number from 1; a page holds 100 orders; past the end a page is `[]`. */
+  page?: number;
+  /** `YYYY-MM-DD HH:MM:SS` (UTC): only orders updated at or after this time. */
+  date?: string;
+}
+
+const MEDIA = { json: 'application/json', xml: 'application/xml' } as const;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A client of the Fulfil REST API: one typed method per operation, paging as an async iterator,
+ * retries where repeating is safe. Every operation of the API is safe to repeat: polls only
+ * read, a stock sync sets absolute quantities, and the five actions are idempotent (an action
+ * whose effect is already applied answers with the current order and changes nothing), so a
+ * call whose answer was lost can simply be sent again.
+ */
+export function createClient(options: ClientOptions) {
+  const format = options.format ?? 'json';
+  const base = `${options.baseUrl.replace(/\/+$/, '')}/rest/${encodeURIComponent(options.storeCode)}/V1`;
+  const retry =
+    options.retry === false
+      ? { ...DEFAULT_RETRY, retries: 0 }
+      : { ...DEFAULT_RETRY, ...options.retry };
+  const sleep = options.sleep ?? defaultSleep;
+  const fetchImpl: FetchLike =
+    options.fetch ?? ((url, init) => globalThis.fetch(url, init as RequestInit));
+
+  async function send(
+    method: 'GET' | 'POST',
+    path: string,
+    body: object | undefined,
+    call: CallOptions,
+  ): Promise<FetchResponseLike> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${options.token}`,
+      Accept: MEDIA[format],
+    };
+    let payload: string | undefined;
+    if (body !== undefined) {
+      headers['Content-Type'] = MEDIA[format];
+      payload = format === 'xml' ? encodeXmlRequest(body) : JSON.stringify(body);
+    }
+    for (let attempt = 0; ; attempt++) {
+      let response: FetchResponseLike;
+      try {
+        response = await fetchImpl(`${base}${path}`, {
+          method,
+          headers,
+          ...(payload === undefined ? {} : { body: payload }),
+          ...(call.signal ? { signal: call.signal } : {}),
+        });
+      } catch (error) {
+        // The caller's abort is final; a failed connection may be a passing fault.
+        if (call.signal?.aborted || attempt >= retry.retries) throw error;
+        await sleep(retryDelay(attempt, undefined, retry));
+        continue;
+      }
+      if (!isRetryableStatus(response.status) || attempt >= retry.retries) return response;
+      await response.text().catch(() => '');
+      await sleep(retryDelay(attempt, retryAfterMs(response.headers.get('retry-after')), retry));
+      if (call.signal?.aborted) return response;
+    }
+  }
+
+  function decode(text: string, shape: Shape): unknown {
+    return format === 'xml' ? decodeXmlResponse(text, shape) : JSON.parse(text);
+  }
+
+  async function request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    shape: Shape,
+    body: object | undefined,
+    call: CallOptions = {},
+  ): Promise<T> {
+    const response = await send(method, path, body, call);
+    const text = await response.text();
+    if (response.status >= 200 && response.status < 300) return decode(text, shape) as T;
+    let parsed: unknown;
+    try {
+      parsed = decode(text, ERROR_BODY);
+    } catch {
+      parsed = undefined;
+    }
+    throw new FulfilApiError(response.status, errorBodyOf(response.status, parsed));
+  }
+
+  function query(params: { page?: number; date?: string }): string {
+    const search = new URLSearchParams();
+    if (params.page !== undefined) search.set('page', String(params.page));
+    if (params.date !== undefined) search.set('date', params.date);
+    const text = search.toString();
+    return text ? `?${text}` : '';
+  }
+
+  function poll(queue: QueueName, params: PollOptions = {}): Promise<FulfillmentOrder[]> {
+    return request(
+      'GET',
+      `/fulfillmentOrders/${queue}${query(params)}`,
+      [ORDER],
+      undefined,
+      params,
+    );
+  }
+
+  const action =
+    <TBody extends object>(name: string) =>
+    (body: TBody, call?: CallOptions): Promise<FulfillmentOrder> =>
+      request('POST', `/fulfillmentOrder/${name}`, ORDER, body, call);
+
+  const client = {
+    /** GET /V1/warehouses: the store's warehouses (a scoped token: its own), by code. */
+    warehouses: (params: { page?: number } & CallOptions = {}): Promise<Warehouse[]> =>
+      request('GET', `/warehouses${query(params)}`, [WAREHOUSE], undefined, params),
+    /** POST /V1/stockItems: sets absolute on-hand quantities; the batch is all or nothing. */
+    syncStock: (body: StockItemsRequest, call?: CallOptions): Promise<StockItem[]> =>
+      request('POST', '/stockItems', [STOCK_ITEM], body, call),
+
+    /** One page of a queue; `queue()` iterates over all of them. */
+    poll,
+    pendingAccept: (params?: PollOptions) => poll('pending_accept', params),
+    pendingAllocation: (params?: PollOptions) => poll('pending_allocation', params),
+    pendingShipment: (params?: PollOptions) => poll('pending_shipment', params),
+    pendingInvoice: (params?: PollOptions) => poll('pending_invoice', params),
+    failed: (params?: PollOptions) => poll('failed', params),
+
+    /**
+     * Every order of a queue, page after page until an empty one. Pages are read as the loop
+     * asks for them: an order acted on meanwhile leaves the queue, so a long loop may skip an
+     * order that moved pages; the next round finds it.
+     */
+    async *queue(
+      name: QueueName,
+      params: Omit<PollOptions, 'page'> = {},
+    ): AsyncGenerator<FulfillmentOrder, void, undefined> {
+      for (let page = 1; ; page++) {
+        const orders = await poll(name, { ...params, page });
+        if (orders.length === 0) return;
+        yield* orders;
+      }
+    },
+
+    /** Accept items (qty = the ordered qty) or reject them (qty 0). Idempotent. */
+    accept: action<AcceptRequest>('accept'),
+    /** Reject items: stock unavailable or damaged. Idempotent. */
+    reject: action<RejectRequest>('reject'),
+    /** Confirm allocation; the order moves to shipping. Idempotent. */
+    allocate: action<AllocateRequest>('allocate'),
+    /** Report a shipment (all items, or some when partials are enabled). Idempotent. */
+    ship: action<ShipRequest>('ship'),
+    /** Record the fiscal invoice of shipped items. Idempotent for the same invoice_number. */
+    invoice: action<InvoiceRequest>('invoice'),
+    /**
+     * Invoices an order as the pending_invoice queue shows it: its items awaiting invoice and
+     * the shipping amount the service expects (see `invoiceFor`).
+     */
+    invoiceOrder: (
+      order: FulfillmentOrder,
+      details: InvoiceDetails,
+      call?: CallOptions,
+    ): Promise<FulfillmentOrder> => client.invoice(invoiceFor(order, details), call),
+  };
+  return client;
+}
+
+export type FulfilClient = ReturnType<typeof createClient>;

@@ -1,0 +1,27 @@
+/** @fulfil/client: a typed client of Fulfil's REST API over fetch, for Node 20+ and browsers. */
+export {
+  type CallOptions,
+  type ClientOptions,
+  createClient,
+  type FulfilClient,
+  type PollOptions,
+} from './client.js';
+export { FulfilApiError } from './errors.js';
+export type { AbortSignalLike, FetchInit, FetchLike, FetchResponseLike } from './fetch-like.js';
+export type {
+  AcceptRequest,
+  AllocateRequest,
+  ErrorBody,
+  FulfillmentOrder,
+  FulfillmentOrderItem,
+  InvoiceRequest,
+  QueueName,
+  RejectRequest,
+  ShipRequest,
+  StockItem,
+  StockItemsRequest,
+  Warehouse,
+} from './generated.js';
+export { type InvoiceDetails, invoiceFor } from './invoice.js';
+export type { RetryOptions } from './retry.js';
+export { XmlDecodeError } from './xml.js';
