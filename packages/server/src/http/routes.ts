@@ -153,3 +153,6 @@ export const OPERATIONS: readonly Operation[] = [
 
 /** The OpenAPI document's own path, public like the contract it describes. */
 export const SCHEMA_PATH = '/schema';
+
+/** The API reference page rendering that document: at the root (default store), and per store. */
+export const DOCS_PATH = '/docs';

@@ -330,7 +330,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       version: '1',
       description:
         'Warehouse listing, stock synchronisation and the staged processing of fulfillment orders. ' +
-        'Requests and responses are JSON or XML (root <request> / <response>, array entries as <item>). ' +
+        'Requests and responses are JSON or XML (root `<request>` / `<response>`, array entries as `<item>`). ' +
         'Timestamps are UTC "YYYY-MM-DD HH:MM:SS".',
       license: { name: 'MIT', identifier: 'MIT' },
     },
