@@ -4,7 +4,11 @@ import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { XMLParser } from 'fast-xml-parser';
 import { type HttpServerOptions, startHttpServer } from '../../src/index.js';
-import { createOpenApiValidator, type OpenApiValidator } from './openapi-validator.js';
+import {
+  createOpenApiValidator,
+  type OpenApiValidator,
+  type ResponseFacts,
+} from './openapi-validator.js';
 
 /** Test tokens: fixed secrets of 32+ characters, one per role the tests need. */
 export const TOKENS = {
@@ -151,7 +155,7 @@ export interface Reply {
 const validators = new Map<string, Promise<OpenApiValidator>>();
 
 /** The validator of the document a server serves, fetched once per server. */
-function validatorOf(url: string): Promise<OpenApiValidator> {
+export function validatorOf(url: string): Promise<OpenApiValidator> {
   let validator = validators.get(url);
   if (!validator) {
     validator = fetch(`${url}/rest/default/schema`)
@@ -199,17 +203,22 @@ export async function call(
     parsed = undefined;
   }
   const reply = { status: response.status, headers: response.headers, text, body: parsed };
-  const problems = validator.problems({
+  expectDocumented(validator, {
     method,
-    path: path.split('?')[0] as string,
+    path,
     status: reply.status,
     headers: reply.headers,
-    body: reply.body,
+    body: parsed,
   });
+  return reply;
+}
+
+/** Throws unless the response is what the OpenAPI document says. `path` may carry a query. */
+export function expectDocumented(validator: OpenApiValidator, response: ResponseFacts): void {
+  const problems = validator.problems({ ...response, path: response.path.split('?')[0] as string });
   if (problems.length) {
     throw new Error(`the response contradicts the OpenAPI document:\n${problems.join('\n')}`);
   }
-  return reply;
 }
 
 const xmlReader = new XMLParser({
