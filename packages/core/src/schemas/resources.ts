@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ITEM_STAGES } from '../domain/item-stage.js';
 import { TIMESTAMP_PATTERN } from '../domain/timestamp.js';
 import type { ItemStatus, OrderStatus } from '../domain/types.js';
 import { AddressInput, PaymentInput, ShippingInput } from './sales-order.js';
@@ -17,13 +18,9 @@ const timestamp = v.pipe(
 );
 const amount = v.optional(v.number());
 
-/** Every value an item's `status` takes. */
+/** Every value an item's `status` takes: its forward stages, then the two ends off the flow. */
 export const ITEM_STATUSES = [
-  'pending_accept',
-  'pending_allocation',
-  'pending_shipment',
-  'pending_invoice',
-  'invoiced',
+  ...ITEM_STAGES,
   'rejected',
   'canceled',
 ] as const satisfies readonly ItemStatus[];

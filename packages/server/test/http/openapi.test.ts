@@ -14,7 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const headers = (_status: number) => new Headers({ 'content-type': 'application/json' });
+/** The problems the validator finds in a JSON response. */
+function problemsOf(method: string, path: string, status: number, body: unknown): string[] {
+  const headers = new Headers({ 'content-type': 'application/json' });
+  return createOpenApiValidator(document).problems({ method, path, status, headers, body });
+}
 
 describe('the served OpenAPI document tells the truth', () => {
   test('page is an integer of at least 1; date carries its pattern', () => {
@@ -72,15 +76,8 @@ describe('the served OpenAPI document tells the truth', () => {
 
 describe('responses are checked against the document', () => {
   test('a response of the wrong shape is caught', () => {
-    const validator = createOpenApiValidator(document);
     const order = { id: 1, fulfillment_order_number: '1-1', status: 'shipped_somehow' };
-    const problems = validator.problems({
-      method: 'GET',
-      path: '/V1/fulfillmentOrders/pending_accept',
-      status: 200,
-      headers: headers(200),
-      body: [order],
-    });
+    const problems = problemsOf('GET', '/V1/fulfillmentOrders/pending_accept', 200, [order]);
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringContaining("must have required property 'sales_order_id'"),
@@ -90,26 +87,12 @@ describe('responses are checked against the document', () => {
   });
 
   test('a 401 without its WWW-Authenticate header is caught', () => {
-    const validator = createOpenApiValidator(document);
-    const problems = validator.problems({
-      method: 'GET',
-      path: '/V1/warehouses',
-      status: 401,
-      headers: headers(401),
-      body: { message: 'no', code: 1401 },
-    });
+    const problems = problemsOf('GET', '/V1/warehouses', 401, { message: 'no', code: 1401 });
     expect(problems).toEqual([expect.stringContaining('header WWW-Authenticate is missing')]);
   });
 
   test('an error body of the wrong shape on an unknown route is caught', () => {
-    const validator = createOpenApiValidator(document);
-    const problems = validator.problems({
-      method: 'GET',
-      path: '/V1/nothing',
-      status: 404,
-      headers: headers(404),
-      body: { error: 'not found' },
-    });
+    const problems = problemsOf('GET', '/V1/nothing', 404, { error: 'not found' });
     expect(problems).toEqual([expect.stringContaining("must have required property 'message'")]);
   });
 
