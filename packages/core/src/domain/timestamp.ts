@@ -1,4 +1,4 @@
-/** `YYYY-MM-DD HH:MM:SS` in UTC: the one timestamp format of the API (DECISIONS §1). */
+/** `YYYY-MM-DD HH:MM:SS` in UTC: the one timestamp format of the API. */
 export type Timestamp = string;
 
 /** The shape of a timestamp; `parseTimestamp` also refuses moments that do not exist. */

@@ -41,7 +41,7 @@ export interface Operation {
   operationId: string;
   tag: 'Warehouses' | 'Fulfillment orders';
   summary: string;
-  /** The ACL action (DECISIONS §6) whose resource the token must grant. */
+  /** The ACL action (docs/behaviour.md, Tokens and ACL) whose resource the token must grant. */
   action: ApiAction;
   /** The valibot schema of the request body: validation in the engine, XML typing here. */
   request?: v.GenericSchema;

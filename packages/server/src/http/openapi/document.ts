@@ -27,8 +27,9 @@ import { ErrorBodySchema, ErrorParameterSchema } from './resources.js';
 /**
  * The OpenAPI 3.1 document of the REST surface, generated from the route table and the valibot
  * schemas the engine validates with (requests) and the server answers with (resources). Both
- * security schemes and both media types are declared; the `xml` annotations describe DECISIONS §1
- * (`<request>` and `<response>` roots, array entries as `<item>`).
+ * security schemes and every media type (JSON, and XML as application/xml or text/xml) are
+ * declared; the `xml` annotations describe the XML shape (`<request>` and `<response>` roots,
+ * array entries as `<item>`; see docs/behaviour.md).
  */
 
 type Json = { [key: string]: unknown };
