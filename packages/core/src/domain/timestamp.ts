@@ -1,7 +1,8 @@
-/** `YYYY-MM-DD HH:MM:SS` in UTC: the one timestamp format of the API (DECISIONS §1). */
+/** `YYYY-MM-DD HH:MM:SS` in UTC: the one timestamp format of the API. */
 export type Timestamp = string;
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+/** The shape of a timestamp; `parseTimestamp` also refuses moments that do not exist. */
+export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 export function formatTimestamp(date: Date): Timestamp {
   return date.toISOString().slice(0, 19).replace('T', ' ');
@@ -9,7 +10,7 @@ export function formatTimestamp(date: Date): Timestamp {
 
 /** Parses a timestamp; null when it is malformed or names a moment that does not exist (Feb 30). */
 export function parseTimestamp(text: string): Date | null {
-  if (!TIMESTAMP.test(text)) return null;
+  if (!TIMESTAMP_PATTERN.test(text)) return null;
   const date = new Date(`${text.replace(' ', 'T')}Z`);
   return !Number.isNaN(date.getTime()) && formatTimestamp(date) === text ? date : null;
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { toMoney } from '../domain/money.js';
-import { parseTimestamp } from '../domain/timestamp.js';
+import { parseTimestamp, TIMESTAMP_PATTERN } from '../domain/timestamp.js';
 
 /** Building blocks shared by the request, resource and seed schemas. */
 
@@ -38,9 +38,16 @@ export const orderId = v.pipe(
   v.minLength(1, 'must not be empty'),
 );
 
+const TIMESTAMP_MESSAGE = 'must be a timestamp "YYYY-MM-DD HH:MM:SS"';
+
+// The regex gives the OpenAPI document its pattern; the check refuses dates that do not exist.
 export const timestamp = v.pipe(
   v.string(),
-  v.check((value) => parseTimestamp(value) !== null, 'must be a timestamp "YYYY-MM-DD HH:MM:SS"'),
+  v.regex(TIMESTAMP_PATTERN, TIMESTAMP_MESSAGE),
+  v.check(
+    (value) => !TIMESTAMP_PATTERN.test(value) || parseTimestamp(value) !== null,
+    TIMESTAMP_MESSAGE,
+  ),
 );
 
 /** An amount of money: a number in, exact ten-thousandths out (which must stay a safe integer). */

@@ -97,13 +97,15 @@ export const InvoiceRequest = v.object({
 
 const PAGE_MESSAGE = 'must be an integer of 1 or more';
 
+/** The last page that can be asked for: beyond it the page's offset is no longer a safe integer. */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE);
+
 const page = v.pipe(
   v.union([v.pipe(v.string(), v.regex(/^\d+$/, PAGE_MESSAGE)), v.number()], PAGE_MESSAGE),
   v.transform((page: string | number) => Number(page)),
   v.safeInteger(PAGE_MESSAGE),
   v.minValue(1, PAGE_MESSAGE),
-  // Beyond this the offset of the page no longer fits a safe integer.
-  v.maxValue(Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE), PAGE_MESSAGE),
+  v.maxValue(MAX_PAGE, PAGE_MESSAGE),
 );
 
 /** The polling parameters of every queue (and `page` of warehouses); query values arrive as text. */

@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { ITEM_STAGES } from '../domain/item-stage.js';
+import { TIMESTAMP_PATTERN } from '../domain/timestamp.js';
+import type { ItemStatus, OrderStatus } from '../domain/types.js';
 import { AddressInput, PaymentInput, ShippingInput } from './sales-order.js';
 
 /**
@@ -10,10 +13,33 @@ import { AddressInput, PaymentInput, ShippingInput } from './sales-order.js';
 const integer = v.pipe(v.number(), v.integer());
 const timestamp = v.pipe(
   v.string(),
-  v.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+  v.regex(TIMESTAMP_PATTERN),
   v.description('UTC, "YYYY-MM-DD HH:MM:SS"'),
 );
 const amount = v.optional(v.number());
+
+/** Every value an item's `status` takes: its forward stages, then the two ends off the flow. */
+export const ITEM_STATUSES = [
+  ...ITEM_STAGES,
+  'rejected',
+  'canceled',
+] as const satisfies readonly ItemStatus[];
+
+/** Every value an order's `status` takes. */
+export const ORDER_STATUSES = [
+  'pending_accept',
+  'pending_allocation',
+  'pending_shipment',
+  'pending_invoice',
+  'invoiced',
+  'partially_accepted',
+  'partially_allocated',
+  'partially_shipped',
+  'partially_invoiced',
+  'rejected',
+  'canceled',
+  'failed',
+] as const satisfies readonly OrderStatus[];
 
 export const WarehouseResourceSchema = v.object({
   name: v.string(),
@@ -29,7 +55,7 @@ export const StockItemResourceSchema = v.object({
 
 export const ItemResourceSchema = v.object({
   id: integer,
-  status: v.string(),
+  status: v.picklist(ITEM_STATUSES),
   warehouse_code: v.pipe(
     v.optional(v.string()),
     v.description("The item's source warehouse; absent in pending_invoice."),
@@ -69,7 +95,7 @@ export const OrderResourceSchema = v.pipe(
     tax_amount: amount,
     cod_amount: amount,
     package_value: amount,
-    status: v.string(),
+    status: v.picklist(ORDER_STATUSES),
     allocated_at: v.optional(timestamp),
     shipped_at: v.optional(timestamp),
     invoiced_at: v.optional(timestamp),
@@ -94,3 +120,12 @@ export type StockItemResource = v.InferOutput<typeof StockItemResourceSchema>;
 export type ItemResource = v.InferOutput<typeof ItemResourceSchema>;
 /** The public Fulfillment order resource, as the spec's Resources section shapes it. */
 export type OrderResource = v.InferOutput<typeof OrderResourceSchema>;
+
+// ── the status lists name every status the engine has ──────────────────────────────────────────
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+
+export type StatusListChecks = [
+  Assert<Same<(typeof ITEM_STATUSES)[number], ItemStatus>>,
+  Assert<Same<(typeof ORDER_STATUSES)[number], OrderStatus>>,
+];

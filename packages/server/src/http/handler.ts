@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_ACL_PREFIX, DomainError } from '@fulfil/core';
+import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError, undecodableBody } from './errors.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
 import { createRouter } from './router.js';
-import { OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
+import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
 import { coerceBySchema } from './schema-coerce.js';
 import {
   type HttpEngine,
@@ -43,7 +44,7 @@ export interface RequestHandler {
   fail(request: Omit<HttpRequest, 'body'>, error: unknown): HttpResponse;
 }
 
-type Route = { kind: 'operation'; operation: Operation } | { kind: 'schema' };
+type Route = { kind: 'operation'; operation: Operation } | { kind: 'schema' } | { kind: 'docs' };
 
 function header(headers: HttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -172,7 +173,11 @@ export function createRequestHandler(
     });
   }
   router.add('GET', `${STORE_PREFIX}${SCHEMA_PATH}`, { kind: 'schema' });
+  // The API reference page, public like the document it renders: the default store's at /docs.
+  router.add('GET', DOCS_PATH, { kind: 'docs' });
+  router.add('GET', `${STORE_PREFIX}${DOCS_PATH}`, { kind: 'docs' });
 
+  let docsPage: DocsPage | null | undefined;
   let document: OpenApiDocument | undefined;
   const schemaFor = (storeCode: string): OpenApiDocument => {
     document ??= buildOpenApiDocument({ aclPrefix });
@@ -246,9 +251,20 @@ export function createRequestHandler(
         { allow },
       );
     }
+    const route = match.handler;
+    if (route.kind === 'docs') {
+      docsPage ??= loadDocsPage();
+      if (!docsPage) throw new HttpError(404, 'The API reference page is not built.');
+      // Relative, so that the page works behind a proxy that mounts the server under a prefix.
+      const openApiUrl = match.params.store_code === undefined ? 'rest/default/schema' : 'schema';
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+        body: docsPage.render(openApiUrl),
+      };
+    }
     const storeCode = match.params.store_code as string;
     const accept = header(request.headers, 'accept');
-    const route = match.handler;
     if (route.kind === 'schema') {
       const media = negotiate(accept, ['json']);
       if (!media) throw notAcceptable(accept, 'application/json');

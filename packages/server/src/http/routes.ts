@@ -42,7 +42,7 @@ export interface Operation {
   operationId: string;
   tag: 'Warehouses' | 'Fulfillment orders';
   summary: string;
-  /** The ACL action (DECISIONS §6) whose resource the token must grant. */
+  /** The ACL action (docs/behaviour.md, Tokens and ACL) whose resource the token must grant. */
   action: ApiAction;
   /** The valibot schema of the request body: validation in the engine, XML typing here. */
   request?: v.GenericSchema;
@@ -154,3 +154,6 @@ export const OPERATIONS: readonly Operation[] = [
 
 /** The OpenAPI document's own path, public like the contract it describes. */
 export const SCHEMA_PATH = '/schema';
+
+/** The API reference page rendering that document: at the root (default store), and per store. */
+export const DOCS_PATH = '/docs';

@@ -97,7 +97,11 @@ describe('500', () => {
     const reply = await call(server, 'GET', '/V1/fulfillmentOrders/pending_accept', {
       token: 'whatever-token',
     });
-    return { reply, logs: logs.map((line) => JSON.parse(line)) };
+    // Leaves out the line of the OpenAPI document `call` reads to check the reply against.
+    const requests = logs
+      .map((line) => JSON.parse(line))
+      .filter((entry) => !entry.path.endsWith('/schema'));
+    return { reply, logs: requests };
   }
 
   test('a generic message with a report id that is also in the log, with the stack', async () => {
@@ -292,10 +296,12 @@ describe('OpenAPI', () => {
     expect(Object.keys(accept.requestBody.content)).toEqual([
       'application/json',
       'application/xml',
+      'text/xml',
     ]);
     expect(Object.keys(accept.responses[200].content)).toEqual([
       'application/json',
       'application/xml',
+      'text/xml',
     ]);
     expect(Object.keys(accept.responses)).toEqual(
       expect.arrayContaining(['400', '401', '403', '404', '406', '413', '415', '500', 'default']),

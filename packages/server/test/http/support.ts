@@ -4,6 +4,11 @@ import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { XMLParser } from 'fast-xml-parser';
 import { type HttpServerOptions, startHttpServer } from '../../src/index.js';
+import {
+  createOpenApiValidator,
+  type OpenApiValidator,
+  type ResponseFacts,
+} from './openapi-validator.js';
 
 /** Test tokens: fixed secrets of 32+ characters, one per role the tests need. */
 export const TOKENS = {
@@ -108,6 +113,9 @@ export async function startTestServer(
     log: (entry) => logs.push(entry),
     ...options.server,
   });
+  // The document responses are checked against, read now: its request is not the test's.
+  await validatorOf(server.url);
+  logs.length = 0;
   return {
     url: server.url,
     engine,
@@ -144,13 +152,32 @@ export interface Reply {
   body: any;
 }
 
-/** One request under `/rest/{store}` (default `default`). */
+const validators = new Map<string, Promise<OpenApiValidator>>();
+
+/** The validator of the document a server serves, fetched once per server. */
+export function validatorOf(url: string): Promise<OpenApiValidator> {
+  let validator = validators.get(url);
+  if (!validator) {
+    validator = fetch(`${url}/rest/default/schema`)
+      .then((response) => response.json() as Promise<Record<string, unknown>>)
+      .then(createOpenApiValidator);
+    validators.set(url, validator);
+  }
+  return validator;
+}
+
+/**
+ * One request under `/rest/{store}` (default `default`). Every reply is checked against the
+ * OpenAPI document the server serves; a reply the document does not describe fails the test.
+ */
 export async function call(
   server: Pick<TestServer, 'url'>,
   method: string,
   path: string,
   options: CallOptions = {},
 ): Promise<Reply> {
+  // Fetched before the request: a test may close the server while its request is in flight.
+  const validator = await validatorOf(server.url);
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey) headers.api_key = options.apiKey;
@@ -175,7 +202,23 @@ export async function call(
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, text, body: parsed };
+  const reply = { status: response.status, headers: response.headers, text, body: parsed };
+  expectDocumented(validator, {
+    method,
+    path,
+    status: reply.status,
+    headers: reply.headers,
+    body: parsed,
+  });
+  return reply;
+}
+
+/** Throws unless the response is what the OpenAPI document says. `path` may carry a query. */
+export function expectDocumented(validator: OpenApiValidator, response: ResponseFacts): void {
+  const problems = validator.problems({ ...response, path: response.path.split('?')[0] as string });
+  if (problems.length) {
+    throw new Error(`the response contradicts the OpenAPI document:\n${problems.join('\n')}`);
+  }
 }
 
 const xmlReader = new XMLParser({

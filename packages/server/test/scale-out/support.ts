@@ -9,6 +9,7 @@ import type { Repository } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { openPostgresRepository } from '@fulfil/storage-postgres';
 import { openRepository } from '../../src/database-url.js';
+import { expectDocumented, validatorOf } from '../http/support.js';
 
 /**
  * Real server processes for the scale-out and crash tests: `fulfil serve` run from source with
@@ -194,7 +195,10 @@ export interface Reply {
   body: unknown;
 }
 
-/** One request to a server's REST surface, with a bearer token; JSON both ways. */
+/**
+ * One request to a server's REST surface, with a bearer token; JSON both ways. The reply is
+ * checked against the OpenAPI document the server serves.
+ */
 export async function call(
   baseUrl: string,
   token: string,
@@ -202,6 +206,7 @@ export async function call(
   path: string,
   body?: unknown,
 ): Promise<Reply> {
+  const validator = await validatorOf(baseUrl);
   const response = await fetch(`${baseUrl}/rest/default/V1/${path}`, {
     method,
     headers: {
@@ -215,6 +220,13 @@ export async function call(
   try {
     parsed = JSON.parse(text);
   } catch {}
+  expectDocumented(validator, {
+    method,
+    path: `/V1/${path}`,
+    status: response.status,
+    headers: response.headers,
+    body: parsed,
+  });
   return { status: response.status, body: parsed };
 }
 

@@ -5,6 +5,7 @@ import {
   DEFAULT_ACL_PREFIX,
   InvoiceRequest,
   ItemResourceSchema,
+  MAX_PAGE,
   OrderResourceSchema,
   PaymentInput,
   PollParams,
@@ -26,8 +27,9 @@ import { ErrorBodySchema, ErrorParameterSchema } from './resources.js';
 /**
  * The OpenAPI 3.1 document of the REST surface, generated from the route table and the valibot
  * schemas the engine validates with (requests) and the server answers with (resources). Both
- * security schemes and both media types are declared; the `xml` annotations describe DECISIONS §1
- * (`<request>` and `<response>` roots, array entries as `<item>`).
+ * security schemes and every media type (JSON, and XML as application/xml or text/xml) are
+ * declared; the `xml` annotations describe the XML shape (`<request>` and `<response>` roots,
+ * array entries as `<item>`; see docs/behaviour.md).
  */
 
 type Json = { [key: string]: unknown };
@@ -84,7 +86,8 @@ const CONVERSION: ConversionConfig = {
   errorMode: 'ignore',
 };
 
-const MEDIA_TYPES = ['application/json', 'application/xml'] as const;
+/** What the server reads and writes; `text/xml` is the same XML as `application/xml`. */
+const MEDIA_TYPES = ['application/json', 'application/xml', 'text/xml'] as const;
 
 function ref(name: string): Json {
   return { $ref: `#/components/schemas/${name}` };
@@ -146,25 +149,103 @@ const QUERY_DESCRIPTIONS: Record<string, string> = {
   date: 'Only orders updated since this moment, inclusive: "YYYY-MM-DD HH:MM:SS", UTC.',
 };
 
+/** A valibot schema as a standalone JSON Schema, with the document's conversion settings. */
+export function jsonSchemaOf(schema: v.GenericSchema): Json {
+  const converted = toJsonSchema(schema, CONVERSION) as Json;
+  delete converted.$schema;
+  return converted;
+}
+
+/**
+ * Query values are text on the wire; `page` is described by the integer it spells (the engine
+ * also takes a number from embedding code, which the URL never carries).
+ */
+const PAGE_PARAMETER_SCHEMA: Json = { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 };
+
 function queryParameter(name: keyof typeof PollParams.entries): Json {
-  const schema = toJsonSchema(PollParams.entries[name], CONVERSION) as Json;
-  delete schema.$schema;
+  const schema = name === 'page' ? PAGE_PARAMETER_SCHEMA : jsonSchemaOf(PollParams.entries[name]);
   return { name, in: 'query', required: false, description: QUERY_DESCRIPTIONS[name], schema };
 }
 
-const ERROR_RESPONSES: Record<string, string> = {
-  BadRequest: 'Invalid query or body: the body names each bad field (parameters, errors).',
-  Unauthorized:
-    'Missing, malformed, unknown, revoked or expired token, or a token of another store.',
-  Forbidden: "The token lacks the operation's ACL resource, named in parameters[].resources.",
-  NotFound: "Unknown route, or an order_id that does not exist in the token's scope.",
-  NotAcceptable: 'Accept names neither application/json nor application/xml.',
-  PayloadTooLarge: 'The request body exceeds the server limit.',
-  UnsupportedMediaType:
-    'Content-Type is neither application/json nor application/xml (nor text/xml).',
-  InternalError:
-    'Unexpected server error; safe to retry with exponential backoff. The message holds a report id.',
+/** The headers error responses carry, by header name: the component of each, and what it says. */
+const HEADERS = {
+  'WWW-Authenticate': {
+    component: 'WwwAuthenticate',
+    description:
+      'The Bearer challenge: `Bearer realm="fulfil"`, with `error="invalid_token"` when a token was sent.',
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    component: 'RetryAfter',
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+} as const;
+
+type HeaderName = keyof typeof HEADERS;
+
+const ERROR_RESPONSES: Record<string, { description: string; headers?: HeaderName[] }> = {
+  BadRequest: {
+    description:
+      'Invalid query or body (a string over its maxLength included): the body names each bad field (parameters, errors).',
+  },
+  Unauthorized: {
+    description:
+      'Missing, malformed, unknown, revoked or expired token, or a token of another store.',
+    headers: ['WWW-Authenticate'],
+  },
+  Forbidden: {
+    description: "The token lacks the operation's ACL resource, named in parameters[].resources.",
+  },
+  NotFound: {
+    description: "Unknown route, or an order_id that does not exist in the token's scope.",
+  },
+  NotAcceptable: { description: 'Accept names none of the media types the operation produces.' },
+  PayloadTooLarge: { description: 'The request body exceeds the server limit.' },
+  UnsupportedMediaType: {
+    description: 'Content-Type is neither application/json nor application/xml (nor text/xml).',
+  },
+  TooManyRequests: {
+    description:
+      'Too many failed authentications from this client address: wait Retry-After seconds. A valid token is never throttled.',
+    headers: ['Retry-After'],
+  },
+  ServiceUnavailable: {
+    description:
+      'The database is unreachable for the moment; nothing was changed. Retry after Retry-After seconds.',
+    headers: ['Retry-After'],
+  },
+  InternalError: {
+    description:
+      'Unexpected server error; safe to retry with exponential backoff. The message holds a report id.',
+  },
 };
+
+function headerComponents(): Record<string, Json> {
+  return Object.fromEntries(
+    Object.values(HEADERS).map(({ component, description, schema }) => [
+      component,
+      { description, schema },
+    ]),
+  );
+}
+
+function errorResponses(errorContent: Json): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([name, { description, headers }]) => {
+      const response: Json = { description, content: errorContent };
+      if (headers) {
+        response.headers = Object.fromEntries(
+          headers.map((header) => [
+            header,
+            { $ref: `#/components/headers/${HEADERS[header].component}` },
+          ]),
+        );
+      }
+      return [name, response];
+    }),
+  );
+}
 
 function errorResponse(name: string): Json {
   return { $ref: `#/components/responses/${name}` };
@@ -184,7 +265,9 @@ function operationObject(operation: Operation, aclPrefix: string): Json {
     responses[413] = errorResponse('PayloadTooLarge');
     responses[415] = errorResponse('UnsupportedMediaType');
   }
+  responses[429] = errorResponse('TooManyRequests');
   responses[500] = errorResponse('InternalError');
+  responses[503] = errorResponse('ServiceUnavailable');
   responses.default = errorResponse('InternalError');
   const object: Json = {
     operationId: operation.operationId,
@@ -231,7 +314,12 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       summary: 'This document. Needs no token.',
       security: [],
       responses: {
-        200: { description: 'The OpenAPI document', content: { 'application/json': {} } },
+        200: {
+          description: 'The OpenAPI document',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+        406: errorResponse('NotAcceptable'),
+        500: errorResponse('InternalError'),
       },
     },
   };
@@ -243,11 +331,20 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       version: '1',
       description:
         'Warehouse listing, stock synchronisation and the staged processing of fulfillment orders. ' +
-        'Requests and responses are JSON or XML (root <request> / <response>, array entries as <item>). ' +
+        'Requests and responses are JSON or XML (root `<request>` / `<response>`, array entries as `<item>`). ' +
         'Timestamps are UTC "YYYY-MM-DD HH:MM:SS".',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: serversFor(options.storeCode, options.baseUrl),
-    tags: [{ name: 'Warehouses' }, { name: 'Fulfillment orders' }, { name: 'Schema' }],
+    tags: [
+      { name: 'Warehouses', description: "The store's warehouses and their on-hand stock." },
+      {
+        name: 'Fulfillment orders',
+        description:
+          'The four polled queues (pending_accept, pending_allocation, pending_shipment, pending_invoice), the read-only failed queue, and the actions that move an order between them.',
+      },
+      { name: 'Schema', description: 'This document.' },
+    ],
     security: [{ bearerAuth: [] }, { apiKey: [] }],
     paths,
     components: {
@@ -265,12 +362,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         },
       },
       schemas: componentSchemas(),
-      responses: Object.fromEntries(
-        Object.entries(ERROR_RESPONSES).map(([name, description]) => [
-          name,
-          { description, content: errorContent },
-        ]),
-      ),
+      headers: headerComponents(),
+      responses: errorResponses(errorContent),
     },
   };
 }
