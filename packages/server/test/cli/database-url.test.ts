@@ -10,6 +10,7 @@ import {
   STORAGE_ADAPTERS,
   StorageAdapterMissingError,
 } from '../../src/database-url.js';
+import { postgresDatabase } from '../scale-out/support.js';
 import { tempDir } from './run-cli.js';
 
 describe('parseDatabaseUrl', () => {
@@ -107,9 +108,15 @@ describe('openRepository on Postgres', () => {
     return;
   }
   it('loads the Postgres adapter for a postgres:// URL', async () => {
-    const repository = await openRepository(postgresUrl);
-    expect(Array.isArray(await repository.transaction((tx) => tx.listStores(), 'read'))).toBe(true);
-    await repository.close();
+    // A schema of its own: the database is shared, and its default schema is nobody's to migrate.
+    const database = postgresDatabase(postgresUrl);
+    const repository = await openRepository(database.url);
+    try {
+      expect(await repository.transaction((tx) => tx.listStores(), 'read')).toEqual([]);
+    } finally {
+      await repository.close();
+      await database.drop();
+    }
   });
 });
 
