@@ -22,12 +22,27 @@ const postgresUrl = process.env.FULFIL_TEST_POSTGRES_URL;
 type KyselyOf<T> = T extends { db: infer D } ? D : never;
 type Db = KyselyOf<Awaited<ReturnType<typeof openSqliteRepository>>>;
 
+/**
+ * The tables to dump. On Postgres only this test's schema is read: kysely's introspection walks
+ * every schema of the shared database, and trips over one another test drops meanwhile.
+ */
+async function tableNames(db: Db, schema?: string): Promise<string[]> {
+  if (schema === undefined) {
+    const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+    return tables.map((table) => table.name).sort();
+  }
+  // information_schema has no type here: read it through a table type of ours.
+  const rows = (await db
+    .selectFrom('information_schema.tables' as 'stock')
+    .select('table_name' as 'sku')
+    .where('table_schema' as 'sku', '=', schema)
+    .execute()) as unknown as { table_name: string }[];
+  return rows.map((row) => `${schema}.${row.table_name}`).sort();
+}
+
 /** Every row of every table (of `schema`, when given), rows in a stable order. */
 async function dumpTables(db: Db, schema?: string): Promise<Record<string, unknown[]>> {
-  const tables = (await db.introspection.getTables({ withInternalKyselyTables: true }))
-    .filter((table) => schema === undefined || table.schema === schema)
-    .map((table) => (schema === undefined ? table.name : `${schema}.${table.name}`))
-    .sort();
+  const tables = await tableNames(db, schema);
   const dump: Record<string, unknown[]> = {};
   for (const table of tables) {
     // The tables are listed at run time: no table type to name.
