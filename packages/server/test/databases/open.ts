@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Repository } from '@fulfil/core';
+import { createEngine, type Engine, ManualClock, type Repository } from '@fulfil/core';
 import { openPostgresRepository } from '@fulfil/storage-postgres';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 
 /** A fresh, empty database of one kind, with a way to read every row of it. */
 export interface TestDatabase {
   repository: Repository;
+  /** An engine over it, on a manual clock. */
+  engine: Engine;
   /** Every row of every table, each table ordered, to prove a request changed nothing. */
   snapshot(): Promise<Record<string, unknown[]>>;
   /** Closes the repository and throws the database away. */
@@ -58,10 +60,15 @@ async function dumpTables(db: Db, schema?: string): Promise<Record<string, unkno
   return dump;
 }
 
+function engineOver(repository: Repository): Engine {
+  return createEngine({ repository, clock: new ManualClock('2026-05-01T10:00:00Z') });
+}
+
 async function openSqlite(): Promise<TestDatabase> {
   const repository = await openSqliteRepository({ filename: ':memory:' });
   return {
     repository,
+    engine: engineOver(repository),
     snapshot: () => dumpTables(repository.db),
     drop: () => repository.close(),
   };
@@ -72,6 +79,7 @@ async function openPostgres(url: string): Promise<TestDatabase> {
   const repository = await openPostgresRepository({ connectionString: url, schema });
   return {
     repository,
+    engine: engineOver(repository),
     snapshot: () => dumpTables(repository.db, schema),
     async drop() {
       try {

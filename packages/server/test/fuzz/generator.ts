@@ -1,3 +1,5 @@
+import { QUEUES } from '@fulfil/core';
+
 /**
  * A seeded generator of malformed requests for every endpoint. Each request is built from a
  * valid one and broken on purpose (a wrong type, a missing or over-long field, a NUL, an unknown
@@ -90,14 +92,6 @@ const LIMIT: Record<FieldKind, number> = {
   items: 0,
   money: 0,
 };
-
-const QUEUES = [
-  'pending_accept',
-  'pending_allocation',
-  'pending_shipment',
-  'pending_invoice',
-  'failed',
-] as const;
 
 function items(entries: { id: number; qty: number }[], withQty: boolean): Json[] {
   return entries.map((item): Json => {

@@ -1,4 +1,4 @@
-import { createEngine, type Engine, ManualClock } from '@fulfil/core';
+import type { Engine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,10 +144,7 @@ for (const kind of databaseKinds()) {
 
     beforeAll(async () => {
       database = await kind.open();
-      engine = createEngine({
-        repository: database.repository,
-        clock: new ManualClock('2026-08-01T12:00:00Z'),
-      });
+      engine = database.engine;
       world = await buildWorld(engine);
       server = await startHttpServer({ engine, log: () => {} });
     });

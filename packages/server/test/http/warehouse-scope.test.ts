@@ -1,4 +1,4 @@
-import { createEngine, type Engine, ManualClock } from '@fulfil/core';
+import type { Engine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
@@ -59,10 +59,7 @@ for (const kind of databaseKinds()) {
 
     beforeAll(async () => {
       database = await kind.open();
-      engine = createEngine({
-        repository: database.repository,
-        clock: new ManualClock('2026-07-01T08:00:00Z'),
-      });
+      engine = database.engine;
       await engine.loadSeed(seed());
       server = await startHttpServer({ engine, log: () => {} });
       for (const number of ['7001-1', '7002-1', '7003-1']) {

@@ -1,4 +1,4 @@
-import { createEngine, DomainError, type Engine, ManualClock } from '@fulfil/core';
+import { DomainError, type Engine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
@@ -120,10 +120,7 @@ for (const kind of databaseKinds()) {
 
     beforeAll(async () => {
       database = await kind.open();
-      engine = createEngine({
-        repository: database.repository,
-        clock: new ManualClock('2026-05-01T10:00:00Z'),
-      });
+      engine = database.engine;
       await engine.loadSeed({
         stores: [
           {

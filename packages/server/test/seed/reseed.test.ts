@@ -1,4 +1,4 @@
-import { createEngine, type Engine, ManualClock } from '@fulfil/core';
+import type { Engine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseKinds, type TestDatabase } from '../databases/open.js';
@@ -45,10 +45,7 @@ for (const kind of databaseKinds()) {
 
     beforeEach(async () => {
       database = await kind.open();
-      engine = createEngine({
-        repository: database.repository,
-        clock: new ManualClock('2026-06-01T08:00:00Z'),
-      });
+      engine = database.engine;
     });
     afterEach(() => database.drop());
 
