@@ -15,6 +15,7 @@ import {
   type OrderResource,
   type QueueName,
   type Repository,
+  unverified,
 } from '@fulfil/core';
 import * as fixtures from '../packages/core/src/testing/fixtures.js';
 import type { BenchDatabase } from './databases.js';
@@ -62,7 +63,8 @@ export function benchSalesOrder(n: number) {
  */
 async function intake(engine: Engine, orders: readonly unknown[]): Promise<OrderResource[]> {
   const created: OrderResource[] = [];
-  for (const order of orders) created.push(...(await engine.intake(STORE, order, 'bench')));
+  for (const order of orders)
+    created.push(...(await engine.intake(STORE, unverified(order), 'bench')));
   return created;
 }
 

@@ -7,7 +7,7 @@ import type { AcceptRequest } from './floor-schema.js';
 /** What the floor takes in: the fields of a sales order it stores. */
 export interface FloorSalesOrder {
   sales_order_number: string;
-  warehouse_code?: string;
+  warehouse_code?: string | null;
   items: { sku: string; name: string; qty: number }[];
 }
 

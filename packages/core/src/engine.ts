@@ -37,7 +37,7 @@ import {
 } from './use-cases/order-actions.js';
 import { getOrder, getOrderHistory } from './use-cases/orders.js';
 import { pollQueue } from './use-cases/poll.js';
-import { loadSeed } from './use-cases/seed.js';
+import { loadSeed, type SeedOptions } from './use-cases/seed.js';
 import { getStore, listStores, upsertStore, upsertWarehouse } from './use-cases/stores.js';
 import {
   authenticate,
@@ -123,7 +123,8 @@ export function createEngine(options: EngineOptions) {
     abandonOrder: (storeCode: string, number: string) => abandonOrder(deps, storeCode, number),
     cancelOrder: (storeCode: string, number: string) => cancelOrder(deps, storeCode, number),
     dispatchCourier: (limit?: number) => dispatchCourier(deps, limit),
-    loadSeed: (document: SeedInput | Unverified) => loadSeed(deps, document),
+    loadSeed: (document: SeedInput | Unverified, options?: SeedOptions) =>
+      loadSeed(deps, document, options),
     close: () => deps.repository.close(),
   };
 }

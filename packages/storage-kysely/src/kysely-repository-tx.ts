@@ -145,12 +145,29 @@ export class KyselyRepositoryTx implements RepositoryTx {
     storeId: number,
     entries: readonly { warehouse_code: string; sku: string; qty: number }[],
   ): Promise<void> {
+    await this.#insertStock(storeId, entries, 'set on hand');
+  }
+
+  async addMissingStock(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
+  ): Promise<number> {
+    return this.#insertStock(storeId, entries, 'keep');
+  }
+
+  /** Inserts stock rows; an existing row gets the entry's on hand, or is kept as it is. */
+  async #insertStock(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
+    onExisting: 'set on hand' | 'keep',
+  ): Promise<number> {
     // One row per key (the last entry wins): an upsert may not touch a row twice.
     const rows = new Map<string, { warehouse_code: string; sku: string; qty: number }>();
     for (const entry of entries) rows.set(stockKey(entry), entry);
     const sorted = [...rows.values()].sort(byWarehouseThenSku);
+    let written = 0;
     for (const slice of chunk(sorted)) {
-      await this.#db
+      const results = await this.#db
         .insertInto('stock')
         .values(
           slice.map((entry) => ({
@@ -161,13 +178,16 @@ export class KyselyRepositoryTx implements RepositoryTx {
             reserved: 0,
           })),
         )
-        .onConflict((oc) =>
-          oc
-            .columns(['store_id', 'warehouse_code', 'sku'])
-            .doUpdateSet((eb) => ({ on_hand: eb.ref('excluded.on_hand') })),
-        )
+        .onConflict((oc) => {
+          const conflict = oc.columns(['store_id', 'warehouse_code', 'sku']);
+          return onExisting === 'keep'
+            ? conflict.doNothing()
+            : conflict.doUpdateSet((eb) => ({ on_hand: eb.ref('excluded.on_hand') }));
+        })
         .execute();
+      for (const result of results) written += Number(result.numInsertedOrUpdatedRows ?? 0);
     }
+    return written;
   }
 
   async adjustStock(storeId: number, deltas: readonly StockDelta[]): Promise<void> {

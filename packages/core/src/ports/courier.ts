@@ -1,8 +1,11 @@
-import type { CourierSettings, FulfillmentOrder, Item, Track } from '../domain/types.js';
+import type { CourierSettings, Track } from '../domain/types.js';
+import type { ItemResource, OrderResource } from '../schemas/resources.js';
 
 export interface CourierShipmentRequest {
-  order: FulfillmentOrder;
-  items: Item[];
+  /** The order as the API shows it: amounts in API units (a cash-on-delivery amount is 12.5). */
+  order: OrderResource;
+  /** The lines to book, those awaiting shipment. */
+  items: ItemResource[];
   /**
    * Stable for one order and attempt number: a courier that honours it never creates two
    * shipments for one retry.

@@ -83,6 +83,15 @@ export interface RepositoryTx {
     entries: readonly { warehouse_code: string; sku: string; qty: number }[],
   ): Promise<void>;
   /**
+   * Creates the (warehouse_code, sku) rows that do not exist yet, with on hand `qty` and
+   * `reserved` 0, in one set-based write; existing rows are left exactly as they are, even when
+   * another transaction created them a moment ago. Returns how many rows it created.
+   */
+  addMissingStock(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
+  ): Promise<number>;
+  /**
    * Adds each delta to its row atomically (`x = x + delta`, never read-modify-write in the
    * application), creating missing rows from 0. Concurrent adjustments never lose an update.
    */

@@ -10,13 +10,66 @@ const noNul = v.check(
   'must not contain NUL characters',
 );
 
-export const text = v.pipe(v.string(), noNul);
-export const nonEmptyText = v.pipe(
-  v.string(),
-  noNul,
-  v.trim(),
-  v.minLength(1, 'must not be empty'),
-);
+/**
+ * How long a string may be, in characters (Unicode code points), the same on every database
+ * (DECISIONS §10). Every string a request, an intake, a seed file or an operator may send is
+ * built from the fields below, so no other limit exists anywhere.
+ */
+export const STRING_LIMITS = {
+  /** Codes, sku, order, invoice and tracking numbers, ACL resources. */
+  code: 128,
+  /** A sales order's fulfillment orders are numbered `<sales_order_number>-<n>`: room for `-<n>`. */
+  sales_order_number: 120,
+  /** Names, titles, addresses, e-mails, payment and shipping labels. */
+  label: 255,
+  /** A customer's note, an operator's reason for failing an order. */
+  note: 2_000,
+  /** Invoice `additional_data`. */
+  additional_data: 65_535,
+  /** Invoice `doc_binary` (an encoded document). */
+  document: 1_048_576,
+  /** A token's secret, when chosen rather than generated. */
+  secret: 512,
+} as const;
+
+/** Whether `value` has at most `max` code points, without counting more than needed. */
+function withinCharacters(value: string, max: number): boolean {
+  // A code point takes one or two UTF-16 units: most strings are decided by their length alone.
+  if (value.length <= max) return true;
+  if (value.length > 2 * max) return false;
+  let count = 0;
+  for (const _ of value) if (++count > max) return false;
+  return true;
+}
+
+function atMost(max: number) {
+  return v.check(
+    (value: string) => withinCharacters(value, max),
+    `must be at most ${max} characters`,
+  );
+}
+
+/** A string of at most `max` characters, possibly empty. */
+export function boundedText(max: number) {
+  return v.pipe(v.string(), noNul, atMost(max));
+}
+
+/** A string of 1 to `max` characters once trimmed. */
+export function requiredText(max: number) {
+  return v.pipe(v.string(), noNul, v.trim(), v.minLength(1, 'must not be empty'), atMost(max));
+}
+
+/** A code, sku or number: required, at most 128 characters. */
+export const code = requiredText(STRING_LIMITS.code);
+/** A code that may be empty (a payment method, a carrier code). */
+export const optionalCode = boundedText(STRING_LIMITS.code);
+/** A name, title, address line or e-mail: at most 255 characters, possibly empty. */
+export const label = boundedText(STRING_LIMITS.label);
+/** A name that must be given. */
+export const requiredLabel = requiredText(STRING_LIMITS.label);
+/** Free text of a person: at most 2,000 characters. */
+export const note = boundedText(STRING_LIMITS.note);
+
 // Safe integers only: beyond 2^53 a number no longer stands for one integer, and storage refuses it.
 export const positiveId = v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(1));
 export const quantity = v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0));
@@ -36,6 +89,7 @@ export const orderId = v.pipe(
   v.transform((id: string | number) => String(id)),
   noNul,
   v.minLength(1, 'must not be empty'),
+  atMost(STRING_LIMITS.code),
 );
 
 const TIMESTAMP_MESSAGE = 'must be a timestamp "YYYY-MM-DD HH:MM:SS"';

@@ -1,14 +1,23 @@
 import * as v from 'valibot';
 import { isRolePreset } from '../domain/acl.js';
-import { int32, nonEmptyText, quantity, timestamp } from './fields.js';
+import {
+  boundedText,
+  code,
+  int32,
+  label,
+  quantity,
+  requiredLabel,
+  STRING_LIMITS,
+  timestamp,
+} from './fields.js';
 import { StockItem } from './requests.js';
 import { SalesOrderInput } from './sales-order.js';
 
 /** Inputs of the operator side (DECISIONS §8) and the seed file (§9). */
 
 export const CourierSettingsInput = v.object({
-  type: v.optional(nonEmptyText, 'simulated'),
-  fail_skus: v.optional(v.array(nonEmptyText), []),
+  type: v.optional(code, 'simulated'),
+  fail_skus: v.optional(v.array(code), []),
   max_attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 3),
   delay_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(60_000)), 0),
 });
@@ -26,8 +35,8 @@ export const storeCode = v.pipe(
 );
 
 export const WarehouseInput = v.object({
-  code: nonEmptyText,
-  name: v.string(),
+  code,
+  name: label,
   active: v.optional(v.boolean(), true),
   fulfilled_by: v.optional(v.picklist(['partner', 'courier']), 'partner'),
   priority: v.optional(int32, 0),
@@ -36,11 +45,11 @@ export const WarehouseInput = v.object({
 export const MIN_TOKEN_LENGTH = 32;
 
 export const TokenInput = v.object({
-  name: nonEmptyText,
+  name: requiredLabel,
   /** A chosen secret (seed files, tests); omitted, one is generated. */
   token: v.optional(
     v.pipe(
-      v.string(),
+      boundedText(STRING_LIMITS.secret),
       v.minLength(MIN_TOKEN_LENGTH, `must be at least ${MIN_TOKEN_LENGTH} characters`),
     ),
   ),
@@ -50,11 +59,11 @@ export const TokenInput = v.object({
         v.string(),
         v.check(isRolePreset, 'must be "partner", "erp", "all" or a list of resources'),
       ),
-      v.pipe(v.array(nonEmptyText), v.minLength(1)),
+      v.pipe(v.array(code), v.minLength(1)),
     ],
     'must be "partner", "erp", "all" or a list of resources',
   ),
-  warehouses: v.optional(v.nullable(v.array(nonEmptyText)), null),
+  warehouses: v.optional(v.nullable(v.array(code)), null),
   expires_at: v.optional(v.nullable(timestamp), null),
 });
 

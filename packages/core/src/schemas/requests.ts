@@ -1,13 +1,16 @@
 import * as v from 'valibot';
 import { PAGE_SIZE } from '../domain/paging.js';
 import {
+  boundedText,
+  code,
   itemList,
+  label,
   money,
-  nonEmptyText,
+  optionalCode,
   orderId,
   positiveId,
   quantity,
-  text,
+  STRING_LIMITS,
   timestamp,
 } from './fields.js';
 
@@ -19,8 +22,8 @@ import {
 export const MAX_STOCK_BATCH = 10_000;
 
 export const StockItem = v.object({
-  warehouse_code: nonEmptyText,
-  sku: nonEmptyText,
+  warehouse_code: code,
+  sku: code,
   qty: quantity,
 });
 
@@ -53,7 +56,7 @@ const Allocation = v.object({
       /** Ignored, as the spec says; accepted so that ERPs may send it. */
       qty: v.optional(v.number()),
       /** Allocate from another warehouse than the item's: an inter-warehouse transfer. */
-      warehouse_code: v.optional(nonEmptyText),
+      warehouse_code: v.optional(code),
     }),
   ),
 });
@@ -68,17 +71,17 @@ export const AllocateRequest = v.pipe(
 );
 
 export const TrackInput = v.object({
-  carrier_code: text,
-  title: text,
-  track_number: nonEmptyText,
+  carrier_code: optionalCode,
+  title: label,
+  track_number: code,
 });
 
 export const ShipRequest = v.object({
   shipment: v.object({
     order_id: orderId,
     items: itemList(v.object({ item_id: positiveId, qty: v.optional(v.number()) })),
-    carrier_tracking_number: v.optional(text),
-    carrier_title: v.optional(text),
+    carrier_tracking_number: v.optional(optionalCode),
+    carrier_title: v.optional(label),
     tracks: v.optional(v.array(TrackInput)),
   }),
 });
@@ -87,11 +90,11 @@ export const InvoiceRequest = v.object({
   invoice: v.object({
     order_id: orderId,
     items: itemList(v.object({ item_id: positiveId })),
-    invoice_number: nonEmptyText,
+    invoice_number: code,
     shipping_amount_incl_tax: v.optional(money),
-    invoice_time: v.optional(text),
-    additional_data: v.optional(text),
-    doc_binary: v.optional(text),
+    invoice_time: v.optional(optionalCode),
+    additional_data: v.optional(boundedText(STRING_LIMITS.additional_data)),
+    doc_binary: v.optional(boundedText(STRING_LIMITS.document)),
   }),
 });
 

@@ -1,35 +1,45 @@
 import * as v from 'valibot';
-import { int32, nonEmptyText, optionalMoney, positiveId, text } from './fields.js';
+import {
+  code,
+  int32,
+  label,
+  note,
+  optionalCode,
+  optionalMoney,
+  positiveId,
+  requiredText,
+  STRING_LIMITS,
+} from './fields.js';
 
 /** Intake: a sales order from the shop, before it is routed into fulfillment orders. */
 
 export const AddressInput = v.object({
-  firstname: text,
-  lastname: text,
-  email: text,
-  street: text,
-  city: text,
-  postcode: text,
-  region: text,
-  country_id: text,
-  telephone: text,
-  company: text,
-  vat_id: text,
+  firstname: label,
+  lastname: label,
+  email: label,
+  street: label,
+  city: label,
+  postcode: label,
+  region: label,
+  country_id: label,
+  telephone: label,
+  company: label,
+  vat_id: label,
 });
 
-export const PaymentInput = v.object({ method_code: text, method_name: text });
+export const PaymentInput = v.object({ method_code: optionalCode, method_name: label });
 
 export const ShippingInput = v.object({
-  method_code: text,
-  method_name: text,
-  internal_method_code: text,
-  customer_note: v.optional(text),
-  pickup_point_delivery: v.optional(v.object({ location_id: text, location_name: text })),
+  method_code: optionalCode,
+  method_name: label,
+  internal_method_code: optionalCode,
+  customer_note: v.optional(note),
+  pickup_point_delivery: v.optional(v.object({ location_id: optionalCode, location_name: label })),
 });
 
 export const SalesOrderItemInput = v.object({
-  sku: nonEmptyText,
-  name: text,
+  sku: code,
+  name: label,
   qty: v.pipe(int32, v.minValue(1)),
   price: optionalMoney,
   price_excl_tax: optionalMoney,
@@ -42,13 +52,13 @@ export const SalesOrderItemInput = v.object({
 
 export const SalesOrderInput = v.object({
   sales_order_id: positiveId,
-  sales_order_number: nonEmptyText,
+  sales_order_number: requiredText(STRING_LIMITS.sales_order_number),
   /** Pins the order to this warehouse; without it the router chooses. */
-  warehouse_code: v.optional(v.nullable(nonEmptyText)),
+  warehouse_code: v.optional(v.nullable(code)),
   allow_partial: v.optional(v.nullable(v.boolean()), null),
-  customer_firstname: text,
-  customer_lastname: text,
-  customer_email: text,
+  customer_firstname: label,
+  customer_lastname: label,
+  customer_email: label,
   customer_is_guest: v.boolean(),
   shipping_amount: optionalMoney,
   shipping_amount_excl_tax: optionalMoney,

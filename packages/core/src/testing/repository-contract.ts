@@ -275,6 +275,33 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         expect(row).toEqual({ warehouse_code: 'WH-A', sku: 'S1', on_hand: 0, reserved: 3 });
       });
 
+      it('addMissingStock creates only the rows that do not exist, and counts them', async () => {
+        const store = await seedStore();
+        await write((tx) =>
+          tx.adjustStock(store.id, [
+            { warehouse_code: 'WH-A', sku: 'S1', on_hand: 4, reserved: 3 },
+          ]),
+        );
+        const created = await write((tx) =>
+          tx.addMissingStock(store.id, [
+            { warehouse_code: 'WH-A', sku: 'S1', qty: 10 },
+            { warehouse_code: 'WH-B', sku: 'S1', qty: 7 },
+            { warehouse_code: 'WH-B', sku: 'S2', qty: 0 },
+          ]),
+        );
+        expect(created).toBe(2);
+        expect(await read((tx) => tx.listStock({ store_id: store.id, warehouses: null }))).toEqual([
+          { warehouse_code: 'WH-A', sku: 'S1', on_hand: 4, reserved: 3 },
+          { warehouse_code: 'WH-B', sku: 'S1', on_hand: 7, reserved: 0 },
+          { warehouse_code: 'WH-B', sku: 'S2', on_hand: 0, reserved: 0 },
+        ]);
+        expect(
+          await write((tx) =>
+            tx.addMissingStock(store.id, [{ warehouse_code: 'WH-B', sku: 'S1', qty: 1 }]),
+          ),
+        ).toBe(0);
+      });
+
       it('setOnHand writes a batch of thousands of rows', async () => {
         const store = await seedStore();
         const entries = Array.from({ length: 2500 }, (_, i) => ({

@@ -6,6 +6,7 @@ import {
   isClaimHeld,
   isCourierDue,
 } from '../domain/actions/courier.js';
+import { presentOrder } from '../domain/present.js';
 import type { FulfillmentOrder, Store } from '../domain/types.js';
 import type { CourierResult } from '../ports/courier.js';
 import type { EngineDeps } from './deps.js';
@@ -45,10 +46,11 @@ async function callCourier(deps: EngineDeps, { store, order }: Claim): Promise<C
       ok: false,
       error: `no courier of type "${store.settings.courier.type}" is configured`,
     };
-  const items = order.items.filter((item) => item.status === 'pending_shipment');
+  const shown = presentOrder(order, 'whole');
+  const items = shown.items.filter((item) => item.status === 'pending_shipment');
   try {
     return await factory(store.settings.courier).ship({
-      order,
+      order: shown,
       items,
       idempotency_key: courierShipmentKey(order),
     });

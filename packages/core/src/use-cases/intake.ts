@@ -1,4 +1,5 @@
 import { DomainError, fieldError } from '../domain/errors.js';
+import { fromMoney } from '../domain/money.js';
 import {
   fulfillmentOrderNumber,
   headerOf,
@@ -9,7 +10,12 @@ import {
 } from '../domain/new-order.js';
 import { presentOrder } from '../domain/present.js';
 import type { RouteAssignment } from '../domain/routing.js';
-import type { FulfillmentOrder, Warehouse } from '../domain/types.js';
+import {
+  type FulfillmentOrder,
+  ITEM_AMOUNT_FIELDS,
+  ORDER_AMOUNT_FIELDS,
+  type Warehouse,
+} from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { parseWith } from '../schemas/parse.js';
 import type { OrderResource } from '../schemas/resources.js';
@@ -34,6 +40,25 @@ function assertCompleteRoute(
       'The router must assign every line of the sales order once, to an active warehouse.',
     );
   }
+}
+
+/** The given amount fields of `record`, from exact ten-thousandths back to API units. */
+function inApiUnits<T extends object>(record: T, fields: readonly (keyof T)[]): Partial<T> {
+  const shown: Partial<T> = {};
+  for (const field of fields) {
+    const amount = record[field];
+    if (typeof amount === 'number') shown[field] = fromMoney(amount) as T[keyof T];
+  }
+  return shown;
+}
+
+/** The sales order as the shop sent it, amounts in API units: what a custom router is given. */
+function asSent(order: SalesOrder): SalesOrder {
+  return {
+    ...order,
+    ...inApiUnits(order, ORDER_AMOUNT_FIELDS),
+    items: order.items.map((item) => ({ ...item, ...inApiUnits(item, ITEM_AMOUNT_FIELDS) })),
+  };
 }
 
 /** Whether a sales order was already taken in (its first fulfillment order exists). */
@@ -81,7 +106,7 @@ export async function intakeWithin(
       order.warehouse_code,
     );
   }
-  const routes = deps.router(order, context);
+  const routes = deps.router(asSent(order), context);
   assertCompleteRoute(order, routes, context.warehouses);
   const at = now(deps);
   const created: FulfillmentOrder[] = [];

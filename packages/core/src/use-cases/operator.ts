@@ -3,7 +3,7 @@ import { abandon, cancel, fail, requeue } from '../domain/actions/operator.js';
 import type { ActionOutcome } from '../domain/actions/outcome.js';
 import { presentOrder } from '../domain/present.js';
 import type { FailureStage, FulfillmentOrder } from '../domain/types.js';
-import { nonEmptyText } from '../schemas/fields.js';
+import { requiredText, STRING_LIMITS } from '../schemas/fields.js';
 import { parseWith } from '../schemas/parse.js';
 import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, operatorActor } from './deps.js';
@@ -31,11 +31,11 @@ async function intervene(
 }
 
 const FailInput = v.object({
-  reason: nonEmptyText,
+  reason: requiredText(STRING_LIMITS.note),
   stage: v.optional(v.picklist(['allocation', 'shipment', 'invoice'])),
 });
 
-export function failOrder(
+export async function failOrder(
   deps: EngineDeps,
   storeCode: string,
   number: string,

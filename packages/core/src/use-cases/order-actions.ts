@@ -22,6 +22,7 @@ import { rerouteLines } from './reroute.js';
 
 interface Decision<TInput> {
   tx: RepositoryTx;
+  actor: Actor;
   store: Store;
   input: TInput;
   context: ActionContext;
@@ -50,7 +51,7 @@ export async function applyToOrder<TInput>(
     if (!order || !canSee(actor, order))
       throw orderNotFound(target.order_id, `${target.body}.order_id`);
     const context = { now: now(deps), settings: store.settings };
-    const outcome = await decide(order, { tx, store, input, context });
+    const outcome = await decide(order, { tx, actor, store, input, context });
     if (!outcome.changed) return order;
     const saved = await tx.saveOrder(outcome.order);
     await tx.adjustStock(store.id, outcome.stock);
@@ -129,8 +130,12 @@ export const allocateOrder = publicAction(
   AllocateRequest,
   'allocation',
   (body) => body.allocation,
-  async (order, { tx, store, input, context }) =>
-    allocate(order, input, { ...context, warehouses: await tx.listWarehouses(store.id) }),
+  // A scoped token may name only its own warehouses as transfer sources (DECISIONS §10).
+  async (order, { tx, actor, store, input, context }) =>
+    allocate(order, input, {
+      ...context,
+      warehouses: await tx.listWarehouses(store.id, actor.warehouses),
+    }),
 );
 
 /** POST /V1/fulfillmentOrder/ship */

@@ -7,12 +7,26 @@ import { intakeWithin, isSalesOrderKnown } from './intake.js';
 import { upsertStoreWithin, upsertWarehouseWithin } from './stores.js';
 import { issueToken } from './tokens.js';
 
+/** What a seed file named that the database lacked (created) or already had (kept). */
 export interface SeedReport {
-  stores: number;
-  warehouses: number;
-  stock: number;
+  /** Store codes; a kept store keeps its settings. */
+  stores: { created: string[]; kept: string[] };
+  /** Warehouse codes; a kept warehouse keeps its name, state and priority. */
+  warehouses: { created: string[]; kept: string[] };
+  /** Stock rows: created with the seed's qty, kept as they were, or reset (`resetStock`). */
+  stock: { created: number; kept: number; reset: number };
+  /** Token names. */
   tokens: { created: string[]; kept: string[] };
+  /** Fulfillment orders created; sales order numbers already taken in. */
   orders: { created: string[]; kept: string[] };
+}
+
+export interface SeedOptions {
+  /**
+   * Set the on-hand qty of every stock row the file lists to the file's value, existing rows
+   * included (reservations are kept). For demos: it overwrites what partners reported.
+   */
+  resetStock?: boolean;
 }
 
 type SeedStore = Seed['stores'][number];
@@ -86,12 +100,30 @@ async function seedStore(
   seed: SeedStore,
   index: number,
   report: SeedReport,
+  options: SeedOptions,
 ) {
-  const store = await upsertStoreWithin(tx, seed.code, seed.settings);
-  for (const warehouse of seed.warehouses) await upsertWarehouseWithin(tx, store.code, warehouse);
-  const known = new Set((await tx.listWarehouses(store.id)).map((warehouse) => warehouse.code));
-  assertConsistent(seed, index, known);
-  await tx.setOnHand(store.id, seed.stock);
+  const existing = await tx.findStore(seed.code);
+  const store = existing ?? (await upsertStoreWithin(tx, seed.code, seed.settings));
+  (existing ? report.stores.kept : report.stores.created).push(store.code);
+  const present = new Set((await tx.listWarehouses(store.id)).map((warehouse) => warehouse.code));
+  for (const warehouse of seed.warehouses) {
+    if (present.has(warehouse.code)) {
+      report.warehouses.kept.push(warehouse.code);
+      continue;
+    }
+    await upsertWarehouseWithin(tx, store.code, warehouse);
+    present.add(warehouse.code);
+    report.warehouses.created.push(warehouse.code);
+  }
+  assertConsistent(seed, index, present);
+  if (options.resetStock) {
+    await tx.setOnHand(store.id, seed.stock);
+    report.stock.reset += seed.stock.length;
+  } else {
+    const created = await tx.addMissingStock(store.id, seed.stock);
+    report.stock.created += created;
+    report.stock.kept += seed.stock.length - created;
+  }
   const existingTokens = new Set((await tx.listTokens(store.id)).map((token) => token.name));
   for (const token of seed.tokens) {
     if (existingTokens.has(token.name)) {
@@ -120,28 +152,31 @@ async function seedStore(
       ]);
     }
   }
-  report.stores += 1;
-  report.warehouses += seed.warehouses.length;
-  report.stock += seed.stock.length;
 }
 
 /**
  * Loads a seed file (DECISIONS §9) in one transaction: all of it or nothing. Every error names
- * the path of the bad field. Loading the same file again changes nothing: existing tokens
- * and sales orders are kept, settings, warehouses and stock are set again.
+ * the path of the bad field. Over an existing database it adds what is missing (stores,
+ * warehouses, stock rows, tokens, sales orders) and changes nothing that exists (DECISIONS §10):
+ * settings, warehouses, stock partners reported and orders in flight stay as they are. Only
+ * `resetStock` sets the listed stock rows' on hand again.
  */
-export async function loadSeed(deps: EngineDeps, document: unknown): Promise<SeedReport> {
+export async function loadSeed(
+  deps: EngineDeps,
+  document: unknown,
+  options: SeedOptions = {},
+): Promise<SeedReport> {
   const seed = parseWith(SeedFile, document, 'invalid_seed');
   return deps.repository.transaction(async (tx) => {
     const report: SeedReport = {
-      stores: 0,
-      warehouses: 0,
-      stock: 0,
+      stores: { created: [], kept: [] },
+      warehouses: { created: [], kept: [] },
+      stock: { created: 0, kept: 0, reset: 0 },
       tokens: { created: [], kept: [] },
       orders: { created: [], kept: [] },
     };
     for (const [index, store] of seed.stores.entries())
-      await seedStore(deps, tx, store, index, report);
+      await seedStore(deps, tx, store, index, report, options);
     return report;
   });
 }

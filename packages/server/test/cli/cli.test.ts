@@ -145,8 +145,8 @@ describe('fulfil: data commands', () => {
     expect(seeded.stderr.text).toBe('');
     expect(seeded.code).toBe(0);
     expect(seeded.stdout.json()).toMatchObject({
-      stores: 1,
-      warehouses: 2,
+      stores: { created: ['default'], kept: [] },
+      warehouses: { created: ['WH-A', 'WH-B'], kept: [] },
       tokens: { created: ['partner-a', 'erp'], kept: [] },
       orders: { created: ['100000001-1'], kept: [] },
     });
@@ -155,6 +155,33 @@ describe('fulfil: data commands', () => {
       tokens: { created: [], kept: ['partner-a', 'erp'] },
       orders: { created: [], kept: ['100000001'] },
     });
+
+    // Re-seeding keeps the stock the database has; --reset-stock sets the file's qty again.
+    const stockOf = async () =>
+      (await cli(['stock', 'list', '--sku', 'SKU-1'])).stdout
+        .json<{ warehouse_code: string; on_hand: number }[]>()
+        .map((row) => [row.warehouse_code, row.on_hand]);
+    expect(await stockOf()).toEqual([
+      ['WH-A', 10],
+      ['WH-B', 3],
+    ]);
+    const edited = smallSeed();
+    for (const row of edited.stores[0]?.stock ?? []) row.qty = 1;
+    const editedFile = await writeJson(join(dir, 'edited.json'), edited);
+    expect((await cli(['seed', editedFile])).stdout.json()).toMatchObject({
+      stock: { created: 0, kept: 2, reset: 0 },
+    });
+    expect(await stockOf()).toEqual([
+      ['WH-A', 10],
+      ['WH-B', 3],
+    ]);
+    expect((await cli(['seed', editedFile, '--reset-stock'])).stdout.json()).toMatchObject({
+      stock: { created: 0, kept: 0, reset: 2 },
+    });
+    expect(await stockOf()).toEqual([
+      ['WH-A', 1],
+      ['WH-B', 1],
+    ]);
 
     const created = await cli([
       'token',

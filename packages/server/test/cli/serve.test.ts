@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { Capture, ERP_SECRET, PARTNER_SECRET, smallSeed, tempDir, writeJson } from './run-cli.js';
+import {
+  Capture,
+  ERP_SECRET,
+  PARTNER_SECRET,
+  runCli,
+  smallSeed,
+  tempDir,
+  writeJson,
+} from './run-cli.js';
 
 /** `fulfil serve …` in-process, with signals it can be sent. */
 function startServe(argv: string[], io: Partial<CliIo> = {}) {
@@ -57,7 +65,7 @@ describe('fulfil serve', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
     const out = serve.stdout.text;
-    expect(out).toMatch(/Seeded from .*seed\.json: 1 store, 2 warehouses/);
+    expect(out).toMatch(/Seeded from .*seed\.json: 1 store added, 0 kept; 2 warehouses added/);
     expect(out).toMatch(new RegExp(`partner-a \\(partner, store default\\)\\s+${PARTNER_SECRET}`));
     expect(out).toMatch(new RegExp(`erp \\(erp, store default\\)\\s+${ERP_SECRET}`));
     expect(out).toContain(
@@ -111,6 +119,33 @@ describe('fulfil serve', () => {
     expect((await poll(url, ERP_SECRET, 'pending_allocation')).status).toBe(200);
     second.signals.emit('SIGTERM');
     expect(await second.done).toBe(0);
+  });
+
+  it('a restart with --seed keeps the stock partners reported and changes nothing else', async () => {
+    const db = `sqlite:${join(dir, 'restart.db')}`;
+    const seedFile = await writeJson(join(dir, 'seed.json'), smallSeed());
+    const stockOf = async (url: string) => {
+      const reply = await fetch(`${url}/rest/default/V1/stockItems`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${PARTNER_SECRET}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ stock_items: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 7 }] }),
+      });
+      expect(reply.status).toBe(200);
+    };
+    const first = startServe(['--db', db, '--seed', seedFile, '--courier-interval', '0']);
+    await stockOf(await first.ready());
+    first.signals.emit('SIGTERM');
+    expect(await first.done).toBe(0);
+
+    const second = startServe(['--db', db, '--seed', seedFile, '--courier-interval', '0']);
+    await second.ready();
+    expect(second.stdout.text).toMatch(/0 stores added, 1 kept; 0 warehouses added, 2 kept/);
+    second.signals.emit('SIGTERM');
+    expect(await second.done).toBe(0);
+    const listed = await runCli(['stock', 'list', '--db', db]);
+    expect(listed.stdout.json()).toContainEqual(
+      expect.objectContaining({ warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 7 }),
+    );
   });
 
   it('exits 1 with one line when the port is taken', async () => {

@@ -66,9 +66,9 @@ describe('DECISIONS §9: the seed file', () => {
     engine = await openEmptyEngine();
     const report = await engine.engine.loadSeed(seedDocument());
     expect(report).toEqual<SeedReport>({
-      stores: 1,
-      warehouses: 2,
-      stock: 2,
+      stores: { created: ['default'], kept: [] },
+      warehouses: { created: ['WH-A', 'WH-C'], kept: [] },
+      stock: { created: 2, kept: 0, reset: 0 },
       tokens: { created: ['partner-a', 'erp'], kept: [] },
       orders: { created: ['1001-1', '1002-1'], kept: [] },
     });

@@ -5,7 +5,10 @@ import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
 
 export interface AllocateContext extends ActionContext {
-  /** The store's warehouses, to check transfer sources and whether a courier ships the order. */
+  /**
+   * The warehouses the caller may name (a scoped token: its own), to check transfer sources and
+   * whether a courier ships the order; one outside them is refused as if it did not exist.
+   */
   warehouses: readonly Warehouse[];
 }
 

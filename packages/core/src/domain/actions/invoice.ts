@@ -1,6 +1,6 @@
 import type { ParsedInvoice } from '../../schemas/requests.js';
 import { type ErrorDetail, fieldError, fieldErrors } from '../errors.js';
-import { formatMoney } from '../money.js';
+import { formatMoney, fromMoney } from '../money.js';
 import type { FulfillmentOrder, Invoice } from '../types.js';
 import { assertInFlow } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
@@ -120,7 +120,8 @@ export function invoice(
     details: {
       invoice_number: input.invoice_number,
       items: listed,
-      shipping_amount_incl_tax: expected,
+      // The audit trail is read by people and integrators: API units, like the history.
+      shipping_amount_incl_tax: fromMoney(expected),
     },
   };
 }

@@ -18,6 +18,7 @@ import {
   resolvePath,
 } from '../command.js';
 import { stoppingLine, stopRequest } from '../shutdown.js';
+import { RESEED_HELP } from './seed.js';
 
 /** What `serve` reads of a seed file's tokens; a file that was not loaded may not even be valid. */
 interface SeedTokens {
@@ -63,11 +64,13 @@ async function seedTokenLines(engine: Engine, seed: SeedTokens, url: string): Pr
 
 function describeSeed(file: string, report: SeedReport): string {
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  const { tokens, orders } = report;
+  const { stores, warehouses, stock, tokens, orders } = report;
+  const added = (what: string, part: { created: unknown[]; kept: unknown[] }) =>
+    `${count(part.created.length, what)} added, ${part.kept.length} kept`;
   return (
-    `Seeded from ${file}: ${count(report.stores, 'store')}, ` +
-    `${count(report.warehouses, 'warehouse')}, ${count(report.stock, 'stock row')}; ` +
-    `tokens: ${tokens.created.length} created, ${tokens.kept.length} kept; ` +
+    `Seeded from ${file}: ${added('store', stores)}; ${added('warehouse', warehouses)}; ` +
+    `${count(stock.created, 'stock row')} added, ${stock.kept} kept; ` +
+    `${added('token', tokens)}; ` +
     `fulfillment orders: ${orders.created.length} created (${count(orders.kept.length, 'sales order')} already in).\n`
   );
 }
@@ -293,7 +296,7 @@ export const serveCommand: Command = {
     seed: {
       type: 'string',
       value: 'file',
-      description: 'load this seed file at start (idempotent)',
+      description: 'load this seed file at start: adds what is missing, changes nothing',
     },
     'seed-if-empty': {
       type: 'string',
@@ -312,6 +315,7 @@ export const serveCommand: Command = {
   details:
     'Serves every store of the database under /rest/<store_code>/V1/… (--store is ignored).\n' +
     'With a seed file, prints the secrets of its tokens and a curl command per token to try.\n' +
+    `${RESEED_HELP}\n` +
     'On SIGTERM or SIGINT it stops the courier loop, finishes in-flight requests, closes the\n' +
     'database and exits 0.\n' +
     'With --workers N (N > 1), this process migrates and seeds the database once, then forks N\n' +
