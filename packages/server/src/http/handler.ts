@@ -4,6 +4,7 @@ import { DEFAULT_ACL_PREFIX, DomainError } from '@fulfil/core';
 import { describeError, HttpError, undecodableBody } from './errors.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
+import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
 import { createRouter } from './router.js';
 import { OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
 import { coerceBySchema } from './schema-coerce.js';
@@ -43,7 +44,11 @@ export interface RequestHandler {
   fail(request: Omit<HttpRequest, 'body'>, error: unknown): HttpResponse;
 }
 
-type Route = { kind: 'operation'; operation: Operation } | { kind: 'schema' };
+type Route =
+  | { kind: 'operation'; operation: Operation }
+  | { kind: 'schema' }
+  | { kind: 'health' }
+  | { kind: 'ready' };
 
 function header(headers: HttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -128,6 +133,8 @@ function respond(
     headers: {
       'content-type': media.contentType,
       'cache-control': 'no-store',
+      // Browsers must take every answer, error bodies included, as the type it says it is.
+      'x-content-type-options': 'nosniff',
       vary: 'Accept',
       ...headers,
     },
@@ -146,6 +153,8 @@ interface Exchange {
   errorMedia: Produced;
   credentials: Credentials;
   tokenName?: string;
+  /** Facts for the log line only, such as why a probe failed. */
+  logDetail?: Record<string, unknown>;
 }
 
 /**
@@ -172,6 +181,8 @@ export function createRequestHandler(
     });
   }
   router.add('GET', `${STORE_PREFIX}${SCHEMA_PATH}`, { kind: 'schema' });
+  router.add('GET', HEALTH_PATH, { kind: 'health' });
+  router.add('GET', READY_PATH, { kind: 'ready' });
 
   let document: OpenApiDocument | undefined;
   const schemaFor = (storeCode: string): OpenApiDocument => {
@@ -194,6 +205,7 @@ export function createRequestHandler(
       status: response.status,
       duration_ms: duration,
       ...(exchange.tokenName === undefined ? {} : { token: exchange.tokenName }),
+      ...exchange.logDetail,
       ...extra,
     });
     return response;
@@ -246,9 +258,16 @@ export function createRequestHandler(
         { allow },
       );
     }
+    const route = match.handler;
+    if (route.kind === 'health') return respond(200, health(), JSON_MEDIA);
+    if (route.kind === 'ready') {
+      const status = await ready(engine, (error) => {
+        exchange.logDetail = { error: error instanceof Error ? error.message : String(error) };
+      });
+      return respond(200, status, JSON_MEDIA);
+    }
     const storeCode = match.params.store_code as string;
     const accept = header(request.headers, 'accept');
-    const route = match.handler;
     if (route.kind === 'schema') {
       const media = negotiate(accept, ['json']);
       if (!media) throw notAcceptable(accept, 'application/json');

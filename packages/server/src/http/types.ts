@@ -34,7 +34,7 @@ export function logEntry(log: LogFn, entry: Record<string, unknown>): void {
   log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
 }
 
-/** The part of the engine the REST surface uses: the public use cases. */
+/** The part of the engine the REST surface uses: the public use cases, and a read for /ready. */
 export type HttpEngine = Pick<
   Engine,
   | 'authenticate'
@@ -47,4 +47,5 @@ export type HttpEngine = Pick<
   | 'allocate'
   | 'ship'
   | 'invoice'
+  | 'listStores'
 > & { aclPrefix?: string };

@@ -56,6 +56,7 @@ function brokenEngine(
     allocate: fail,
     ship: fail,
     invoice: fail,
+    listStores: fail,
   };
 }
 
