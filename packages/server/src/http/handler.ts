@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_ACL_PREFIX, DomainError } from '@fulfil/core';
+import { DEFAULT_ACL_PREFIX, DomainError, isDomainError, type Principal } from '@fulfil/core';
+import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-throttle.js';
 import { describeError, HttpError, undecodableBody } from './errors.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
@@ -37,6 +38,8 @@ export interface RequestHandlerOptions {
   aclPrefix?: string;
   /** Makes the ids that tie a 500 to its log line. */
   reportId?: () => string;
+  /** Counts failed authentications per client address (429); default 20 per 10 s. */
+  authThrottle?: AuthThrottle;
 }
 
 /** The plain request handler: request in, response out, no socket involved. It never throws. */
@@ -177,6 +180,35 @@ export function createRequestHandler(
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const makeReportId = options.reportId ?? defaultReportId;
   const aclPrefix = options.aclPrefix ?? engine.aclPrefix ?? DEFAULT_ACL_PREFIX;
+  const throttle = options.authThrottle ?? createAuthThrottle();
+
+  /**
+   * The principal of the request's token. A failure counts against the client's address, and
+   * once the address is throttled it is answered 429 instead of 401; success never is.
+   */
+  async function authenticate(
+    request: HttpRequest,
+    storeCode: string,
+    credentials: Credentials,
+  ): Promise<Principal> {
+    try {
+      if (credentials.malformed) {
+        throw new DomainError(
+          'unauthenticated',
+          'The Authorization header must read "Bearer <token>".',
+        );
+      }
+      return await engine.authenticate(storeCode, credentials.secret);
+    } catch (error) {
+      const address = request.remoteAddress;
+      if (address === undefined || !isDomainError(error) || error.code !== 'unauthenticated') {
+        throw error;
+      }
+      const throttled = throttle.retryAfter(address) > 0;
+      throttle.fail(address);
+      throw throttled ? tooManyFailures(throttle.retryAfter(address)) : error;
+    }
+  }
 
   const router = createRouter<Route>();
   for (const operation of OPERATIONS) {
@@ -280,13 +312,7 @@ export function createRequestHandler(
     }
 
     const { operation } = route;
-    if (exchange.credentials.malformed) {
-      throw new DomainError(
-        'unauthenticated',
-        'The Authorization header must read "Bearer <token>".',
-      );
-    }
-    const principal = await engine.authenticate(storeCode, exchange.credentials.secret);
+    const principal = await authenticate(request, storeCode, exchange.credentials);
     exchange.tokenName = principal.name;
     await engine.authorize(principal, operation.action);
 

@@ -1,3 +1,8 @@
+export {
+  type AuthThrottle,
+  type AuthThrottleOptions,
+  createAuthThrottle,
+} from './auth-throttle.js';
 export { type CourierLoopOptions, startCourierLoop } from './courier-loop.js';
 export {
   describeError,

@@ -80,6 +80,7 @@ function plainRequest(req: IncomingMessage, body: Buffer): HttpRequest {
     query: new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1)),
     headers: req.headers,
     body,
+    ...(req.socket.remoteAddress === undefined ? {} : { remoteAddress: req.socket.remoteAddress }),
   };
 }
 

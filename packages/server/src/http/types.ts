@@ -12,6 +12,8 @@ export interface HttpRequest {
   /** Names lowercased. */
   headers: HttpHeaders;
   body: Buffer;
+  /** The client's IP address, as the socket has it; failed authentications are counted by it. */
+  remoteAddress?: string;
 }
 
 /** A response as the handler produces it; the node adapter writes it out. */
