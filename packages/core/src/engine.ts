@@ -22,6 +22,7 @@ import {
 } from './use-cases/order-actions.js';
 import { getOrder, getOrderHistory } from './use-cases/orders.js';
 import { pollQueue } from './use-cases/poll.js';
+import { queueDepths } from './use-cases/queue-depths.js';
 import { loadSeed } from './use-cases/seed.js';
 import { getStore, listStores, upsertStore, upsertWarehouse } from './use-cases/stores.js';
 import {
@@ -104,6 +105,8 @@ export function createEngine(options: EngineOptions) {
     abandonOrder: (storeCode: string, number: string) => abandonOrder(deps, storeCode, number),
     cancelOrder: (storeCode: string, number: string) => cancelOrder(deps, storeCode, number),
     dispatchCourier: (limit?: number) => dispatchCourier(deps, limit),
+    /** How many orders each queue of each store lists, for monitoring. */
+    queueDepths: () => queueDepths(deps),
     loadSeed: (document: unknown) => loadSeed(deps, document),
     close: () => deps.repository.close(),
   };

@@ -37,5 +37,6 @@ export * from './schemas/sales-order.js';
 export * from './state-machine/transitions.js';
 export type { DispatchReport } from './use-cases/courier-dispatch.js';
 export type { OrderHistory } from './use-cases/orders.js';
+export type { QueueDepth } from './use-cases/queue-depths.js';
 export type { SeedReport } from './use-cases/seed.js';
 export type { CreatedToken, Principal, TokenInfo } from './use-cases/tokens.js';
