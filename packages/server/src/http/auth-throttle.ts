@@ -1,7 +1,7 @@
 import { HttpError } from './errors.js';
 
 /**
- * Failed authentications per client address (DECISIONS §10): after `limit` failures within
+ * Failed authentications per client address: after `limit` failures within
  * `windowMs`, further failures from that address are answered 429 until the window has moved
  * past the oldest of them. Only failures are counted and only failures are refused: a request
  * with a valid token is served from any address, a throttled one included, so clients sharing

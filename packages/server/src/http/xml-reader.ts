@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { HttpError, undecodableBody } from './errors.js';
 
 /**
- * A one-pass reader of the XML that requests are written in (DECISIONS §1): elements, text,
+ * A one-pass reader of the XML that requests are written in: elements, text,
  * CDATA, comments, processing instructions; attributes are skipped. It builds the tree of
  * strings directly, and counts as it goes, so a body over the element or depth limit is refused
  * at the first element too many, before any more work is spent on it. A general parser

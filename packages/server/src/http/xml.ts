@@ -13,7 +13,7 @@ const RESPONSE_ROOT = 'response';
 
 /**
  * What one XML request may cost. Stock batches are the largest legitimate bodies: 10,000 items
- * (DECISIONS §5) of 4 elements each, plus the envelope, fit in the element count.
+ * (the most a batch may hold) of 4 elements each, plus the envelope, fit in the element count.
  */
 export const DEFAULT_XML_LIMITS: XmlReadLimits = { elements: 50_000, depth: 16 };
 

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createAuthThrottle, createRequestHandler, type HttpRequest } from '../../src/index.js';
-import { call, startTestServer, type TestServer, TOKENS } from './support.js';
+import { call, serverPerTest, TOKENS } from './support.js';
 
-/** DECISIONS §10: failed authentication is throttled per client address; valid tokens never are. */
+/** Failed authentication is throttled per client address; valid tokens never are. */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function serve(): Promise<TestServer> {
-  const server = await startTestServer();
-  cleanups.push(() => server.close());
-  return server;
-}
+const serve = serverPerTest();
 
 const WAREHOUSES = '/V1/warehouses';
 const BAD = 'not-a-token-of-this-store-0123456789';

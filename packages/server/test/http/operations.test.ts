@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { call, startTestServer, type TestServer, TOKENS } from './support.js';
+import { describe, expect, test } from 'vitest';
+import { call, serverPerTest, TOKENS } from './support.js';
 
 /** What operators point their probes at: /health, /ready, and the headers every answer carries. */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function serve(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
-  const server = await startTestServer(options);
-  cleanups.push(() => server.close());
-  return server;
-}
+const serve = serverPerTest();
 
 describe('X-Content-Type-Options: nosniff', () => {
   test('on every kind of answer', async () => {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, test } from 'vitest';
-import { call, startTestServer, type TestServer, TOKENS } from './support.js';
+import { describe, expect, test } from 'vitest';
+import { call, serverPerTest, TOKENS } from './support.js';
 
 /**
  * One request may cost only so much: a few clients posting the largest XML bodies the server
@@ -8,10 +8,7 @@ import { call, startTestServer, type TestServer, TOKENS } from './support.js';
  * is the one a load balancer's health check needs, and generous for a loaded machine.
  */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const serve = serverPerTest();
 
 /** A stock sync of no items padded to about 1 MiB with 45,000 elements the schema ignores. */
 function paddedXml(): string {
@@ -23,8 +20,7 @@ const FLOOD_MS = 3000;
 
 describe('fairness', () => {
   test('/health answers fast while clients flood the server with large XML bodies', async () => {
-    const server: TestServer = await startTestServer();
-    cleanups.push(() => server.close());
+    const server = await serve();
     const body = paddedXml();
     expect(body.length).toBeLessThan(1024 * 1024);
 
@@ -72,14 +68,8 @@ describe('fairness', () => {
 });
 
 describe('limits', () => {
-  let server: TestServer;
-  const serve = async () => {
-    server = await startTestServer();
-    cleanups.push(() => server.close());
-  };
-
   test('more than 50,000 XML elements is 413 with the error body, read no further', async () => {
-    await serve();
+    const server = await serve();
     const xml = `<request><stock_items/><pad>${'<v>1</v>'.repeat(50_000)}</pad></request>`;
     const reply = await call(server, 'POST', '/V1/stockItems', { token: TOKENS.all, xml });
     expect(reply.status).toBe(413);
@@ -91,7 +81,7 @@ describe('limits', () => {
   });
 
   test('XML nested deeper than 16 levels is 400 with the error body', async () => {
-    await serve();
+    const server = await serve();
     const deep = (levels: number) =>
       `<request><stock_items/>${'<a>'.repeat(levels)}1${'</a>'.repeat(levels)}</request>`;
     const accepted = await call(server, 'POST', '/V1/stockItems', {
@@ -125,7 +115,7 @@ describe('limits', () => {
     }));
 
   test('the largest legitimate stock batch fits, as XML and as JSON', async () => {
-    await serve();
+    const server = await serve();
     const items = largestBatch();
     const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<request>\n  <stock_items>\n${items
       .map(
