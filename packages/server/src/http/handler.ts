@@ -4,8 +4,10 @@ import { DEFAULT_ACL_PREFIX, DomainError, isDomainError, type Principal } from '
 import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-throttle.js';
 import { describeError, HttpError, undecodableBody } from './errors.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
+import type { Metrics } from './metrics.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
 import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
+import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
 import { createRouter } from './router.js';
 import { OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
 import { coerceBySchema } from './schema-coerce.js';
@@ -21,7 +23,7 @@ import {
 import { encodeXmlResponse, parseXmlRequest } from './xml.js';
 
 /**
- * The largest legitimate body is a stock batch of 10,000 items (DECISIONS §5) with codes and skus
+ * The largest legitimate body is a stock batch of 10,000 items (the most one batch may hold) with codes and skus
  * at their 128-character limit: about 3 MiB as JSON, 3.4 MiB as indented XML. What an XML body
  * costs to read is bounded by its element count (xml.ts), not by its size.
  */
@@ -40,6 +42,8 @@ export interface RequestHandlerOptions {
   reportId?: () => string;
   /** Counts failed authentications per client address (429); default 20 per 10 s. */
   authThrottle?: AuthThrottle;
+  /** Counts every request and serves the series at `GET /metrics`; off by default. */
+  metrics?: Metrics;
 }
 
 /** The plain request handler: request in, response out, no socket involved. It never throws. */
@@ -56,7 +60,11 @@ type Route =
   | { kind: 'operation'; operation: Operation }
   | { kind: 'schema' }
   | { kind: 'health' }
-  | { kind: 'ready' };
+  | { kind: 'ready' }
+  | { kind: 'metrics' };
+
+/** The path of the Prometheus exposition, when metrics are on. */
+export const METRICS_PATH = '/metrics';
 
 function header(headers: HttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -130,24 +138,34 @@ function encode(value: unknown, media: Produced): string {
   return media.format === 'xml' ? encodeXmlResponse(value) : JSON.stringify(value);
 }
 
-function respond(
+/** Every answer goes out through here, so every one has these headers. */
+function answer(
   status: number,
-  value: unknown,
-  media: Produced,
+  contentType: string,
+  body: string,
   headers: Record<string, string> = {},
 ): HttpResponse {
   return {
     status,
     headers: {
-      'content-type': media.contentType,
+      'content-type': contentType,
       'cache-control': 'no-store',
       // Browsers must take every answer, error bodies included, as the type it says it is.
       'x-content-type-options': 'nosniff',
       vary: 'Accept',
       ...headers,
     },
-    body: encode(value, media),
+    body,
   };
+}
+
+function respond(
+  status: number,
+  value: unknown,
+  media: Produced,
+  headers: Record<string, string> = {},
+): HttpResponse {
+  return answer(status, media.contentType, encode(value, media), headers);
 }
 
 function defaultReportId(): string {
@@ -157,6 +175,8 @@ function defaultReportId(): string {
 /** Per-request facts the error path and the log line need. */
 interface Exchange {
   started: number;
+  /** The label of the route the request matched, for the metrics. */
+  operation: string;
   /** The format errors are written in: the negotiated one, JSON when negotiation failed. */
   errorMedia: Produced;
   credentials: Credentials;
@@ -220,6 +240,16 @@ export function createRequestHandler(
   router.add('GET', `${STORE_PREFIX}${SCHEMA_PATH}`, { kind: 'schema' });
   router.add('GET', HEALTH_PATH, { kind: 'health' });
   router.add('GET', READY_PATH, { kind: 'ready' });
+  const metrics = options.metrics;
+  if (metrics) router.add('GET', METRICS_PATH, { kind: 'metrics' });
+
+  /** A bounded set of names: a route's operation, or `unmatched`. */
+  const operationOf = (request: Omit<HttpRequest, 'body'>): string => {
+    const match = router.match(request.method, request.path);
+    if (match.kind !== 'found') return 'unmatched';
+    const route = match.handler;
+    return route.kind === 'operation' ? route.operation.operationId : route.kind;
+  };
 
   let document: OpenApiDocument | undefined;
   const schemaFor = (storeCode: string): OpenApiDocument => {
@@ -233,7 +263,9 @@ export function createRequestHandler(
     response: HttpResponse,
     extra: Record<string, unknown> = {},
   ) {
-    const duration = Math.round((performance.now() - exchange.started) * 10) / 10;
+    const elapsed = performance.now() - exchange.started;
+    metrics?.observeRequest(exchange.operation, response.status, elapsed / 1000);
+    const duration = Math.round(elapsed * 10) / 10;
     logEntry(log, {
       level: response.status >= 500 ? 'error' : 'info',
       msg: 'request',
@@ -273,6 +305,7 @@ export function createRequestHandler(
   function begin(request: Omit<HttpRequest, 'body'>): Exchange {
     return {
       started: performance.now(),
+      operation: operationOf(request),
       errorMedia: negotiate(header(request.headers, 'accept')) ?? JSON_MEDIA,
       credentials: credentialsOf(request.headers),
     };
@@ -302,6 +335,10 @@ export function createRequestHandler(
         exchange.logDetail = { error: error instanceof Error ? error.message : String(error) };
       });
       return respond(200, status, JSON_MEDIA);
+    }
+    if (route.kind === 'metrics') {
+      const depths = await engine.queueDepths().catch(() => null);
+      return answer(200, PROMETHEUS_CONTENT_TYPE, metrics?.render(depths) ?? '');
     }
     const storeCode = match.params.store_code as string;
     const accept = header(request.headers, 'accept');
@@ -337,6 +374,7 @@ export function createRequestHandler(
     } catch (error) {
       exchange ??= {
         started: performance.now(),
+        operation: 'unmatched',
         errorMedia: JSON_MEDIA,
         credentials: { secret: null, malformed: false },
       };

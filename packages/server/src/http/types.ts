@@ -36,7 +36,7 @@ export function logEntry(log: LogFn, entry: Record<string, unknown>): void {
   log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
 }
 
-/** The part of the engine the REST surface uses: the public use cases, and a read for /ready. */
+/** The part of the engine the server uses: the public use cases, and reads for /ready and /metrics. */
 export type HttpEngine = Pick<
   Engine,
   | 'authenticate'
@@ -50,4 +50,5 @@ export type HttpEngine = Pick<
   | 'ship'
   | 'invoice'
   | 'listStores'
+  | 'queueDepths'
 > & { aclPrefix?: string };

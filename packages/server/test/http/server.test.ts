@@ -57,6 +57,7 @@ function brokenEngine(
     ship: fail,
     invoice: fail,
     listStores: fail,
+    queueDepths: fail,
   };
 }
 
