@@ -37,6 +37,12 @@ describe('over HTTP', () => {
     expect(forbidden.status).toBe(403);
     // Probes need no token and are never throttled.
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    // The contract says so.
+    const schema = await (await fetch(`${server.url}/rest/default/schema`)).json();
+    expect(schema.paths[WAREHOUSES].get.responses['429']).toEqual({
+      $ref: '#/components/responses/TooManyRequests',
+    });
+    expect(schema.components.responses.TooManyRequests.description).toContain('Retry-After');
   });
 });
 

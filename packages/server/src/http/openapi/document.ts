@@ -159,7 +159,10 @@ const ERROR_RESPONSES: Record<string, string> = {
   Forbidden: "The token lacks the operation's ACL resource, named in parameters[].resources.",
   NotFound: "Unknown route, or an order_id that does not exist in the token's scope.",
   NotAcceptable: 'Accept names neither application/json nor application/xml.',
-  PayloadTooLarge: 'The request body exceeds the server limit.',
+  TooManyRequests:
+    'More than 20 failed authentications within 10 s from this address: its failures are refused until Retry-After (seconds) has passed. A valid token is never refused.',
+  PayloadTooLarge:
+    'The request body exceeds the server limit (4 MiB by default), or an XML body has more than 50,000 elements.',
   UnsupportedMediaType:
     'Content-Type is neither application/json nor application/xml (nor text/xml).',
   InternalError:
@@ -178,6 +181,7 @@ function operationObject(operation: Operation, aclPrefix: string): Json {
     401: errorResponse('Unauthorized'),
     403: errorResponse('Forbidden'),
   };
+  responses[429] = errorResponse('TooManyRequests');
   if (operation.method === 'POST') responses[404] = errorResponse('NotFound');
   responses[406] = errorResponse('NotAcceptable');
   if (operation.method === 'POST') {
