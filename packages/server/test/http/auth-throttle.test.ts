@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createAuthThrottle, createRequestHandler, type HttpRequest } from '../../src/index.js';
-import { call, serverPerTest, TOKENS } from './support.js';
+import { call, jsonOf, serverPerTest, TOKENS } from './support.js';
 
 /** Failed authentication is throttled per client address; valid tokens never are. */
 
@@ -38,7 +38,7 @@ describe('over HTTP', () => {
     // Probes need no token and are never throttled.
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
     // The contract says so.
-    const schema = await (await fetch(`${server.url}/rest/default/schema`)).json();
+    const schema = await jsonOf(await fetch(`${server.url}/rest/default/schema`));
     expect(schema.paths[WAREHOUSES].get.responses['429']).toEqual({
       $ref: '#/components/responses/TooManyRequests',
     });
