@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_ACL_PREFIX, DomainError, isDomainError, type Principal } from '@fulfil/core';
 import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-throttle.js';
 import { describeError, HttpError, undecodableBody } from './errors.js';
+import { assertJsonValuesWithin, DEFAULT_JSON_VALUES } from './json-cost.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import type { Metrics } from './metrics.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
@@ -124,6 +125,7 @@ async function decodeBody(request: HttpRequest, operation: Operation): Promise<u
     const tree = await parseXmlRequest(text);
     return operation.request ? coerceBySchema(operation.request, tree) : tree;
   }
+  await assertJsonValuesWithin(text, DEFAULT_JSON_VALUES);
   try {
     return JSON.parse(text);
   } catch (error) {

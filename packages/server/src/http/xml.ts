@@ -13,9 +13,10 @@ const RESPONSE_ROOT = 'response';
 
 /**
  * What one XML request may cost. Stock batches are the largest legitimate bodies: 10,000 items
- * (the most a batch may hold) of 4 elements each, plus the envelope, fit in the element count.
+ * (the most a batch may hold) of 4 elements each, plus the envelope, fit in the element count
+ * with room for a few unknown fields per item.
  */
-export const DEFAULT_XML_LIMITS: XmlReadLimits = { elements: 50_000, depth: 16 };
+export const DEFAULT_XML_LIMITS: XmlReadLimits = { elements: 100_000, depth: 16 };
 
 const DECLARATION = /<!(DOCTYPE|ENTITY)/i;
 

@@ -162,7 +162,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   TooManyRequests:
     'More than 20 failed authentications within 10 s from this address: its failures are refused until Retry-After (seconds) has passed. A valid token is never refused.',
   PayloadTooLarge:
-    'The request body exceeds the server limit (4 MiB by default), or an XML body has more than 50,000 elements.',
+    'The request body exceeds the server limit (4 MiB by default), or the body has more than 100,000 XML elements or JSON values.',
   UnsupportedMediaType:
     'Content-Type is neither application/json nor application/xml (nor text/xml).',
   InternalError:
