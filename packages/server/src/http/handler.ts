@@ -9,7 +9,7 @@ import type { Metrics } from './metrics.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
 import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
-import { createRouter } from './router.js';
+import { createRouter, type RouteMatch } from './router.js';
 import { OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
 import { coerceBySchema } from './schema-coerce.js';
 import {
@@ -24,9 +24,10 @@ import {
 import { encodeXmlResponse, parseXmlRequest } from './xml.js';
 
 /**
- * The largest legitimate body is a stock batch of 10,000 items (the most one batch may hold) with codes and skus
- * at their 128-character limit: about 3 MiB as JSON, 3.4 MiB as indented XML. What an XML body
- * costs to read is bounded by its element count (xml.ts), not by its size.
+ * The largest legitimate body is a stock batch of 10,000 items (the most one batch may hold) with
+ * codes and skus at their 128-character limit: about 3 MiB as JSON, 3.4 MiB as indented XML.
+ * What a body costs to read is bounded by its number of values (xml.ts, json-cost.ts), not by
+ * its size.
  */
 export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
@@ -177,6 +178,7 @@ function defaultReportId(): string {
 /** Per-request facts the error path and the log line need. */
 interface Exchange {
   started: number;
+  match: RouteMatch<Route>;
   /** The label of the route the request matched, for the metrics. */
   operation: string;
   /** The format errors are written in: the negotiated one, JSON when negotiation failed. */
@@ -246,8 +248,7 @@ export function createRequestHandler(
   if (metrics) router.add('GET', METRICS_PATH, { kind: 'metrics' });
 
   /** A bounded set of names: a route's operation, or `unmatched`. */
-  const operationOf = (request: Omit<HttpRequest, 'body'>): string => {
-    const match = router.match(request.method, request.path);
+  const operationOf = (match: RouteMatch<Route>): string => {
     if (match.kind !== 'found') return 'unmatched';
     const route = match.handler;
     return route.kind === 'operation' ? route.operation.operationId : route.kind;
@@ -305,9 +306,11 @@ export function createRequestHandler(
   }
 
   function begin(request: Omit<HttpRequest, 'body'>): Exchange {
+    const match = router.match(request.method, request.path);
     return {
       started: performance.now(),
-      operation: operationOf(request),
+      match,
+      operation: operationOf(match),
       errorMedia: negotiate(header(request.headers, 'accept')) ?? JSON_MEDIA,
       credentials: credentialsOf(request.headers),
     };
@@ -315,7 +318,7 @@ export function createRequestHandler(
 
   async function serve(request: HttpRequest, exchange: Exchange): Promise<HttpResponse> {
     const method = request.method.toUpperCase();
-    const match = router.match(method, request.path);
+    const { match } = exchange;
     if (match.kind === 'not_found') {
       throw new HttpError(404, 'Request does not match any route.', [
         { fieldName: 'path', fieldValue: request.path },
@@ -376,6 +379,7 @@ export function createRequestHandler(
     } catch (error) {
       exchange ??= {
         started: performance.now(),
+        match: { kind: 'not_found' },
         operation: 'unmatched',
         errorMedia: JSON_MEDIA,
         credentials: { secret: null, malformed: false },
