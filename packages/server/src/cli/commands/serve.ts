@@ -323,6 +323,8 @@ export const serveCommand: Command = {
   },
   details:
     'Serves every store of the database under /rest/<store_code>/V1/… (--store is ignored).\n' +
+    'GET /health (the process answers) and GET /ready (the database answers) need no token;\n' +
+    '--metrics adds Prometheus series at GET /metrics.\n' +
     'With a seed file, prints the secrets of its tokens and a curl command per token to try.\n' +
     'On SIGTERM or SIGINT it stops the courier loop, finishes in-flight requests, closes the\n' +
     'database and exits 0.\n' +
