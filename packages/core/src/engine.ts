@@ -37,6 +37,7 @@ import {
 } from './use-cases/order-actions.js';
 import { getOrder, getOrderHistory } from './use-cases/orders.js';
 import { pollQueue } from './use-cases/poll.js';
+import { queueDepths } from './use-cases/queue-depths.js';
 import { loadSeed, type SeedOptions } from './use-cases/seed.js';
 import { getStore, listStores, upsertStore, upsertWarehouse } from './use-cases/stores.js';
 import {
@@ -123,6 +124,8 @@ export function createEngine(options: EngineOptions) {
     abandonOrder: (storeCode: string, number: string) => abandonOrder(deps, storeCode, number),
     cancelOrder: (storeCode: string, number: string) => cancelOrder(deps, storeCode, number),
     dispatchCourier: (limit?: number) => dispatchCourier(deps, limit),
+    /** How many orders each queue of each store lists, for monitoring. */
+    queueDepths: () => queueDepths(deps),
     loadSeed: (document: SeedInput | Unverified, options?: SeedOptions) =>
       loadSeed(deps, document, options),
     close: () => deps.repository.close(),

@@ -39,5 +39,6 @@ export * from './schemas/unverified.js';
 export * from './state-machine/transitions.js';
 export type { DispatchReport } from './use-cases/courier-dispatch.js';
 export type { OrderHistory } from './use-cases/orders.js';
+export type { QueueDepth } from './use-cases/queue-depths.js';
 export type { SeedOptions, SeedReport } from './use-cases/seed.js';
 export type { CreatedToken, Principal, TokenInfo } from './use-cases/tokens.js';

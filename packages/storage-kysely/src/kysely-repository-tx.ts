@@ -7,6 +7,8 @@ import {
   type NewFulfillmentOrder,
   type NewToken,
   type PollQuery,
+  type QueueCount,
+  type QueueName,
   type RepositoryTx,
   type StockDelta,
   type StockLevel,
@@ -357,6 +359,20 @@ export class KyselyRepositoryTx implements RepositoryTx {
       .returning('last_sequence')
       .executeTakeFirstOrThrow();
     return Number(row.last_sequence);
+  }
+
+  async countQueues(): Promise<QueueCount[]> {
+    // Read from the polling index alone: (store_id, queue) is its prefix.
+    const rows = await this.#db
+      .selectFrom('queue_entries')
+      .select(['store_id', 'queue', (eb) => eb.fn.countAll<number | string>().as('orders')])
+      .groupBy(['store_id', 'queue'])
+      .execute();
+    return rows.map((row) => ({
+      store_id: Number(row.store_id),
+      queue: row.queue as QueueName,
+      orders: Number(row.orders),
+    }));
   }
 
   async listCourierDue(now: Timestamp, limit: number): Promise<number[]> {

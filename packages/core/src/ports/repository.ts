@@ -42,6 +42,13 @@ export interface PollQuery {
   warehouses: readonly string[] | null;
 }
 
+/** How many orders one queue of one store lists. */
+export interface QueueCount {
+  store_id: number;
+  queue: QueueName;
+  orders: number;
+}
+
 export interface StockQuery {
   store_id: number;
   warehouses: readonly string[] | null;
@@ -153,6 +160,11 @@ export interface RepositoryTx {
    * (`courier.next_attempt_at <= now`), oldest due first.
    */
   listCourierDue(now: Timestamp, limit: number): Promise<number[]>;
+  /**
+   * How many orders each queue lists, per store: the counts `pollQueue` would page through
+   * without a scope or `since`. Queues that list no order may be left out.
+   */
+  countQueues(): Promise<QueueCount[]>;
 
   // ── audit ────────────────────────────────────────────────────────────────────────────────
   appendAudit(events: readonly NewAuditEvent[]): Promise<void>;

@@ -723,6 +723,25 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         }
       });
 
+      it('countQueues counts the orders each queue of each store lists', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        expect(await read((tx) => tx.countQueues())).toEqual([]);
+        await insert({ store_id: store.id, items: ['pending_accept', 'pending_shipment'] });
+        await insert({ store_id: store.id, items: ['pending_accept'] });
+        await insert({ store_id: store.id, items: ['invoiced'] });
+        await insert({ store_id: other.id, items: ['pending_invoice'] });
+        const counts = await read((tx) => tx.countQueues());
+        const sorted = [...counts].sort(
+          (a, b) => a.store_id - b.store_id || a.queue.localeCompare(b.queue),
+        );
+        expect(sorted).toEqual([
+          { store_id: store.id, queue: 'pending_accept', orders: 2 },
+          { store_id: store.id, queue: 'pending_shipment', orders: 1 },
+          { store_id: other.id, queue: 'pending_invoice', orders: 1 },
+        ]);
+      });
+
       it('pollQueue pages by id: full pages, a short last page, then []', async () => {
         const store = await seedStore();
         const ids: number[] = [];

@@ -1,10 +1,13 @@
 import type { Engine } from '@fulfil/core';
+import type { Metrics } from './metrics.js';
 import { type LogFn, logEntry, stdoutLog } from './types.js';
 
 export interface CourierLoopOptions {
   /** Pause between the end of one round and the start of the next; default 5000 ms. */
   intervalMs?: number;
   log?: LogFn;
+  /** Counts each round's outcome. */
+  metrics?: Pick<Metrics, 'observeCourierRound'>;
 }
 
 /**
@@ -26,10 +29,14 @@ export function startCourierLoop(
   const runRound = async () => {
     try {
       const report = await engine.dispatchCourier();
+      options.metrics?.observeCourierRound(report);
       if (report.shipped.length || report.retrying.length || report.failed.length) {
         logEntry(log, { level: 'info', msg: 'courier dispatch', ...report });
       }
     } catch (error) {
+      options.metrics?.observeCourierRound(
+        error instanceof Error ? error : new Error(String(error)),
+      );
       logEntry(log, {
         level: 'error',
         msg: 'courier dispatch failed',

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_ACL_PREFIX, DomainError } from '@fulfil/core';
+import { DEFAULT_ACL_PREFIX, DomainError, isDomainError, type Principal } from '@fulfil/core';
+import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-throttle.js';
 import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError, undecodableBody } from './errors.js';
+import { assertJsonValuesWithin, DEFAULT_JSON_VALUES } from './json-cost.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
+import type { Metrics } from './metrics.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
-import { createRouter } from './router.js';
+import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
+import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
+import { createRouter, type RouteMatch } from './router.js';
 import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
 import { coerceBySchema } from './schema-coerce.js';
 import {
@@ -19,7 +24,13 @@ import {
 } from './types.js';
 import { encodeXmlResponse, parseXmlRequest } from './xml.js';
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/**
+ * The largest legitimate body is a stock batch of 10,000 items (the most one batch may hold) with
+ * codes and skus at their 128-character limit: about 3 MiB as JSON, 3.4 MiB as indented XML.
+ * What a body costs to read is bounded by its number of values (xml.ts, json-cost.ts), not by
+ * its size.
+ */
+export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
 export interface RequestHandlerOptions {
   /** Adds `trace` (the stack) to error bodies. Never on in production. */
@@ -32,6 +43,10 @@ export interface RequestHandlerOptions {
   aclPrefix?: string;
   /** Makes the ids that tie a 500 to its log line. */
   reportId?: () => string;
+  /** Counts failed authentications per client address (429); default 20 per 10 s. */
+  authThrottle?: AuthThrottle;
+  /** Counts every request and serves the series at `GET /metrics`; off by default. */
+  metrics?: Metrics;
 }
 
 /** The plain request handler: request in, response out, no socket involved. It never throws. */
@@ -44,7 +59,16 @@ export interface RequestHandler {
   fail(request: Omit<HttpRequest, 'body'>, error: unknown): HttpResponse;
 }
 
-type Route = { kind: 'operation'; operation: Operation } | { kind: 'schema' } | { kind: 'docs' };
+type Route =
+  | { kind: 'operation'; operation: Operation }
+  | { kind: 'schema' }
+  | { kind: 'docs' }
+  | { kind: 'health' }
+  | { kind: 'ready' }
+  | { kind: 'metrics' };
+
+/** The path of the Prometheus exposition, when metrics are on. */
+export const METRICS_PATH = '/metrics';
 
 function header(headers: HttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -79,7 +103,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
 
 /** The body as a value: JSON as it is, XML typed by the operation's request schema. */
-function decodeBody(request: HttpRequest, operation: Operation): unknown {
+async function decodeBody(request: HttpRequest, operation: Operation): Promise<unknown> {
   const contentType = parseContentType(header(request.headers, 'content-type'));
   const format = contentType ? requestFormat(contentType.mediaType) : null;
   if (!contentType || !format) {
@@ -101,9 +125,10 @@ function decodeBody(request: HttpRequest, operation: Operation): unknown {
     throw undecodableBody('The request body is not valid UTF-8.');
   }
   if (format === 'xml') {
-    const tree = parseXmlRequest(text);
+    const tree = await parseXmlRequest(text);
     return operation.request ? coerceBySchema(operation.request, tree) : tree;
   }
+  await assertJsonValuesWithin(text, DEFAULT_JSON_VALUES);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -118,22 +143,34 @@ function encode(value: unknown, media: Produced): string {
   return media.format === 'xml' ? encodeXmlResponse(value) : JSON.stringify(value);
 }
 
+/** Every answer goes out through here, so every one has these headers. */
+function answer(
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): HttpResponse {
+  return {
+    status,
+    headers: {
+      'content-type': contentType,
+      'cache-control': 'no-store',
+      // Browsers must take every answer, error bodies included, as the type it says it is.
+      'x-content-type-options': 'nosniff',
+      vary: 'Accept',
+      ...headers,
+    },
+    body,
+  };
+}
+
 function respond(
   status: number,
   value: unknown,
   media: Produced,
   headers: Record<string, string> = {},
 ): HttpResponse {
-  return {
-    status,
-    headers: {
-      'content-type': media.contentType,
-      'cache-control': 'no-store',
-      vary: 'Accept',
-      ...headers,
-    },
-    body: encode(value, media),
-  };
+  return answer(status, media.contentType, encode(value, media), headers);
 }
 
 function defaultReportId(): string {
@@ -143,10 +180,15 @@ function defaultReportId(): string {
 /** Per-request facts the error path and the log line need. */
 interface Exchange {
   started: number;
+  match: RouteMatch<Route>;
+  /** The label of the route the request matched, for the metrics. */
+  operation: string;
   /** The format errors are written in: the negotiated one, JSON when negotiation failed. */
   errorMedia: Produced;
   credentials: Credentials;
   tokenName?: string;
+  /** Facts for the log line only, such as why a probe failed. */
+  logDetail?: Record<string, unknown>;
 }
 
 /**
@@ -164,6 +206,35 @@ export function createRequestHandler(
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const makeReportId = options.reportId ?? defaultReportId;
   const aclPrefix = options.aclPrefix ?? engine.aclPrefix ?? DEFAULT_ACL_PREFIX;
+  const throttle = options.authThrottle ?? createAuthThrottle();
+
+  /**
+   * The principal of the request's token. A failure counts against the client's address, and
+   * once the address is throttled it is answered 429 instead of 401; success never is.
+   */
+  async function authenticate(
+    request: HttpRequest,
+    storeCode: string,
+    credentials: Credentials,
+  ): Promise<Principal> {
+    try {
+      if (credentials.malformed) {
+        throw new DomainError(
+          'unauthenticated',
+          'The Authorization header must read "Bearer <token>".',
+        );
+      }
+      return await engine.authenticate(storeCode, credentials.secret);
+    } catch (error) {
+      const address = request.remoteAddress;
+      if (address === undefined || !isDomainError(error) || error.code !== 'unauthenticated') {
+        throw error;
+      }
+      const throttled = throttle.retryAfter(address) > 0;
+      throttle.fail(address);
+      throw throttled ? tooManyFailures(throttle.retryAfter(address)) : error;
+    }
+  }
 
   const router = createRouter<Route>();
   for (const operation of OPERATIONS) {
@@ -176,6 +247,17 @@ export function createRequestHandler(
   // The API reference page, public like the document it renders: the default store's at /docs.
   router.add('GET', DOCS_PATH, { kind: 'docs' });
   router.add('GET', `${STORE_PREFIX}${DOCS_PATH}`, { kind: 'docs' });
+  router.add('GET', HEALTH_PATH, { kind: 'health' });
+  router.add('GET', READY_PATH, { kind: 'ready' });
+  const metrics = options.metrics;
+  if (metrics) router.add('GET', METRICS_PATH, { kind: 'metrics' });
+
+  /** A bounded set of names: a route's operation, or `unmatched`. */
+  const operationOf = (match: RouteMatch<Route>): string => {
+    if (match.kind !== 'found') return 'unmatched';
+    const route = match.handler;
+    return route.kind === 'operation' ? route.operation.operationId : route.kind;
+  };
 
   let docsPage: DocsPage | null | undefined;
   let document: OpenApiDocument | undefined;
@@ -190,7 +272,9 @@ export function createRequestHandler(
     response: HttpResponse,
     extra: Record<string, unknown> = {},
   ) {
-    const duration = Math.round((performance.now() - exchange.started) * 10) / 10;
+    const elapsed = performance.now() - exchange.started;
+    metrics?.observeRequest(exchange.operation, response.status, elapsed / 1000);
+    const duration = Math.round(elapsed * 10) / 10;
     logEntry(log, {
       level: response.status >= 500 ? 'error' : 'info',
       msg: 'request',
@@ -199,6 +283,7 @@ export function createRequestHandler(
       status: response.status,
       duration_ms: duration,
       ...(exchange.tokenName === undefined ? {} : { token: exchange.tokenName }),
+      ...exchange.logDetail,
       ...extra,
     });
     return response;
@@ -227,8 +312,11 @@ export function createRequestHandler(
   }
 
   function begin(request: Omit<HttpRequest, 'body'>): Exchange {
+    const match = router.match(request.method, request.path);
     return {
       started: performance.now(),
+      match,
+      operation: operationOf(match),
       errorMedia: negotiate(header(request.headers, 'accept')) ?? JSON_MEDIA,
       credentials: credentialsOf(request.headers),
     };
@@ -236,7 +324,7 @@ export function createRequestHandler(
 
   async function serve(request: HttpRequest, exchange: Exchange): Promise<HttpResponse> {
     const method = request.method.toUpperCase();
-    const match = router.match(method, request.path);
+    const { match } = exchange;
     if (match.kind === 'not_found') {
       throw new HttpError(404, 'Request does not match any route.', [
         { fieldName: 'path', fieldValue: request.path },
@@ -263,6 +351,17 @@ export function createRequestHandler(
         body: docsPage.render(openApiUrl),
       };
     }
+    if (route.kind === 'health') return respond(200, health(), JSON_MEDIA);
+    if (route.kind === 'ready') {
+      const status = await ready(engine, (error) => {
+        exchange.logDetail = { error: error instanceof Error ? error.message : String(error) };
+      });
+      return respond(200, status, JSON_MEDIA);
+    }
+    if (route.kind === 'metrics') {
+      const depths = await engine.queueDepths().catch(() => null);
+      return answer(200, PROMETHEUS_CONTENT_TYPE, metrics?.render(depths) ?? '');
+    }
     const storeCode = match.params.store_code as string;
     const accept = header(request.headers, 'accept');
     if (route.kind === 'schema') {
@@ -272,20 +371,14 @@ export function createRequestHandler(
     }
 
     const { operation } = route;
-    if (exchange.credentials.malformed) {
-      throw new DomainError(
-        'unauthenticated',
-        'The Authorization header must read "Bearer <token>".',
-      );
-    }
-    const principal = await engine.authenticate(storeCode, exchange.credentials.secret);
+    const principal = await authenticate(request, storeCode, exchange.credentials);
     exchange.tokenName = principal.name;
     await engine.authorize(principal, operation.action);
 
     const media = negotiate(accept);
     if (!media) throw notAcceptable(accept, 'application/json or application/xml');
     if (request.body.length > bodyLimit) throw tooLarge(bodyLimit);
-    const body = operation.method === 'POST' ? decodeBody(request, operation) : undefined;
+    const body = operation.method === 'POST' ? await decodeBody(request, operation) : undefined;
     const query: Record<string, string> = {};
     for (const name of operation.query) {
       const value = queryValue(request.query, name);
@@ -303,6 +396,8 @@ export function createRequestHandler(
     } catch (error) {
       exchange ??= {
         started: performance.now(),
+        match: { kind: 'not_found' },
+        operation: 'unmatched',
         errorMedia: JSON_MEDIA,
         credentials: { secret: null, malformed: false },
       };

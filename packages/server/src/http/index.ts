@@ -1,3 +1,8 @@
+export {
+  type AuthThrottle,
+  type AuthThrottleOptions,
+  createAuthThrottle,
+} from './auth-throttle.js';
 export { type CourierLoopOptions, startCourierLoop } from './courier-loop.js';
 export {
   describeError,
@@ -9,10 +14,12 @@ export {
 export {
   createRequestHandler,
   DEFAULT_BODY_LIMIT,
+  METRICS_PATH,
   type RequestHandler,
   type RequestHandlerOptions,
 } from './handler.js';
 export { type Format, negotiate, type Produced } from './media.js';
+export { createMetrics, type Metrics } from './metrics.js';
 export { type HttpServerOptions, type RunningHttpServer, startHttpServer } from './node-adapter.js';
 export {
   buildOpenApiDocument,

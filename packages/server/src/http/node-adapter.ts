@@ -19,7 +19,7 @@ export interface HttpServerOptions extends RequestHandlerOptions {
   host?: string;
   /** Default 0: an ephemeral port (see `url`). */
   port?: number;
-  /** Longest body accepted, in bytes; default 1 MiB. Longer ones get 413 without being buffered. */
+  /** Longest body accepted, in bytes; default 4 MiB. Longer ones get 413 without being buffered. */
   bodyLimit?: number;
   /** Most time to receive a whole request (node's `requestTimeout`); default node's (300 s). */
   requestTimeoutMs?: number;
@@ -80,6 +80,7 @@ function plainRequest(req: IncomingMessage, body: Buffer): HttpRequest {
     query: new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1)),
     headers: req.headers,
     body,
+    ...(req.socket.remoteAddress === undefined ? {} : { remoteAddress: req.socket.remoteAddress }),
   };
 }
 

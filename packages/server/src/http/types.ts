@@ -12,6 +12,8 @@ export interface HttpRequest {
   /** Names lowercased. */
   headers: HttpHeaders;
   body: Buffer;
+  /** The client's IP address, as the socket has it; failed authentications are counted by it. */
+  remoteAddress?: string;
 }
 
 /** A response as the handler produces it; the node adapter writes it out. */
@@ -34,7 +36,7 @@ export function logEntry(log: LogFn, entry: Record<string, unknown>): void {
   log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
 }
 
-/** The part of the engine the REST surface uses: the public use cases. */
+/** The part of the engine the server uses: the public use cases, and reads for /ready and /metrics. */
 export type HttpEngine = Pick<
   Engine,
   | 'authenticate'
@@ -47,4 +49,6 @@ export type HttpEngine = Pick<
   | 'allocate'
   | 'ship'
   | 'invoice'
+  | 'listStores'
+  | 'queueDepths'
 > & { aclPrefix?: string };

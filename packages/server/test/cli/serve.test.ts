@@ -87,6 +87,26 @@ describe('fulfil serve', () => {
     await expect(poll(url, PARTNER_SECRET, 'pending_accept')).rejects.toThrow();
   });
 
+  it('--metrics serves /metrics; without it there is none', async () => {
+    const seedFile = await writeJson(join(dir, 'seed.json'), smallSeed());
+    for (const [flags, status] of [
+      [['--metrics'], 200],
+      [[], 404],
+    ] as const) {
+      const serve = startServe(['--db', 'sqlite::memory:', '--seed', seedFile, ...flags]);
+      const url = await serve.ready();
+      const response = await fetch(`${url}/metrics`);
+      expect(response.status).toBe(status);
+      if (status === 200) {
+        expect(await response.text()).toContain(
+          'fulfil_queue_depth{store="default",queue="pending_accept"} 1',
+        );
+      }
+      serve.signals.emit('SIGTERM');
+      expect(await serve.done).toBe(0);
+    }
+  });
+
   it('--seed-if-empty seeds a new database only', async () => {
     const db = `sqlite:${join(dir, 'serve.db')}`;
     const seedFile = await writeJson(join(dir, 'seed.json'), smallSeed());

@@ -56,6 +56,8 @@ function brokenEngine(
     allocate: fail,
     ship: fail,
     invoice: fail,
+    listStores: fail,
+    queueDepths: fail,
   };
 }
 

@@ -3,6 +3,7 @@ import { createEngine, type Engine, ManualClock, type SeedInput, unverified } fr
 import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { XMLParser } from 'fast-xml-parser';
+import { afterEach } from 'vitest';
 import { type HttpServerOptions, startHttpServer } from '../../src/index.js';
 import {
   createOpenApiValidator,
@@ -125,6 +126,24 @@ export async function startTestServer(
       await server.close();
       await engine.close();
     },
+  };
+}
+
+/**
+ * A `startTestServer` whose servers are closed after each test of the file that calls this (at
+ * its top level).
+ */
+export function serverPerTest(): (
+  options?: Parameters<typeof startTestServer>[0],
+) => Promise<TestServer> {
+  const started: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of started.splice(0).reverse()) await server.close();
+  });
+  return async (options) => {
+    const server = await startTestServer(options);
+    started.push(server);
+    return server;
   };
 }
 

@@ -72,9 +72,9 @@ describe('negotiate', () => {
 });
 
 describe('XML', () => {
-  test('repeated elements, one child, empty elements, entities and CDATA', () => {
+  test('repeated elements, one child, empty elements, entities and CDATA', async () => {
     expect(
-      parseXmlRequest(
+      await parseXmlRequest(
         '<?xml version="1.0"?><request><a>x &amp; &lt;y&gt; &#65;&#x42;</a><b/><c><![CDATA[<raw> &amp;]]></c><d><item>1</item></d><e><item>1</item><item>2</item></e></request>',
       ),
     ).toEqual({
@@ -86,8 +86,32 @@ describe('XML', () => {
     });
   });
 
-  test('an empty <request/> is an empty object', () => {
-    expect(parseXmlRequest('<request/>')).toEqual({});
+  test('comments, processing instructions and attributes (a ">" in quotes too) are skipped', async () => {
+    expect(
+      await parseXmlRequest(
+        '<?xml version="1.0"?>\n<!-- a note --><request kind="a>b" x=\'1\'><a unit="kg">  5 </a><!-- x --><?pi y?><b x="/"/></request>\n',
+      ),
+    ).toEqual({ a: '5', b: '' });
+  });
+
+  test.each([
+    ['<request><a></b></request>', '</b> closes <a> (line 1)'],
+    ['<request>\n<a>', '<a> is never closed (line 2)'],
+    ['<request/>x', 'text outside the root element (line 1)'],
+    ['<request/><request/>', 'a second root element (line 1)'],
+    ['<request><1a/></request>', 'a "<" that starts no element (line 1)'],
+    ['<request><a x="></request>', 'unterminated tag <a> (line 1)'],
+    ['<request><![CDATA[x</request>', 'unterminated CDATA section (line 1)'],
+    ['', 'no root element (line 1)'],
+  ])('malformed %j is 400 saying where', async (xml, detail) => {
+    await expect(parseXmlRequest(xml)).rejects.toMatchObject({
+      status: 400,
+      parameters: [{ fieldName: 'body', fieldValue: detail }],
+    });
+  });
+
+  test('an empty <request/> is an empty object', async () => {
+    expect(await parseXmlRequest('<request/>')).toEqual({});
   });
 
   test('responses: arrays as <item>, booleans, absent fields omitted, text escaped', () => {
@@ -108,8 +132,8 @@ describe('XML', () => {
 });
 
 describe('coerceBySchema', () => {
-  test('numbers where the schema says number, strings stay strings', () => {
-    const tree = parseXmlRequest(
+  test('numbers where the schema says number, strings stay strings', async () => {
+    const tree = await parseXmlRequest(
       '<request><order><order_id>000123</order_id><items><item><item_id>7</item_id><qty>1.5</qty></item></items></order></request>',
     );
     expect(coerceBySchema(AcceptRequest, tree)).toEqual({
@@ -130,8 +154,8 @@ describe('coerceBySchema', () => {
     });
   });
 
-  test('optional fields and empty elements', () => {
-    const tree = parseXmlRequest(
+  test('optional fields and empty elements', async () => {
+    const tree = await parseXmlRequest(
       '<request><invoice><order_id>1</order_id><items><item><item_id>2</item_id></item></items><invoice_number>007</invoice_number><shipping_amount_incl_tax>5.00</shipping_amount_incl_tax><additional_data/></invoice></request>',
     );
     expect(coerceBySchema(InvoiceRequest, tree)).toEqual({
@@ -145,16 +169,16 @@ describe('coerceBySchema', () => {
     });
     const empty = coerceBySchema(
       ShipRequest,
-      parseXmlRequest(
+      await parseXmlRequest(
         '<request><shipment><order_id>1</order_id><items/><tracks/></shipment></request>',
       ),
     );
     expect(empty).toEqual({ shipment: { order_id: '1', items: [], tracks: [] } });
   });
 
-  test('a union picks the branch whose fields the value has', () => {
+  test('a union picks the branch whose fields the value has', async () => {
     for (const key of ['allocation', 'order']) {
-      const tree = parseXmlRequest(
+      const tree = await parseXmlRequest(
         `<request><${key}><order_id>5</order_id><items><item><item_id>3</item_id><qty>2</qty></item></items></${key}></request>`,
       );
       const coerced = coerceBySchema(AllocateRequest, tree);

@@ -81,6 +81,8 @@ interface ServeOptions {
   port: number;
   bodyLimit: number | undefined;
   debug: boolean;
+  /** Serve Prometheus series at /metrics. */
+  metrics: boolean;
   courierInterval: number;
   workers: number;
   /** The seed file, and whether to load it only into a database without stores. */
@@ -106,6 +108,7 @@ function readServeOptions(context: CommandContext): ServeOptions {
     port: integerOption(args, 'port', { min: 0, max: 65_535 }) ?? 8080,
     bodyLimit: integerOption(args, 'body-limit', { min: 1 }),
     debug: args.values.debug === true,
+    metrics: args.values.metrics === true,
     courierInterval: integerOption(args, 'courier-interval', { min: 0 }) ?? 5000,
     workers,
     ...(seedFile === undefined ? {} : { seed: { file: seedFile, ifEmpty: ifEmpty !== undefined } }),
@@ -143,7 +146,8 @@ async function startServing(
   log: (line: string) => void,
 ): Promise<Serving> {
   // Loaded on demand: the other commands never load the HTTP layer.
-  const { startCourierLoop, startHttpServer } = await import('../../http/index.js');
+  const { createMetrics, startCourierLoop, startHttpServer } = await import('../../http/index.js');
+  const metrics = options.metrics ? createMetrics() : undefined;
   let server: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     server = await startHttpServer({
@@ -152,6 +156,7 @@ async function startServing(
       port: options.port,
       debug: options.debug,
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      ...(metrics === undefined ? {} : { metrics }),
       log,
     });
   } catch (error) {
@@ -160,7 +165,11 @@ async function startServing(
   }
   const stopCourier =
     options.courierInterval > 0
-      ? startCourierLoop(engine, { intervalMs: options.courierInterval, log })
+      ? startCourierLoop(engine, {
+          intervalMs: options.courierInterval,
+          log,
+          ...(metrics === undefined ? {} : { metrics }),
+        })
       : async () => {};
   return {
     url: server.url,
@@ -304,6 +313,10 @@ export const serveCommand: Command = {
       description: 'load this seed file only when the database has no store yet',
     },
     debug: { type: 'boolean', description: 'include stack traces in error bodies' },
+    metrics: {
+      type: 'boolean',
+      description: 'serve Prometheus metrics at GET /metrics (no token: keep it off the internet)',
+    },
     'body-limit': { type: 'string', value: 'bytes', description: 'largest request body accepted' },
     'courier-interval': {
       type: 'string',
@@ -314,6 +327,8 @@ export const serveCommand: Command = {
   },
   details:
     'Serves every store of the database under /rest/<store_code>/V1/… (--store is ignored).\n' +
+    'GET /health (the process answers) and GET /ready (the database answers) need no token;\n' +
+    '--metrics adds Prometheus series at GET /metrics.\n' +
     'With a seed file, prints the secrets of its tokens and a curl command per token to try.\n' +
     `${RESEED_HELP}\n` +
     'On SIGTERM or SIGINT it stops the courier loop, finishes in-flight requests, closes the\n' +

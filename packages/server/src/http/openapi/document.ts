@@ -201,13 +201,16 @@ const ERROR_RESPONSES: Record<string, { description: string; headers?: HeaderNam
     description: "Unknown route, or an order_id that does not exist in the token's scope.",
   },
   NotAcceptable: { description: 'Accept names none of the media types the operation produces.' },
-  PayloadTooLarge: { description: 'The request body exceeds the server limit.' },
+  PayloadTooLarge: {
+    description:
+      'The request body exceeds the server limit (4 MiB by default), or the body has more than 100,000 XML elements or JSON values.',
+  },
   UnsupportedMediaType: {
     description: 'Content-Type is neither application/json nor application/xml (nor text/xml).',
   },
   TooManyRequests: {
     description:
-      'Too many failed authentications from this client address: wait Retry-After seconds. A valid token is never throttled.',
+      'More than 20 failed authentications within 10 s from this address: its failures are refused until Retry-After (seconds) has passed. A valid token is never refused.',
     headers: ['Retry-After'],
   },
   ServiceUnavailable: {
@@ -259,6 +262,7 @@ function operationObject(operation: Operation, aclPrefix: string): Json {
     401: errorResponse('Unauthorized'),
     403: errorResponse('Forbidden'),
   };
+  responses[429] = errorResponse('TooManyRequests');
   if (operation.method === 'POST') responses[404] = errorResponse('NotFound');
   responses[406] = errorResponse('NotAcceptable');
   if (operation.method === 'POST') {

@@ -1,0 +1,82 @@
+import type { DispatchReport, QueueDepth } from '@fulfil/core';
+import { Counter, family, Histogram } from './prometheus.js';
+
+/**
+ * The series `/metrics` exposes (`fulfil serve --metrics`). Counters live in this process; with
+ * `--workers N` each worker counts its own requests and courier rounds, while queue depths are
+ * read from the database and are the same from every worker.
+ */
+export interface Metrics {
+  /** One answered request: its operation (a route's name, or `unmatched`), status and time. */
+  observeRequest(operation: string, status: number, seconds: number): void;
+  /** One courier dispatch round: its report, or the error it failed with. */
+  observeCourierRound(outcome: DispatchReport | Error): void;
+  /** The exposition text; `depths` is null when the database could not be read. */
+  render(depths: readonly QueueDepth[] | null): string;
+}
+
+/** Request latency buckets, in seconds: from a cached poll to a slow stock batch. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createMetrics(): Metrics {
+  const requests = new Counter();
+  const latency = new Histogram(LATENCY_BUCKETS);
+  const courierOrders = new Counter();
+  const courierRounds = new Counter();
+  return {
+    observeRequest(operation, status, seconds) {
+      requests.add({ operation, status: String(status) });
+      latency.observe({ operation }, seconds);
+    },
+    observeCourierRound(outcome) {
+      if (outcome instanceof Error) {
+        courierRounds.add({ result: 'error' });
+        return;
+      }
+      courierRounds.add({ result: 'ok' });
+      for (const kind of ['shipped', 'retrying', 'failed'] as const) {
+        if (outcome[kind].length) courierOrders.add({ outcome: kind }, outcome[kind].length);
+      }
+    },
+    render(depths) {
+      return [
+        family(
+          'fulfil_http_requests_total',
+          'counter',
+          'Requests answered, by operation and HTTP status.',
+          requests.samples(),
+        ),
+        family(
+          'fulfil_http_request_duration_seconds',
+          'histogram',
+          'Time from a request read to its answer, by operation.',
+          latency.samples(),
+        ),
+        family(
+          'fulfil_queue_depth',
+          'gauge',
+          'Orders each queue of each store lists.',
+          (depths ?? []).map((depth) => ({
+            labels: { store: depth.store_code, queue: depth.queue },
+            value: depth.orders,
+          })),
+        ),
+        family('fulfil_database_up', 'gauge', 'Whether the last read of the database succeeded.', [
+          { labels: {}, value: depths === null ? 0 : 1 },
+        ]),
+        family(
+          'fulfil_courier_orders_total',
+          'counter',
+          'Orders the courier dispatch handled, by outcome: shipped, retrying, failed.',
+          courierOrders.samples(),
+        ),
+        family(
+          'fulfil_courier_rounds_total',
+          'counter',
+          'Courier dispatch rounds, by result: ok, or error when the round itself failed.',
+          courierRounds.samples(),
+        ),
+      ].join('');
+    },
+  };
+}
