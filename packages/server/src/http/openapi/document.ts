@@ -164,6 +164,9 @@ const ERROR_RESPONSES: Record<string, string> = {
     'Content-Type is neither application/json nor application/xml (nor text/xml).',
   InternalError:
     'Unexpected server error; safe to retry with exponential backoff. The message holds a report id.',
+  ServiceUnavailable:
+    'The database cannot be reached right now, or the server is shutting down. Repeating the ' +
+    "request is safe (every action is idempotent): retry after the Retry-After header's seconds.",
 };
 
 function errorResponse(name: string): Json {
@@ -185,6 +188,7 @@ function operationObject(operation: Operation, aclPrefix: string): Json {
     responses[415] = errorResponse('UnsupportedMediaType');
   }
   responses[500] = errorResponse('InternalError');
+  responses[503] = errorResponse('ServiceUnavailable');
   responses.default = errorResponse('InternalError');
   const object: Json = {
     operationId: operation.operationId,
