@@ -55,6 +55,13 @@ export function undecodableBody(message: string, detail?: string): HttpError {
   ]);
 }
 
+/** The 503 of a request that arrives while the server shuts down. */
+export function shuttingDown(): HttpError {
+  return new HttpError(503, 'The server is shutting down; retry in a moment.', [], {
+    'retry-after': String(RETRY_AFTER_SECONDS),
+  });
+}
+
 /** Where an error ends up: its status, its body and any extra headers. */
 export interface ErrorOutcome {
   status: number;
