@@ -6,6 +6,7 @@ import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository, type SqliteRepository } from '@fulfil/storage-sqlite';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { holdWriteLock } from './support/hold-write-lock.js';
 
 /**
  * Faults of the file rather than of the work — locked past every attempt, no room left, not
@@ -62,22 +63,10 @@ describe('sqlite: a database that cannot serve now', () => {
 
   it('is unavailable when another connection holds the lock past every attempt', async () => {
     const other = await open(0);
-    let release = () => {};
-    let locked = () => {};
-    const isLocked = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holding = repository.transaction(async (tx) => {
-      await tx.upsertStore('holder', fixtures.storeSettings());
-      locked();
-      await new Promise<void>((resolve) => {
-        release = resolve;
-      });
-    });
-    await isLocked;
+    const lock = await holdWriteLock(repository);
     const error = await failedWrite(other);
-    release();
-    await holding;
+    lock.release();
+    await lock.done;
     expectUnavailable(error, /^SQLITE_BUSY/);
     expect(await storeCodes()).toEqual(['holder', 'kept']);
   });
