@@ -12,7 +12,13 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const VERSION = '15';
-const TOOLS = ['pg_createcluster', 'pg_ctlcluster', 'pg_dropcluster', 'psql'] as const;
+const TOOLS = [
+  'pg_createcluster',
+  'pg_ctlcluster',
+  'pg_dropcluster',
+  'pg_lsclusters',
+  'psql',
+] as const;
 
 /** What is missing to make a cluster here, or null when everything is. */
 export async function missingClusterTools(): Promise<string | null> {
@@ -61,9 +67,33 @@ export interface PostgresCluster {
 const ctl = (name: string, ...args: string[]) =>
   run('pg_ctlcluster', ['--skip-systemctl-redirect', VERSION, name, ...args]);
 
+const PREFIX = 'fulfil_faults_';
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Drops the clusters of earlier runs whose process was killed before it could drop them. */
+async function dropOrphans(): Promise<void> {
+  const { stdout } = await run('pg_lsclusters', ['--no-header']);
+  for (const line of stdout.split('\n')) {
+    const [version, name] = line.trim().split(/\s+/);
+    const pid = Number(name?.startsWith(PREFIX) ? name.slice(PREFIX.length).split('_')[0] : NaN);
+    if (version === VERSION && name && Number.isInteger(pid) && !isRunning(pid)) {
+      await run('pg_dropcluster', ['--stop', VERSION, name]).catch(() => undefined);
+    }
+  }
+}
+
 /** Creates and starts a cluster with trust authentication on a free local port. */
 export async function createPostgresCluster(): Promise<PostgresCluster> {
-  const name = `fulfil_faults_${process.pid}_${randomBytes(3).toString('hex')}`;
+  await dropOrphans();
+  const name = `${PREFIX}${process.pid}_${randomBytes(3).toString('hex')}`;
   const port = await freePort();
   let dropped = false;
   const drop = async () => {
