@@ -143,10 +143,9 @@ describe('fulfil serve: graceful shutdown', () => {
     // Half-sent: cut when the grace ends, neither before nor long after.
     expect(halfBodyEnd.at - resumed).toBeGreaterThan(GRACE_S * 1000 - 250);
     expect(exitedAfter).toBeLessThan(GRACE_S * 1000 + 5000);
-    // Waiting in the backlog: an answer, never a reset. Served if it reached a worker before the
-    // word to stop did; otherwise 503 + Retry-After and the error body.
+    // Waiting in the backlog: an answer, never a reset. Served when it was read before the
+    // signal was; otherwise 503 + Retry-After and the error body.
     const backlog = queued.map((client) => firstResponse(client.received()));
-    expect(backlog.map((reply) => reply?.status)).toContain(503);
     queued.forEach((client, i) => {
       const reply = backlog[i];
       expect([200, 503], client.received()).toContain(reply?.status);
