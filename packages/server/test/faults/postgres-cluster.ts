@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
+import { alive } from '../scale-out/support.js';
 
 /**
  * A throwaway PostgreSQL cluster of the machine's Debian tooling (`pg_createcluster`), on a free
@@ -69,22 +70,13 @@ const ctl = (name: string, ...args: string[]) =>
 
 const PREFIX = 'fulfil_faults_';
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Drops the clusters of earlier runs whose process was killed before it could drop them. */
 async function dropOrphans(): Promise<void> {
   const { stdout } = await run('pg_lsclusters', ['--no-header']);
   for (const line of stdout.split('\n')) {
     const [version, name] = line.trim().split(/\s+/);
     const pid = Number(name?.startsWith(PREFIX) ? name.slice(PREFIX.length).split('_')[0] : NaN);
-    if (version === VERSION && name && Number.isInteger(pid) && !isRunning(pid)) {
+    if (version === VERSION && name && Number.isInteger(pid) && !alive(pid)) {
       await run('pg_dropcluster', ['--stop', VERSION, name]).catch(() => undefined);
     }
   }
