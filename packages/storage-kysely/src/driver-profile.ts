@@ -25,6 +25,13 @@ export interface DriverProfile {
    * is safe.
    */
   isRetryable(error: unknown): boolean;
+  /**
+   * Whether `error` says the database cannot serve now (connection refused or dropped, pool
+   * exhausted past its wait, server shutting down, locked past the wait, disk full) rather than
+   * that the work itself went wrong. The repository reports such a failure as core's
+   * `unavailable` error, which callers may retry later.
+   */
+  isUnavailable(error: unknown): boolean;
   /** Attempts in all, the first included; 1 turns retrying off. */
   maxAttempts: number;
   /** Delay before the first retry; doubled on each next one, with random jitter. */

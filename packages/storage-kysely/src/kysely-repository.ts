@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Repository, RepositoryTx } from '@fulfil/core';
+import { databaseUnavailable, type Repository, type RepositoryTx } from '@fulfil/core';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
@@ -27,6 +27,8 @@ const activeTransactions = new AsyncLocalStorage<ReadonlySet<KyselyRepository>>(
  * - When the database reports a transient conflict (`profile.isRetryable`), the whole
  *   transaction runs again, up to `profile.maxAttempts` times, after a jittered exponential
  *   backoff. `work` must therefore only touch the database, which every use case does.
+ * - A failure the profile calls unavailable (the database is away) is thrown as core's
+ *   `unavailable` error, with the driver's error as its `cause`.
  * - Transactions never nest: starting one inside another of the same repository throws at once
  *   instead of waiting forever for the connection the outer one holds.
  */
@@ -64,7 +66,9 @@ export class KyselyRepository implements Repository {
           activeTransactions.run(inside, () => work(new KyselyRepositoryTx(trx, { rowLocks }))),
         );
       } catch (error) {
-        if (attempt >= this.#profile.maxAttempts || !this.#profile.isRetryable(error)) throw error;
+        if (attempt >= this.#profile.maxAttempts || !this.#profile.isRetryable(error)) {
+          throw this.#profile.isUnavailable(error) ? databaseUnavailable(error) : error;
+        }
         const backoff = this.#profile.retryBaseDelayMs * 2 ** (attempt - 1);
         await sleep(backoff / 2 + Math.random() * backoff);
       }

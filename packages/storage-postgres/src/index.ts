@@ -11,4 +11,4 @@ export {
   type PostgresRepository,
   type PostgresRepositoryOptions,
 } from './open-postgres-repository.js';
-export { isPostgresRetryable } from './postgres-errors.js';
+export { isPostgresRetryable, isPostgresUnavailable } from './postgres-errors.js';

@@ -4,11 +4,12 @@ import {
   KyselyRepository,
   type SchemaFlags,
 } from '@fulfil/storage-kysely';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { int8AsNumber } from './int8-as-number.js';
 import { migrateWithLock } from './migrate-with-lock.js';
-import { isPostgresRetryable } from './postgres-errors.js';
+import { isPostgresRetryable, isPostgresUnavailable } from './postgres-errors.js';
+import { SchemaScopedPostgresDialect } from './schema-scoped-dialect.js';
 
 /** Pool settings passed to pg; the defaults suit a small service. */
 export interface PostgresPoolOptions {
@@ -42,7 +43,7 @@ export interface PostgresRepositoryOptions {
   skipMigrations?: boolean;
   /**
    * Called when an idle pooled connection fails (e.g. the server restarted); the pool drops it
-   * and opens a new one on demand. Default: ignore. Without a listener, Node would crash.
+   * and opens a new one on demand. Default: ignore.
    */
   onPoolError?: (error: Error) => void;
 }
@@ -67,6 +68,7 @@ function postgresProfile(maxAttempts: number): DriverProfile {
       mode === 'read' ? { accessMode: 'read only', isolationLevel: 'repeatable read' } : {},
     rowLocks: true,
     isRetryable: isPostgresRetryable,
+    isUnavailable: isPostgresUnavailable,
     maxAttempts,
     retryBaseDelayMs: 20,
   };
@@ -80,6 +82,9 @@ function postgresProfile(maxAttempts: number): DriverProfile {
  * - `lockOrder` takes a row lock (`SELECT … FOR UPDATE`) held until the transaction ends.
  * - int8 columns come back as numbers, through this pool's own type parsers.
  * - A transaction that meets a deadlock or serialization failure is run again (`maxAttempts`).
+ * - A connection refused or dropped, a pool wait past `connectionTimeoutMillis`, a server
+ *   shutting down: core's `unavailable` error. The process never dies of it, and the pool
+ *   connects afresh once the server is back.
  */
 export async function openPostgresRepository(
   connectionStringOrOptions: string | PostgresRepositoryOptions,
@@ -110,8 +115,15 @@ export async function openPostgresRepository(
   });
   const onPoolError = options.onPoolError;
   pgPool.on('error', (error) => onPoolError?.(error));
+  // pg emits 'error' on a client whose connection drops, and pg-pool listens only while the
+  // client is idle: one in use would crash the process. The failure still reaches the caller
+  // through the query it rejects, and the pool discards the client, no longer queryable, on
+  // release; this listener only keeps the event from being unhandled.
+  pgPool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
 
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
+  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: pgPool }) });
   try {
     if (!options.skipMigrations) await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema);
   } catch (error) {

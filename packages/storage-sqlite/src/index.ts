@@ -11,4 +11,4 @@ export {
   type SqliteRepository,
   type SqliteRepositoryOptions,
 } from './open-sqlite-repository.js';
-export { isSqliteBusy } from './sqlite-errors.js';
+export { isSqliteBusy, isSqliteUnavailable } from './sqlite-errors.js';

@@ -9,7 +9,7 @@ import {
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
-import { isSqliteBusy } from './sqlite-errors.js';
+import { isSqliteBusy, isSqliteUnavailable } from './sqlite-errors.js';
 import { withStatementCache } from './statement-cache.js';
 
 export interface SqliteRepositoryOptions {
@@ -49,6 +49,8 @@ function sqliteProfile(maxAttempts: number): DriverProfile {
     // no other writer can lock or change any order meanwhile.
     rowLocks: false,
     isRetryable: isSqliteBusy,
+    // Locked past every attempt, disk full, read-only file: `unavailable`, not a fault of ours.
+    isUnavailable: isSqliteUnavailable,
     maxAttempts,
     retryBaseDelayMs: 20,
   };

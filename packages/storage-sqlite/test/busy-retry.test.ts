@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fixtures } from '@fulfil/core/testing';
 import { isSqliteBusy, openSqliteRepository, type SqliteRepository } from '@fulfil/storage-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { holdWriteLock } from './support/hold-write-lock.js';
 
 /**
  * Two connections to one file in one process stand in for two processes. The busy timeout is 0
@@ -26,24 +27,6 @@ describe('sqlite: a transaction that meets SQLITE_BUSY', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** Holds the write lock until the returned release is called. */
-  async function holdWriteLock(): Promise<{ release: () => void; done: Promise<void> }> {
-    let release = () => {};
-    let locked = () => {};
-    const isLocked = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const done = holder.transaction(async (tx) => {
-      await tx.upsertStore('holder', fixtures.storeSettings());
-      locked();
-      await new Promise<void>((resolve) => {
-        release = resolve;
-      });
-    });
-    await isLocked;
-    return { release: () => release(), done };
-  }
-
   it('is run again once the lock is free', async () => {
     const other = await openSqliteRepository({
       filename: join(dir, 'db.sqlite'),
@@ -51,7 +34,7 @@ describe('sqlite: a transaction that meets SQLITE_BUSY', () => {
       maxAttempts: 10,
     });
     opened.push(other);
-    const lock = await holdWriteLock();
+    const lock = await holdWriteLock(holder);
     setTimeout(lock.release, 30);
     let runs = 0;
     const store = await other.transaction(async (tx) => {
@@ -75,7 +58,7 @@ describe('sqlite: a transaction that meets SQLITE_BUSY', () => {
       maxAttempts: 2,
     });
     opened.push(other);
-    const lock = await holdWriteLock();
+    const lock = await holdWriteLock(holder);
     const error = await other
       .transaction((tx) => tx.upsertStore('other', fixtures.storeSettings()))
       .catch((e: unknown) => e);
@@ -90,7 +73,7 @@ describe('sqlite: a transaction that meets SQLITE_BUSY', () => {
       busyTimeoutMs: 0,
     });
     opened.push(other);
-    const lock = await holdWriteLock();
+    const lock = await holdWriteLock(holder);
     const stores = await other.transaction((tx) => tx.listStores(), 'read');
     lock.release();
     await lock.done;

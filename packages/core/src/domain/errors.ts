@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   already_exists: 1409,
   unauthenticated: 1401,
   forbidden: 1403,
+  unavailable: 1503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -46,8 +47,9 @@ export class DomainError extends Error {
     message: string,
     readonly parameters: ErrorParameter[] = [],
     readonly errors: ErrorDetail[] = [],
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 
   get numericCode(): number {
@@ -57,6 +59,22 @@ export class DomainError extends Error {
 
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
+}
+
+/**
+ * The database cannot serve now: the connection was refused or dropped, no pooled connection came
+ * free in time, the database is shutting down, locked past the wait or out of disk. Nothing was
+ * committed by the failed call, or the effect is unknown and repeating it is safe (every action
+ * is idempotent). Adapters throw it; the driver's own error is kept as `cause`.
+ */
+export function databaseUnavailable(cause: unknown): DomainError {
+  return new DomainError(
+    'unavailable',
+    'The database is unavailable right now; retry in a moment.',
+    [],
+    [],
+    { cause },
+  );
 }
 
 /** An error about one field: the message names it through `%fieldName`. */

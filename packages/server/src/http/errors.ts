@@ -16,7 +16,11 @@ export const HTTP_STATUS_OF_ERROR = {
   already_exists: 409,
   unauthenticated: 401,
   forbidden: 403,
+  unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;
+
+/** Seconds a 503 tells the client to wait before it tries again. */
+export const RETRY_AFTER_SECONDS = 1;
 
 /** The spec's error body (DECISIONS §7). `message` keeps its `%name` placeholders. */
 export interface ErrorBody {
@@ -51,6 +55,13 @@ export function undecodableBody(message: string, detail?: string): HttpError {
   ]);
 }
 
+/** The 503 of a request that arrives while the server shuts down. */
+export function shuttingDown(): HttpError {
+  return new HttpError(503, 'The server is shutting down; retry in a moment.', [], {
+    'retry-after': String(RETRY_AFTER_SECONDS),
+  });
+}
+
 /** Where an error ends up: its status, its body and any extra headers. */
 export interface ErrorOutcome {
   status: number;
@@ -58,6 +69,8 @@ export interface ErrorOutcome {
   headers: Record<string, string>;
   /** Set for an unexpected error (500) only: the id in its body, to log with the stack. */
   reportId?: string;
+  /** For the log line only, never the body: why the database was unavailable (503). */
+  cause?: string;
 }
 
 export interface DescribeErrorOptions {
@@ -88,20 +101,32 @@ function wwwAuthenticate(options: DescribeErrorOptions): string {
   return WWW_AUTHENTICATE_REALM;
 }
 
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${cause.message}` : cause.message;
+}
+
 /** Maps anything thrown while serving a request to its status, error body and headers. */
 export function describeError(error: unknown, options: DescribeErrorOptions): ErrorOutcome {
   const trace =
     options.debug && error instanceof Error && error.stack ? { trace: error.stack } : {};
   if (isDomainError(error)) {
     const status = HTTP_STATUS_OF_ERROR[error.code];
-    const headers: Record<string, string> =
-      error.code === 'unauthenticated' ? { 'www-authenticate': wwwAuthenticate(options) } : {};
     const body = withOptional(
       { message: error.message, code: error.numericCode },
       error.parameters,
       error.errors,
     );
-    return { status, body: { ...body, ...trace }, headers };
+    const outcome: ErrorOutcome = { status, body: { ...body, ...trace }, headers: {} };
+    if (error.code === 'unauthenticated') {
+      outcome.headers['www-authenticate'] = wwwAuthenticate(options);
+    }
+    if (error.code === 'unavailable') {
+      outcome.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+      if (error.cause !== undefined) outcome.cause = describeCause(error.cause);
+    }
+    return outcome;
   }
   if (error instanceof HttpError) {
     const body = withOptional({ message: error.message, code: error.status }, error.parameters, []);

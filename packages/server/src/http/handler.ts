@@ -301,13 +301,14 @@ export function createRequestHandler(
       malformedCredentials: exchange.credentials.malformed,
     });
     const response = respond(outcome.status, outcome.body, exchange.errorMedia, outcome.headers);
-    const extra =
+    const extra: Record<string, string> =
       outcome.reportId === undefined
         ? {}
         : {
             report_id: outcome.reportId,
             error: error instanceof Error ? (error.stack ?? error.message) : String(error),
           };
+    if (outcome.cause !== undefined) extra.cause = outcome.cause;
     return finish(request, exchange, response, extra);
   }
 

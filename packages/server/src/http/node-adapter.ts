@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { HttpError } from './errors.js';
+import { HttpError, shuttingDown } from './errors.js';
+import { gracefulClose } from './graceful-close.js';
 import {
   createRequestHandler,
   DEFAULT_BODY_LIMIT,
@@ -27,12 +28,24 @@ export interface HttpServerOptions extends RequestHandlerOptions {
   headersTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open; default node's (5 s). */
   keepAliveTimeoutMs?: number;
+  /**
+   * On `close()`, how long requests still under way (a slow body, a slow answer) get before
+   * their connections are closed; default 10,000 ms.
+   */
+  shutdownGraceMs?: number;
 }
+
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningHttpServer {
   /** `http://host:port`, with the port actually bound. */
   url: string;
-  /** Stops accepting, lets in-flight requests finish, then resolves. Safe to call twice. */
+  /**
+   * Shuts down: idle keep-alive connections are closed at once; connections still queued in
+   * the backlog are accepted and, like every request that starts from now on, answered 503;
+   * requests in flight are answered; whatever is left when the grace period ends is cut off.
+   * Resolves once every connection and the listener are closed. Safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -135,8 +148,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   const { engine, host = '127.0.0.1', port = 0 } = options;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const handler: RequestHandler = createRequestHandler(engine, { ...options, bodyLimit });
-  let closing: Promise<void> | null = null;
   const { requestTimeoutMs: requestTimeout, headersTimeoutMs: headersTimeout } = options;
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
 
   const server = createServer(
     {
@@ -144,11 +157,15 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       ...(headersTimeout === undefined ? {} : { headersTimeout }),
     },
     (req, res) => {
+      if (shutdown.closing) {
+        write(res, handler.fail(plainRequest(req, Buffer.alloc(0)), shuttingDown()), {
+          connection: 'close',
+        });
+        return;
+      }
       // While closing, each answer ends its connection, so keep-alive cannot hold close() open.
-      const closeHeader = (): Record<string, string> => (closing ? { connection: 'close' } : {});
-      res.on('finish', () => {
-        if (closing) server.closeIdleConnections();
-      });
+      const closeHeader = (): Record<string, string> =>
+        shutdown.closing ? { connection: 'close' } : {};
       void readBody(req, bodyLimit)
         .then(async (read) => {
           if (read.ok) {
@@ -173,6 +190,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
         });
     },
   );
+  const shutdown = gracefulClose(server);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerUnparsable(handler, error, socket),
   );
@@ -189,13 +207,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({
         url: `http://${shown}:${address.port}`,
-        close() {
-          closing ??= new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
-            server.closeIdleConnections();
-          });
-          return closing;
-        },
+        close: () => shutdown.close(graceMs),
       });
     });
   });

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import type { Engine, Principal } from '@fulfil/core';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
@@ -218,7 +219,7 @@ describe('413', () => {
 });
 
 describe('close()', () => {
-  test('stops accepting, lets the request in flight finish, then resolves', async () => {
+  test('turns new requests away with 503, lets the request in flight finish, then resolves', async () => {
     let release: () => void = () => {};
     let entered: () => void = () => {};
     const inside = new Promise<void>((resolve) => {
@@ -241,15 +242,51 @@ describe('close()', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(closed).toBe(false);
-    await expect(fetch(`${server.url}/rest/default/schema`)).rejects.toThrow();
+    // The listener drains its backlog before it closes: what arrives now is told to come back.
+    const late = await fetch(`${server.url}/rest/default/schema`);
+    expect(late.status).toBe(503);
+    expect(late.headers.get('retry-after')).toBe('1');
+    expect(late.headers.get('connection')).toBe('close');
+    expect(await late.json()).toEqual({
+      message: 'The server is shutting down; retry in a moment.',
+      code: 503,
+    });
 
     release();
     const reply = await inFlight;
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual([]);
+    expect(reply.headers.get('connection')).toBe('close');
     await closing;
     expect(closed).toBe(true);
+    await expect(fetch(`${server.url}/rest/default/schema`)).rejects.toThrow();
     await server.close(); // twice is harmless
+  });
+
+  test('a body that never finishes is cut off when the grace period ends', async () => {
+    const server = await startHttpServer({
+      engine: brokenEngine(async () => []),
+      log: () => {},
+      shutdownGraceMs: 300,
+    });
+    const { hostname, port } = new URL(server.url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const cut = new Promise((resolve) => socket.once('close', resolve));
+    socket.on('error', () => {});
+    socket.write(
+      'POST /rest/default/V1/stockItems HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer x\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"stock',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    let closedAfter = 0;
+    const closing = server.close().then(() => {
+      closedAfter = performance.now() - started;
+    });
+    await cut;
+    await closing;
+    expect(closedAfter).toBeGreaterThanOrEqual(250);
   });
 
   test('idle keep-alive connections do not hold it open', async () => {

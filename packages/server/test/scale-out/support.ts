@@ -127,6 +127,16 @@ export async function startServer(
   };
 }
 
+/** Whether a process with this id is running. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Kills every server still running (SIGKILL: for cleanup after a failure). */
 export async function killAll(): Promise<void> {
   const running = [...children];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 import {
+  alive,
   call,
   ERP,
   eventually,
@@ -14,15 +15,6 @@ import {
   storeSeed,
   writeSeed,
 } from './support.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('fulfil serve --workers', () => {
   let dir: string;

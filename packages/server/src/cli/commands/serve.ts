@@ -85,6 +85,8 @@ interface ServeOptions {
   metrics: boolean;
   courierInterval: number;
   workers: number;
+  /** On SIGTERM/SIGINT, how long requests under way get before their connections are cut. */
+  shutdownGraceMs: number;
   /** The seed file, and whether to load it only into a database without stores. */
   seed?: { file: string; ifEmpty: boolean };
 }
@@ -111,6 +113,7 @@ function readServeOptions(context: CommandContext): ServeOptions {
     metrics: args.values.metrics === true,
     courierInterval: integerOption(args, 'courier-interval', { min: 0 }) ?? 5000,
     workers,
+    shutdownGraceMs: (integerOption(args, 'shutdown-grace', { min: 0, max: 3600 }) ?? 10) * 1000,
     ...(seedFile === undefined ? {} : { seed: { file: seedFile, ifEmpty: ifEmpty !== undefined } }),
   };
 }
@@ -135,7 +138,10 @@ async function loadSeedIfAsked(
 /** The HTTP server and the courier loop of one process, and how to stop both. */
 interface Serving {
   url: string;
-  /** No new courier round, in-flight requests answered; the engine stays open. */
+  /**
+   * No new courier round; the HTTP server shuts down (in-flight requests answered, the rest cut
+   * off after the grace period); the engine stays open.
+   */
   stop(): Promise<void>;
 }
 
@@ -157,6 +163,7 @@ async function startServing(
       debug: options.debug,
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
       ...(metrics === undefined ? {} : { metrics }),
+      shutdownGraceMs: options.shutdownGraceMs,
       log,
     });
   } catch (error) {
@@ -174,8 +181,7 @@ async function startServing(
   return {
     url: server.url,
     async stop() {
-      await stopCourier();
-      await server.close();
+      await Promise.all([stopCourier(), server.close()]);
     },
   };
 }
@@ -324,6 +330,12 @@ export const serveCommand: Command = {
       description: 'how often the courier dispatch runs (0: never)',
       default: '5000',
     },
+    'shutdown-grace': {
+      type: 'string',
+      value: 'seconds',
+      description: 'on SIGTERM/SIGINT, time requests under way get before their connections close',
+      default: '10',
+    },
   },
   details:
     'Serves every store of the database under /rest/<store_code>/V1/… (--store is ignored).\n' +
@@ -331,8 +343,12 @@ export const serveCommand: Command = {
     '--metrics adds Prometheus series at GET /metrics.\n' +
     'With a seed file, prints the secrets of its tokens and a curl command per token to try.\n' +
     `${RESEED_HELP}\n` +
-    'On SIGTERM or SIGINT it stops the courier loop, finishes in-flight requests, closes the\n' +
-    'database and exits 0.\n' +
+    'On SIGTERM or SIGINT it stops taking new work: idle keep-alive connections close at once,\n' +
+    'new requests (those waiting in the listen backlog included) get 503 with Retry-After: 1,\n' +
+    'requests in flight are answered, and connections still busy after --shutdown-grace\n' +
+    'seconds are closed; then it stops the courier loop, closes the database and exits 0.\n' +
+    'A second signal stops at once (exit 1). While the database is unreachable, requests\n' +
+    'get 503 with Retry-After: 1; service resumes by itself when it is back.\n' +
     'With --workers N (N > 1), this process migrates and seeds the database once, then forks N\n' +
     'workers that serve the same port, each with its own connection(s) and courier loop; it\n' +
     'restarts a worker that dies, and on SIGTERM or SIGINT stops every worker gracefully and\n' +

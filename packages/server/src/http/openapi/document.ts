@@ -215,7 +215,8 @@ const ERROR_RESPONSES: Record<string, { description: string; headers?: HeaderNam
   },
   ServiceUnavailable: {
     description:
-      'The database is unreachable for the moment; nothing was changed. Retry after Retry-After seconds.',
+      'The database cannot be reached right now, or the server is shutting down; nothing was changed. ' +
+      "Repeating the request is safe (every action is idempotent): retry after the Retry-After header's seconds.",
     headers: ['Retry-After'],
   },
   InternalError: {
