@@ -81,6 +81,10 @@ try {
   }
   printSummary();
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+} catch (error) {
+  // What was measured before the failure still counts; the run fails all the same.
+  printSummary();
+  throw error;
 } finally {
   for (const made of created) await made.drop();
   rmSync(dir, { recursive: true, force: true });
