@@ -11,6 +11,7 @@ import type { StoreSettingsInput } from './schemas/operator.js';
 import { dispatchCourier } from './use-cases/courier-dispatch.js';
 import { type EngineDeps, operatorActor } from './use-cases/deps.js';
 import { intakeSalesOrder } from './use-cases/intake.js';
+import { intakeBatch } from './use-cases/intake-batch.js';
 import { listStock, listWarehouses, syncStock } from './use-cases/inventory.js';
 import { abandonOrder, cancelOrder, failOrder, requeueOrder } from './use-cases/operator.js';
 import {
@@ -95,6 +96,12 @@ export function createEngine(options: EngineOptions) {
     revokeToken: (storeCode: string, name: string) => revokeToken(deps, storeCode, name),
     intake: (storeCode: string, salesOrder: unknown, actorName?: string) =>
       intakeSalesOrder(deps, storeCode, salesOrder, actorName),
+    /**
+     * Takes in many sales orders in one transaction, one outcome per order: created, already
+     * there (kept), or refused with the reason; a refused order never rolls back the others.
+     */
+    intakeBatch: (storeCode: string, salesOrders: readonly unknown[], actorName?: string) =>
+      intakeBatch(deps, storeCode, salesOrders, actorName),
     getOrder: (storeCode: string, number: string) => getOrder(deps, storeCode, number),
     getOrderHistory: (storeCode: string, number: string) =>
       getOrderHistory(deps, storeCode, number),

@@ -36,6 +36,7 @@ export * from './schemas/resources.js';
 export * from './schemas/sales-order.js';
 export * from './state-machine/transitions.js';
 export type { DispatchReport } from './use-cases/courier-dispatch.js';
+export { INTAKE_BATCH_SIZE, type IntakeOutcome } from './use-cases/intake-batch.js';
 export type { OrderHistory } from './use-cases/orders.js';
 export type { SeedReport } from './use-cases/seed.js';
 export type { CreatedToken, Principal, TokenInfo } from './use-cases/tokens.js';

@@ -18,7 +18,7 @@ import {
   type Warehouse,
 } from '@fulfil/core';
 import type { Kysely } from 'kysely';
-import { chunk } from './chunk.js';
+import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
 import { insertOrder, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
 import { pollQueueIds } from './poll-query.js';
@@ -201,23 +201,35 @@ export class KyselyRepositoryTx implements RepositoryTx {
 
   async listStock(query: StockQuery): Promise<StockLevel[]> {
     if (query.warehouses && query.warehouses.length === 0) return [];
-    const rows = await this.#db
-      .selectFrom('stock')
-      .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
-      .where('store_id', '=', query.store_id)
-      .$if(query.warehouses !== null, (qb) =>
-        qb.where('warehouse_code', 'in', query.warehouses ?? []),
-      )
-      .$if(query.sku !== undefined, (qb) => qb.where('sku', '=', query.sku ?? ''))
-      .orderBy('warehouse_code')
-      .orderBy('sku')
-      .execute();
-    return rows.map((row) => ({
-      warehouse_code: row.warehouse_code,
-      sku: row.sku,
-      on_hand: Number(row.on_hand),
-      reserved: Number(row.reserved),
-    }));
+    if (query.skus && query.skus.length === 0) return [];
+    const levels: StockLevel[] = [];
+    // `undefined` stands for "every sku": one query; a list is read a slice at a time.
+    const slices: (readonly string[] | undefined)[] = query.skus
+      ? chunk([...new Set(query.skus)], IN_LIST_SIZE)
+      : [undefined];
+    for (const skus of slices) {
+      const rows = await this.#db
+        .selectFrom('stock')
+        .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+        .where('store_id', '=', query.store_id)
+        .$if(query.warehouses !== null, (qb) =>
+          qb.where('warehouse_code', 'in', query.warehouses ?? []),
+        )
+        .$if(query.sku !== undefined, (qb) => qb.where('sku', '=', query.sku ?? ''))
+        .$if(skus !== undefined, (qb) => qb.where('sku', 'in', skus ?? []))
+        .orderBy('warehouse_code')
+        .orderBy('sku')
+        .execute();
+      for (const row of rows) {
+        levels.push({
+          warehouse_code: row.warehouse_code,
+          sku: row.sku,
+          on_hand: Number(row.on_hand),
+          reserved: Number(row.reserved),
+        });
+      }
+    }
+    return slices.length > 1 ? levels.sort(byWarehouseThenSku) : levels;
   }
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────
@@ -337,6 +349,20 @@ export class KyselyRepositoryTx implements RepositoryTx {
       .returning('last_sequence')
       .executeTakeFirstOrThrow();
     return Number(row.last_sequence);
+  }
+
+  async knownSalesOrders(storeId: number, salesOrderNumbers: readonly string[]): Promise<string[]> {
+    const known: string[] = [];
+    for (const slice of chunk([...new Set(salesOrderNumbers)], IN_LIST_SIZE)) {
+      const rows = await this.#db
+        .selectFrom('sales_order_sequences')
+        .select('sales_order_number')
+        .where('store_id', '=', storeId)
+        .where('sales_order_number', 'in', slice)
+        .execute();
+      for (const row of rows) known.push(row.sales_order_number);
+    }
+    return known;
   }
 
   async listCourierDue(now: Timestamp, limit: number): Promise<number[]> {

@@ -6,7 +6,7 @@ import {
   type Shipment,
 } from '@fulfil/core';
 import type { Kysely, Selectable } from 'kysely';
-import { chunk } from './chunk.js';
+import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database, FulfillmentOrderTable } from './database.js';
 import {
   decodeInvoice,
@@ -26,9 +26,6 @@ import {
 
 type Db = Kysely<Database>;
 type OrderRow = Selectable<FulfillmentOrderTable>;
-
-/** Ids per `where order_id in (…)`: small enough for any bound-variable limit. */
-const IDS_PER_QUERY = 500;
 
 function groupByOrder<R extends { order_id: number }, T>(
   rows: readonly R[],
@@ -61,7 +58,7 @@ export async function loadOrders(
   const invoiceRows = [];
   for (const ids of chunk(
     headers.map((header) => Number(header.id)),
-    IDS_PER_QUERY,
+    IN_LIST_SIZE,
   )) {
     itemRows.push(
       ...(await db
@@ -109,7 +106,7 @@ export async function loadOrders(
 export async function loadOrdersById(db: Db, ids: readonly number[]): Promise<FulfillmentOrder[]> {
   if (ids.length === 0) return [];
   const headers: OrderRow[] = [];
-  for (const slice of chunk(ids, IDS_PER_QUERY)) {
+  for (const slice of chunk(ids, IN_LIST_SIZE)) {
     headers.push(
       ...(await db.selectFrom('fulfillment_orders').selectAll().where('id', 'in', slice).execute()),
     );

@@ -46,6 +46,8 @@ export interface StockQuery {
   store_id: number;
   warehouses: readonly string[] | null;
   sku?: string;
+  /** Only these skus (any number of them; an empty list matches nothing). */
+  skus?: readonly string[];
 }
 
 /** A fulfillment order about to be stored for the first time (ids of all its parts are 0). */
@@ -139,6 +141,11 @@ export interface RepositoryTx {
    * transactions never get the same number.
    */
   nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number>;
+  /**
+   * Which of these sales order numbers the store has taken in (whose sequence was claimed), in
+   * no particular order. Any number of them: the adapter splits long lists.
+   */
+  knownSalesOrders(storeId: number, salesOrderNumbers: readonly string[]): Promise<string[]>;
   /**
    * Ids of orders in pending_shipment at a courier warehouse whose next courier attempt is due
    * (`courier.next_attempt_at <= now`), oldest due first.

@@ -325,6 +325,32 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         );
       });
 
+      it('listStock filters by a list of skus, however long, still in order', async () => {
+        const store = await seedStore();
+        const skus = Array.from({ length: 1100 }, (_, i) => `S${String(i).padStart(4, '0')}`);
+        await write((tx) =>
+          tx.setOnHand(store.id, [
+            ...skus.map((sku) => ({ warehouse_code: 'WH-B', sku, qty: 1 })),
+            { warehouse_code: 'WH-A', sku: 'S1099', qty: 2 },
+            { warehouse_code: 'WH-A', sku: 'OTHER', qty: 3 },
+          ]),
+        );
+        const rows = await read((tx) =>
+          tx.listStock({ store_id: store.id, warehouses: null, skus: [...skus].reverse() }),
+        );
+        expect(rows).toHaveLength(1101);
+        expect(rows[0]).toEqual({ warehouse_code: 'WH-A', sku: 'S1099', on_hand: 2, reserved: 0 });
+        expect(rows.slice(1).map((row) => row.sku)).toEqual(skus);
+        expect(
+          await read((tx) =>
+            tx.listStock({ store_id: store.id, warehouses: ['WH-A'], skus: ['OTHER', 'NONE'] }),
+          ),
+        ).toEqual([{ warehouse_code: 'WH-A', sku: 'OTHER', on_hand: 3, reserved: 0 }]);
+        expect(
+          await read((tx) => tx.listStock({ store_id: store.id, warehouses: null, skus: [] })),
+        ).toEqual([]);
+      });
+
       it('adjustStock adds deltas, creating missing rows from 0, summing repeated keys', async () => {
         const store = await seedStore();
         await write((tx) =>
@@ -793,6 +819,22 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         expect(await next(store.id, 'S-2')).toBe(1);
         expect(await next(other.id, 'S-1')).toBe(1);
         expect(await next(store.id, 'S-1')).toBe(3);
+      });
+
+      it('knownSalesOrders names the sales orders whose sequence was claimed, per store', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        await write(async (tx) => {
+          await tx.nextFulfillmentSequence(store.id, 'S-1');
+          await tx.nextFulfillmentSequence(store.id, 'S-3');
+          await tx.nextFulfillmentSequence(other.id, 'S-2');
+        });
+        const many = Array.from({ length: 1200 }, (_, i) => `X-${i}`);
+        const known = await read((tx) =>
+          tx.knownSalesOrders(store.id, ['S-1', 'S-2', 'S-3', 'S-1', ...many]),
+        );
+        expect([...known].sort()).toEqual(['S-1', 'S-3']);
+        expect(await read((tx) => tx.knownSalesOrders(store.id, []))).toEqual([]);
       });
 
       it('never hands out one number twice under concurrency', async () => {
