@@ -283,7 +283,9 @@ describe('fulfil: data commands', () => {
 
   it('imports by batches: a refused order is reported and holds back no other', async () => {
     await cli(['seed', await writeJson(join(dir, 'seed.json'), smallSeed())]);
-    const orders = Array.from({ length: 1203 }, (_, i) => salesOrder(String(300000000 + i)));
+    const orders: unknown[] = Array.from({ length: 1203 }, (_, i) =>
+      salesOrder(String(300000000 + i)),
+    );
     // Passes validation, but no active warehouse has that code: refused when routed.
     orders[1100] = { ...salesOrder('300001100'), warehouse_code: 'WH-GONE' };
     const file = await writeJson(join(dir, 'orders.json'), orders);
