@@ -22,7 +22,7 @@ import {
   shipOrder,
 } from './use-cases/order-actions.js';
 import { getOrder, getOrderHistory } from './use-cases/orders.js';
-import { pollQueue } from './use-cases/poll.js';
+import { pollQueue, pollQueueDocuments } from './use-cases/poll.js';
 import { loadSeed } from './use-cases/seed.js';
 import { getStore, listStores, upsertStore, upsertWarehouse } from './use-cases/stores.js';
 import {
@@ -75,6 +75,9 @@ export function createEngine(options: EngineOptions) {
     listWarehouses: (actor: Actor, query?: unknown) => listWarehouses(deps, actor, query),
     syncStock: (actor: Actor, body: unknown) => syncStock(deps, actor, body),
     poll: (actor: Actor, queue: QueueName, query?: unknown) => pollQueue(deps, actor, queue, query),
+    /** The page `poll` answers, as the stored JSON text of each order: for writing it out as is. */
+    pollDocuments: (actor: Actor, queue: QueueName, query?: unknown) =>
+      pollQueueDocuments(deps, actor, queue, query),
     accept: (actor: Actor, body: unknown) => acceptOrder(deps, actor, body),
     reject: (actor: Actor, body: unknown) => rejectOrder(deps, actor, body),
     allocate: (actor: Actor, body: unknown) => allocateOrder(deps, actor, body),

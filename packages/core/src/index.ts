@@ -17,6 +17,7 @@ export * from './domain/order-status.js';
 export * from './domain/paging.js';
 export * from './domain/partials.js';
 export * from './domain/present.js';
+export * from './domain/queue-documents.js';
 export * from './domain/queues.js';
 export * from './domain/routing.js';
 export * from './domain/stock-batch.js';

@@ -21,7 +21,7 @@ import type { Kysely } from 'kysely';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
 import { insertOrder, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
-import { pollQueueIds } from './poll-query.js';
+import { pollQueueDocuments, pollQueueIds } from './poll-query.js';
 import {
   decodeAuditEvent,
   decodeStore,
@@ -335,6 +335,16 @@ export class KyselyRepositoryTx implements RepositoryTx {
       this.#db,
       rows.map((row) => Number(row.order_id)),
     );
+  }
+
+  async pollDocuments(query: PollQuery): Promise<string[]> {
+    if (query.warehouses && query.warehouses.length === 0) return [];
+    const rows = await pollQueueDocuments(this.#db, query).execute();
+    return rows.map((row) => {
+      // fillMissingDocuments runs when the database is opened: a gap here means it was skipped.
+      if (row.document === null) throw new Error('fulfil: a queue entry has no document yet');
+      return row.document;
+    });
   }
 
   async nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number> {

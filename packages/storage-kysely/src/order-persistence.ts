@@ -2,7 +2,7 @@ import {
   type FulfillmentOrder,
   type Invoice,
   type Item,
-  queuesOf,
+  queueDocuments,
   type Shipment,
 } from '@fulfil/core';
 import type { Kysely, Selectable } from 'kysely';
@@ -156,21 +156,51 @@ async function insertInvoice(db: Db, orderId: number, invoice: Invoice): Promise
   return { ...invoice, id: Number(row.id) };
 }
 
-/** Rewrites the order's rows in `queue_entries` from core's `queuesOf`. */
-async function writeQueueEntries(db: Db, order: FulfillmentOrder, replace: boolean): Promise<void> {
-  if (replace) await db.deleteFrom('queue_entries').where('order_id', '=', order.id).execute();
-  const queues = queuesOf(order);
-  if (queues.length === 0) return;
+/**
+ * Writes the order's rows of `queue_entries` from core's `queueDocuments`: one per queue that
+ * lists it, carrying the queue's document. `new` orders have none yet; otherwise the rows of
+ * queues that no longer list it go and the others are updated in place.
+ */
+export async function writeQueueEntries(
+  db: Db,
+  order: FulfillmentOrder,
+  mode: 'new' | 'replace',
+): Promise<void> {
+  const entries = queueDocuments(order);
+  if (mode === 'replace') {
+    await db
+      .deleteFrom('queue_entries')
+      .where('order_id', '=', order.id)
+      .$if(entries.length > 0, (qb) =>
+        qb.where(
+          'queue',
+          'not in',
+          entries.map((entry) => entry.queue),
+        ),
+      )
+      .execute();
+  }
+  if (entries.length === 0) return;
   await db
     .insertInto('queue_entries')
     .values(
-      queues.map((queue) => ({
+      entries.map(({ queue, document }) => ({
         order_id: order.id,
         store_id: order.store_id,
         queue,
         warehouse_code: order.warehouse_code,
         updated_at: order.updated_at,
+        document,
       })),
+    )
+    .$if(mode === 'replace', (qb) =>
+      qb.onConflict((oc) =>
+        oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
+          warehouse_code: eb.ref('excluded.warehouse_code'),
+          updated_at: eb.ref('excluded.updated_at'),
+          document: eb.ref('excluded.document'),
+        })),
+      ),
     )
     .execute();
 }
@@ -197,7 +227,7 @@ export async function insertOrder(db: Db, order: FulfillmentOrder): Promise<Fulf
   const invoices: Invoice[] = [];
   for (const invoice of order.invoices) invoices.push(await insertInvoice(db, id, invoice));
   const stored: FulfillmentOrder = { ...order, id, items, shipments, invoices };
-  await writeQueueEntries(db, stored, false);
+  await writeQueueEntries(db, stored, 'new');
   return stored;
 }
 
@@ -249,6 +279,6 @@ export async function saveOrder(db: Db, order: FulfillmentOrder): Promise<Fulfil
   }
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
-  await writeQueueEntries(db, stored, true);
+  await writeQueueEntries(db, stored, 'replace');
   return stored;
 }

@@ -120,14 +120,18 @@ export interface RepositoryTx {
    * 'write' transactions the adapter may hold a share lock so the parts read stay consistent.
    */
   findOrder(storeId: number, number: string): Promise<FulfillmentOrder | null>;
-  /** Stores a new order with its items; returns it with every id assigned. */
+  /**
+   * Stores a new order with its items, the queues that list it and their documents (core's
+   * `queueDocuments`); returns it with every id assigned.
+   */
   insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder>;
   /**
    * Writes the order as given: its header, every item (inserting those with id 0; items are
    * never deleted), and the
    * shipments and invoices with id 0 (existing ones are immutable). The order must be locked in
    * this transaction. Returns it with every id assigned and its items, shipments and invoices in
-   * the order given. Also refreshes which queues list it. Shipments and invoices refer only to
+   * the order given. Also refreshes which queues list it and, for each, the stored document
+   * (core's `queueDocuments`), in the same transaction. Shipments and invoices refer only to
    * items already stored. Saving an order that does not exist is a bug and throws.
    */
   saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder>;
@@ -136,6 +140,12 @@ export interface RepositoryTx {
    * number of orders that left every queue.
    */
   pollQueue(query: PollQuery): Promise<FulfillmentOrder[]>;
+  /**
+   * The same page as `pollQueue`, as the documents stored for the queue: each one is exactly
+   * `JSON.stringify(presentOrder(order, { queue }))` of the order as last stored. Reads no order,
+   * item, shipment or invoice row.
+   */
+  pollDocuments(query: PollQuery): Promise<string[]>;
   /**
    * The next number in the sales order's sequence of fulfillment orders (1, 2, …). Atomic: two
    * transactions never get the same number.

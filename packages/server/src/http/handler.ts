@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_ACL_PREFIX, DomainError } from '@fulfil/core';
 import { describeError, HttpError, undecodableBody } from './errors.js';
+import { JsonDocuments } from './json-documents.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
 import { createRouter } from './router.js';
@@ -114,6 +115,9 @@ function decodeBody(request: HttpRequest, operation: Operation): unknown {
 }
 
 function encode(value: unknown, media: Produced): string {
+  if (value instanceof JsonDocuments) {
+    return media.format === 'xml' ? encodeXmlResponse(value.values()) : value.json();
+  }
   return media.format === 'xml' ? encodeXmlResponse(value) : JSON.stringify(value);
 }
 

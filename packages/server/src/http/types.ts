@@ -41,7 +41,7 @@ export type HttpEngine = Pick<
   | 'authorize'
   | 'listWarehouses'
   | 'syncStock'
-  | 'poll'
+  | 'pollDocuments'
   | 'accept'
   | 'reject'
   | 'allocate'
