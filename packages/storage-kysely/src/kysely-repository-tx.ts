@@ -20,7 +20,7 @@ import {
 import type { Kysely } from 'kysely';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
-import { insertOrder, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
+import { insertOrders, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
 import { pollQueueDocuments, pollQueueIds } from './poll-query.js';
 import {
   decodeAuditEvent,
@@ -320,8 +320,13 @@ export class KyselyRepositoryTx implements RepositoryTx {
     return order ?? null;
   }
 
-  insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
-    return insertOrder(this.#db, order);
+  async insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
+    const [stored] = await insertOrders(this.#db, [order]);
+    return stored as FulfillmentOrder;
+  }
+
+  insertOrders(orders: readonly NewFulfillmentOrder[]): Promise<FulfillmentOrder[]> {
+    return insertOrders(this.#db, orders);
   }
 
   saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder> {

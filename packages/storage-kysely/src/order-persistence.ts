@@ -3,6 +3,7 @@ import {
   type Invoice,
   type Item,
   queueDocuments,
+  queuesOf,
   type Shipment,
 } from '@fulfil/core';
 import type { Kysely, Selectable } from 'kysely';
@@ -119,23 +120,29 @@ export async function loadOrdersById(db: Db, ids: readonly number[]): Promise<Fu
   return loadOrders(db, ordered);
 }
 
-/** Inserts new item lines; returns them with ids, matched back by their position. */
-async function insertItems(
-  db: Db,
-  orderId: number,
-  lines: readonly { position: number; item: Item }[],
-): Promise<Map<number, number>> {
-  const idByPosition = new Map<number, number>();
+/** A new item line of an order, at its index in `FulfillmentOrder.items`. */
+interface NewLine {
+  orderId: number;
+  position: number;
+  item: Item;
+}
+
+const lineKey = (orderId: number, position: number) => `${orderId}:${position}`;
+
+/** Inserts new item lines of any orders; returns their ids by {@link lineKey}. */
+async function insertItems(db: Db, lines: readonly NewLine[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
   // ~20 variables per row: 500 rows stay under SQLite's limit.
   for (const slice of chunk(lines, 500)) {
     const rows = await db
       .insertInto('order_items')
-      .values(slice.map(({ position, item }) => encodeItem(orderId, position, item)))
-      .returning(['id', 'position'])
+      .values(slice.map(({ orderId, position, item }) => encodeItem(orderId, position, item)))
+      .returning(['id', 'order_id', 'position'])
       .execute();
-    for (const row of rows) idByPosition.set(Number(row.position), Number(row.id));
+    for (const row of rows)
+      ids.set(lineKey(Number(row.order_id), Number(row.position)), Number(row.id));
   }
-  return idByPosition;
+  return ids;
 }
 
 async function insertShipment(db: Db, orderId: number, shipment: Shipment): Promise<Shipment> {
@@ -156,78 +163,101 @@ async function insertInvoice(db: Db, orderId: number, invoice: Invoice): Promise
   return { ...invoice, id: Number(row.id) };
 }
 
+function queueEntryRows(order: FulfillmentOrder) {
+  return queueDocuments(order).map(({ queue, document }) => ({
+    order_id: order.id,
+    store_id: order.store_id,
+    queue,
+    warehouse_code: order.warehouse_code,
+    updated_at: order.updated_at,
+    document,
+  }));
+}
+
+/** Writes the `queue_entries` of new orders: one per queue that lists each, with its document. */
+async function insertQueueEntries(db: Db, orders: readonly FulfillmentOrder[]): Promise<void> {
+  for (const slice of chunk(orders.flatMap(queueEntryRows), 500)) {
+    await db.insertInto('queue_entries').values(slice).execute();
+  }
+}
+
 /**
- * Writes the order's rows of `queue_entries` from core's `queueDocuments`: one per queue that
- * lists it, carrying the queue's document. `new` orders have none yet; otherwise the rows of
- * queues that no longer list it go and the others are updated in place.
+ * Rewrites an existing order's rows of `queue_entries` from core's `queueDocuments`: the rows of
+ * queues that no longer list it go (when `before`, the order as this transaction read it, was
+ * listed elsewhere, or is unknown) and the others are written in place.
  */
 export async function writeQueueEntries(
   db: Db,
   order: FulfillmentOrder,
-  mode: 'new' | 'replace',
+  before: FulfillmentOrder | null,
 ): Promise<void> {
-  const entries = queueDocuments(order);
-  if (mode === 'replace') {
+  const rows = queueEntryRows(order);
+  const queues = rows.map((row) => row.queue);
+  const left = before === null || queuesOf(before).some((queue) => !queues.includes(queue));
+  if (left) {
     await db
       .deleteFrom('queue_entries')
       .where('order_id', '=', order.id)
-      .$if(entries.length > 0, (qb) =>
-        qb.where(
-          'queue',
-          'not in',
-          entries.map((entry) => entry.queue),
-        ),
-      )
+      .$if(queues.length > 0, (qb) => qb.where('queue', 'not in', queues))
       .execute();
   }
-  if (entries.length === 0) return;
+  if (rows.length === 0) return;
   await db
     .insertInto('queue_entries')
-    .values(
-      entries.map(({ queue, document }) => ({
-        order_id: order.id,
-        store_id: order.store_id,
-        queue,
-        warehouse_code: order.warehouse_code,
-        updated_at: order.updated_at,
-        document,
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
+        warehouse_code: eb.ref('excluded.warehouse_code'),
+        updated_at: eb.ref('excluded.updated_at'),
+        document: eb.ref('excluded.document'),
       })),
-    )
-    .$if(mode === 'replace', (qb) =>
-      qb.onConflict((oc) =>
-        oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
-          warehouse_code: eb.ref('excluded.warehouse_code'),
-          updated_at: eb.ref('excluded.updated_at'),
-          document: eb.ref('excluded.document'),
-        })),
-      ),
     )
     .execute();
 }
 
-/** Inserts the order with all its parts (whatever their ids say: all are new). */
-export async function insertOrder(db: Db, order: FulfillmentOrder): Promise<FulfillmentOrder> {
-  const header = await db
-    .insertInto('fulfillment_orders')
-    .values(encodeOrderHeader(order))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const id = Number(header.id);
-  const idByPosition = await insertItems(
-    db,
-    id,
-    order.items.map((item, position) => ({ position, item })),
-  );
-  const items = order.items.map((item, position) => ({
-    ...item,
-    id: idByPosition.get(position) ?? 0,
+/**
+ * Inserts new orders with all their parts (whatever their ids say: all are new), a few
+ * multi-row statements for the lot; returns them with ids, in the order given.
+ */
+export async function insertOrders(
+  db: Db,
+  orders: readonly FulfillmentOrder[],
+): Promise<FulfillmentOrder[]> {
+  const headerIds = new Map<string, number>();
+  // ~35 variables per row: 500 rows stay under SQLite's limit.
+  for (const slice of chunk(orders, 500)) {
+    const rows = await db
+      .insertInto('fulfillment_orders')
+      .values(slice.map(encodeOrderHeader))
+      .returning(['id', 'store_id', 'fulfillment_order_number'])
+      .execute();
+    for (const row of rows) {
+      headerIds.set(`${row.store_id}:${row.fulfillment_order_number}`, Number(row.id));
+    }
+  }
+  const withIds = orders.map((order) => ({
+    order,
+    id: headerIds.get(`${order.store_id}:${order.fulfillment_order_number}`) ?? 0,
   }));
-  const shipments: Shipment[] = [];
-  for (const shipment of order.shipments) shipments.push(await insertShipment(db, id, shipment));
-  const invoices: Invoice[] = [];
-  for (const invoice of order.invoices) invoices.push(await insertInvoice(db, id, invoice));
-  const stored: FulfillmentOrder = { ...order, id, items, shipments, invoices };
-  await writeQueueEntries(db, stored, 'new');
+  const itemIds = await insertItems(
+    db,
+    withIds.flatMap(({ order, id }) =>
+      order.items.map((item, position) => ({ orderId: id, position, item })),
+    ),
+  );
+  const stored: FulfillmentOrder[] = [];
+  for (const { order, id } of withIds) {
+    const items = order.items.map((item, position) => ({
+      ...item,
+      id: itemIds.get(lineKey(id, position)) ?? 0,
+    }));
+    const shipments: Shipment[] = [];
+    for (const shipment of order.shipments) shipments.push(await insertShipment(db, id, shipment));
+    const invoices: Invoice[] = [];
+    for (const invoice of order.invoices) invoices.push(await insertInvoice(db, id, invoice));
+    stored.push({ ...order, id, items, shipments, invoices });
+  }
+  await insertQueueEntries(db, stored);
   return stored;
 }
 
@@ -248,10 +278,10 @@ export async function saveOrder(db: Db, order: FulfillmentOrder): Promise<Fulfil
     throw new Error(`fulfil: order ${order.id} of store ${order.store_id} does not exist`);
   }
 
-  const newLines: { position: number; item: Item }[] = [];
+  const newLines: NewLine[] = [];
   for (const [position, item] of order.items.entries()) {
     if (item.id === 0) {
-      newLines.push({ position, item });
+      newLines.push({ orderId: order.id, position, item });
       continue;
     }
     const { numUpdatedRows: updated } = await db
@@ -264,9 +294,9 @@ export async function saveOrder(db: Db, order: FulfillmentOrder): Promise<Fulfil
       throw new Error(`fulfil: item ${item.id} is not an item of order ${order.id}`);
     }
   }
-  const idByPosition = await insertItems(db, order.id, newLines);
+  const itemIds = await insertItems(db, newLines);
   const items = order.items.map((item, position) =>
-    item.id === 0 ? { ...item, id: idByPosition.get(position) ?? 0 } : item,
+    item.id === 0 ? { ...item, id: itemIds.get(lineKey(order.id, position)) ?? 0 } : item,
   );
 
   const shipments: Shipment[] = [];
@@ -279,6 +309,6 @@ export async function saveOrder(db: Db, order: FulfillmentOrder): Promise<Fulfil
   }
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
-  await writeQueueEntries(db, stored, 'replace');
+  await writeQueueEntries(db, stored, null);
   return stored;
 }

@@ -126,6 +126,12 @@ export interface RepositoryTx {
    */
   insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder>;
   /**
+   * Stores new orders as `insertOrder` stores each, in a few multi-row statements for the lot;
+   * returns them with every id assigned, in the order given. Their fulfillment order numbers
+   * differ from each other's and from every stored order's of their store.
+   */
+  insertOrders(orders: readonly NewFulfillmentOrder[]): Promise<FulfillmentOrder[]>;
+  /**
    * Writes the order as given: its header, every item (inserting those with id 0; items are
    * never deleted), and the
    * shipments and invoices with id 0 (existing ones are immutable). The order must be locked in

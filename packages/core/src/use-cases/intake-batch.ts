@@ -60,7 +60,8 @@ export async function intakeBatch(
           'order' in entry ? [entry.order.sales_order_number] : [],
         );
         const known = new Set(await tx.knownSalesOrders(session.store.id, numbers));
-        const outcomes: IntakeOutcome[] = [];
+        // Created outcomes get their orders once the flush has written them.
+        const outcomes: (IntakeOutcome | { outcome: 'claimed'; sales_order_number: string })[] = [];
         for (const entry of checked) {
           if (!('order' in entry)) {
             outcomes.push({
@@ -83,19 +84,27 @@ export async function intakeBatch(
             outcomes.push({ outcome: 'refused', sales_order_number: number, error });
             continue;
           }
-          const created = await session.commit(plan).catch((error: unknown) => {
+          await session.claim(plan).catch((error: unknown) => {
             throw isDomainError(error) && error.code === 'already_exists'
               ? new IntakeRaced()
               : error;
           });
           known.add(number);
-          outcomes.push({
-            outcome: 'created',
-            sales_order_number: number,
-            fulfillment_orders: created.map((order) => presentOrder(order, 'whole')),
-          });
+          outcomes.push({ outcome: 'claimed', sales_order_number: number });
         }
-        return outcomes;
+        const created = (await session.flush()).values();
+        return outcomes.map(
+          (outcome): IntakeOutcome =>
+            outcome.outcome === 'claimed'
+              ? {
+                  outcome: 'created',
+                  sales_order_number: outcome.sales_order_number,
+                  fulfillment_orders: (created.next().value ?? []).map((order) =>
+                    presentOrder(order, 'whole'),
+                  ),
+                }
+              : outcome,
+        );
       });
     } catch (error) {
       if (!(error instanceof IntakeRaced) || attempt >= MAX_ATTEMPTS) throw error;

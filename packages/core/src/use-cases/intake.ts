@@ -44,7 +44,8 @@ export interface IntakePlan {
 /**
  * Intake of one or many sales orders inside one open transaction. The store, its active
  * warehouses and the stock of the skus met so far are read once per session, not once per
- * order; the stock this session reserves itself (courier lines) is counted in as it goes.
+ * order; the stock this session reserves itself (courier lines) is counted in as it goes. The
+ * orders claimed are written together by `flush`, a few multi-row statements for the lot.
  */
 export interface IntakeSession {
   readonly store: Store;
@@ -54,11 +55,16 @@ export interface IntakeSession {
    */
   plan(order: SalesOrder): Promise<IntakePlan>;
   /**
-   * Writes the planned fulfillment orders, their stock effects and audit events. Fails with
-   * `already_exists` when the sales order was taken in before (or by a transaction racing this
-   * one); the transaction must then be rolled back, since the claim of its number was written.
+   * Claims the sales order's fulfillment order numbers and keeps its new orders for `flush`.
+   * Fails with `already_exists` when the sales order was taken in before (or by a transaction
+   * racing this one); the transaction must then be rolled back, since the claim was written.
    */
-  commit(plan: IntakePlan): Promise<FulfillmentOrder[]>;
+  claim(plan: IntakePlan): Promise<void>;
+  /**
+   * Writes every order claimed since the last flush, their stock effects and audit events.
+   * Returns the fulfillment orders created, one list per claim, in the order claimed.
+   */
+  flush(): Promise<FulfillmentOrder[][]>;
 }
 
 function alreadyTakenIn(salesOrderNumber: string): DomainError {
@@ -82,6 +88,8 @@ export async function openIntakeSession(
   const warehouses = byPriority(await tx.listWarehouses(store.id));
   const available = new Map<string, number>();
   const loadedSkus = new Set<string>();
+  let claimed: { sales_order_number: string; orders: FulfillmentOrder[] }[] = [];
+  let stock: StockDelta[] = [];
 
   async function loadStock(skus: readonly string[]): Promise<void> {
     const missing = [...new Set(skus)].filter((sku) => !loadedSkus.has(sku));
@@ -91,11 +99,12 @@ export async function openIntakeSession(
     for (const sku of missing) loadedSkus.add(sku);
   }
 
-  function counted(deltas: readonly StockDelta[]): void {
+  function reserve(deltas: readonly StockDelta[]): void {
     for (const delta of deltas) {
       const key = stockKey(delta.warehouse_code, delta.sku);
       available.set(key, (available.get(key) ?? 0) + delta.on_hand - delta.reserved);
     }
+    stock.push(...deltas);
   }
 
   const context: RoutingContext = {
@@ -122,14 +131,13 @@ export async function openIntakeSession(
       assertCompleteRoute(order, routes, warehouses);
       return { order, routes };
     },
-    async commit({ order, routes }) {
+    async claim({ order, routes }) {
       // Claiming the sales order's first number is the guard: the sequence is atomic, so of two
       // intakes racing on one sales order exactly one gets 1 (a lookup of "<n>-1" would let both in).
       const first = await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
       if (first !== 1) throw alreadyTakenIn(order.sales_order_number);
       const at = now(deps);
-      const created: FulfillmentOrder[] = [];
-      const audit: NewAuditEvent[] = [];
+      const orders: FulfillmentOrder[] = [];
       for (const [position, route] of routes.entries()) {
         const warehouse = warehouses.find(
           (candidate) => candidate.code === route.warehouse_code,
@@ -141,7 +149,7 @@ export async function openIntakeSession(
           position === 0
             ? first
             : await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
-        const { order: opened, stock } = openFulfillmentOrder({
+        const opened = openFulfillmentOrder({
           header: headerOf(order, store.id),
           number: fulfillmentOrderNumber(order.sales_order_number, sequence),
           warehouse,
@@ -153,22 +161,35 @@ export async function openIntakeSession(
               : partAmounts(items, position === 0 ? salesOrderAmounts(order) : null),
           now: at,
         });
-        const saved = await tx.insertOrder(opened);
-        if (stock.length) {
-          await tx.adjustStock(store.id, stock);
-          counted(stock);
-        }
-        audit.push({
-          order_id: saved.id,
-          at,
-          actor: actorName,
-          action: 'intake',
-          details: { sales_order_number: order.sales_order_number, warehouse_code: warehouse.code },
-        });
-        created.push(saved);
+        reserve(opened.stock);
+        orders.push(opened.order);
       }
-      await tx.appendAudit(audit);
-      return created;
+      claimed.push({ sales_order_number: order.sales_order_number, orders });
+    },
+    async flush() {
+      const batch = claimed;
+      const deltas = stock;
+      claimed = [];
+      stock = [];
+      const saved = await tx.insertOrders(batch.flatMap((entry) => entry.orders));
+      if (deltas.length) await tx.adjustStock(store.id, deltas);
+      const audit: NewAuditEvent[] = saved.map((order) => ({
+        order_id: order.id,
+        at: order.created_at,
+        actor: actorName,
+        action: 'intake',
+        details: {
+          sales_order_number: order.sales_order_number,
+          warehouse_code: order.warehouse_code,
+        },
+      }));
+      if (audit.length) await tx.appendAudit(audit);
+      let next = 0;
+      return batch.map((entry) => {
+        const created = saved.slice(next, next + entry.orders.length);
+        next += entry.orders.length;
+        return created;
+      });
     },
   };
 }
@@ -188,7 +209,9 @@ export async function intakeSalesOrder(
     const session = await openIntakeSession(deps, tx, storeCode, actorName);
     const [known] = await tx.knownSalesOrders(session.store.id, [order.sales_order_number]);
     if (known !== undefined) throw alreadyTakenIn(order.sales_order_number);
-    return session.commit(await session.plan(order));
+    await session.claim(await session.plan(order));
+    const [created = []] = await session.flush();
+    return created;
   });
   return created.map((fulfillment) => presentOrder(fulfillment, 'whole'));
 }

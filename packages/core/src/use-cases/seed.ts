@@ -114,10 +114,7 @@ async function seedStore(
       continue;
     }
     try {
-      const created = await session.commit(await session.plan(order));
-      report.orders.created.push(
-        ...created.map((fulfillment) => fulfillment.fulfillment_order_number),
-      );
+      await session.claim(await session.plan(order));
     } catch (error) {
       if (!isDomainError(error)) throw error;
       const field = error.parameters[0]?.fieldName;
@@ -126,6 +123,11 @@ async function seedStore(
         { message: error.message, parameters: [{ ...error.parameters[0], fieldName: path }] },
       ]);
     }
+  }
+  for (const created of await session.flush()) {
+    report.orders.created.push(
+      ...created.map((fulfillment) => fulfillment.fulfillment_order_number),
+    );
   }
   report.stores += 1;
   report.warehouses += seed.warehouses.length;
