@@ -65,6 +65,11 @@ const byWarehouseThenSku = (
 export class KyselyRepositoryTx implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
+  /**
+   * The orders this transaction has read or written, as they now stand in it: `saveOrder`
+   * writes only what differs from them, without reading them again.
+   */
+  readonly #held = new Map<number, FulfillmentOrder>();
 
   constructor(db: Kysely<Database>, options: KyselyRepositoryTxOptions) {
     this.#db = db;
@@ -317,7 +322,9 @@ export class KyselyRepositoryTx implements RepositoryTx {
       .executeTakeFirst();
     if (!header) return null;
     const [order] = await loadOrders(this.#db, [header]);
-    return order ?? null;
+    if (!order) return null;
+    this.#held.set(order.id, order);
+    return order;
   }
 
   async insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
@@ -325,12 +332,19 @@ export class KyselyRepositoryTx implements RepositoryTx {
     return stored as FulfillmentOrder;
   }
 
-  insertOrders(orders: readonly NewFulfillmentOrder[]): Promise<FulfillmentOrder[]> {
-    return insertOrders(this.#db, orders);
+  async insertOrders(orders: readonly NewFulfillmentOrder[]): Promise<FulfillmentOrder[]> {
+    const stored = await insertOrders(this.#db, orders);
+    for (const order of stored) this.#held.set(order.id, order);
+    return stored;
   }
 
-  saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder> {
-    return saveOrder(this.#db, order);
+  async saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder> {
+    const before = this.#held.get(order.id);
+    // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
+    if (!before) throw new Error(`fulfil: order ${order.id} was not read in this transaction`);
+    const stored = await saveOrder(this.#db, order, before);
+    this.#held.set(stored.id, stored);
+    return stored;
   }
 
   async pollQueue(query: PollQuery): Promise<FulfillmentOrder[]> {

@@ -261,38 +261,76 @@ export async function insertOrders(
   return stored;
 }
 
+/** The columns of `next` whose values differ from `previous`'s. */
+function changedColumns<T extends object>(previous: T, next: T): Partial<T> {
+  const changed: Partial<T> = {};
+  for (const key of Object.keys(next) as (keyof T)[]) {
+    if (next[key] !== previous[key]) changed[key] = next[key];
+  }
+  return changed;
+}
+
 /**
- * Writes an existing order: header, every item (updating those with an id, inserting those
- * without), new shipments and invoices, and its queue entries. Items are never deleted; an item
- * id that is not one of this order's items is an error.
+ * Writes an existing order: what changed of the header, the items that changed (updating those
+ * with an id, inserting those without), new shipments and invoices, and its queue entries.
+ * `before` is the order as this transaction read it (it holds the lock): only the differences
+ * from it are written, and the items must be its items. Items are never deleted.
  */
-export async function saveOrder(db: Db, order: FulfillmentOrder): Promise<FulfillmentOrder> {
-  const { numUpdatedRows } = await db
-    .updateTable('fulfillment_orders')
-    .set(encodeOrderHeader(order))
-    .where('id', '=', order.id)
-    .where('store_id', '=', order.store_id)
-    .executeTakeFirst();
-  if (numUpdatedRows === 0n) {
-    // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
-    throw new Error(`fulfil: order ${order.id} of store ${order.store_id} does not exist`);
+export async function saveOrder(
+  db: Db,
+  order: FulfillmentOrder,
+  before: FulfillmentOrder,
+): Promise<FulfillmentOrder> {
+  if (order.id !== before.id || order.store_id !== before.store_id) {
+    throw new Error(`fulfil: order ${order.id} is not the order ${before.id} read before`);
+  }
+  const header = changedColumns(encodeOrderHeader(before), encodeOrderHeader(order));
+  if (Object.keys(header).length > 0) {
+    await db.updateTable('fulfillment_orders').set(header).where('id', '=', order.id).execute();
   }
 
+  const previousItems = new Map(
+    before.items.map((item, position) => [item.id, encodeItem(order.id, position, item)]),
+  );
   const newLines: NewLine[] = [];
+  const changedItems: (ReturnType<typeof encodeItem> & { id: number })[] = [];
   for (const [position, item] of order.items.entries()) {
     if (item.id === 0) {
       newLines.push({ orderId: order.id, position, item });
       continue;
     }
-    const { numUpdatedRows: updated } = await db
-      .updateTable('order_items')
-      .set(encodeItem(order.id, position, item))
-      .where('id', '=', item.id)
-      .where('order_id', '=', order.id)
-      .executeTakeFirst();
-    if (updated === 0n) {
-      throw new Error(`fulfil: item ${item.id} is not an item of order ${order.id}`);
+    const previous = previousItems.get(item.id);
+    if (!previous) throw new Error(`fulfil: item ${item.id} is not an item of order ${order.id}`);
+    const row = encodeItem(order.id, position, item);
+    if (Object.keys(changedColumns(previous, row)).length > 0) {
+      changedItems.push({ id: item.id, ...row });
     }
+  }
+  // Every changed item in one statement: an upsert on ids known to be this order's rows.
+  for (const slice of chunk(changedItems, 500)) {
+    await db
+      .insertInto('order_items')
+      .values(slice)
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          position: eb.ref('excluded.position'),
+          status: eb.ref('excluded.status'),
+          warehouse_code: eb.ref('excluded.warehouse_code'),
+          name: eb.ref('excluded.name'),
+          sku: eb.ref('excluded.sku'),
+          qty: eb.ref('excluded.qty'),
+          price: eb.ref('excluded.price'),
+          price_excl_tax: eb.ref('excluded.price_excl_tax'),
+          tax_amount: eb.ref('excluded.tax_amount'),
+          tax_rate: eb.ref('excluded.tax_rate'),
+          total_price: eb.ref('excluded.total_price'),
+          total_price_excl_tax: eb.ref('excluded.total_price_excl_tax'),
+          total_tax_amount: eb.ref('excluded.total_tax_amount'),
+          rejected_by: eb.ref('excluded.rejected_by'),
+          invoice_number: eb.ref('excluded.invoice_number'),
+        })),
+      )
+      .execute();
   }
   const itemIds = await insertItems(db, newLines);
   const items = order.items.map((item, position) =>
@@ -309,6 +347,6 @@ export async function saveOrder(db: Db, order: FulfillmentOrder): Promise<Fulfil
   }
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
-  await writeQueueEntries(db, stored, null);
+  await writeQueueEntries(db, stored, before);
   return stored;
 }
