@@ -1,20 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, presentOrder, type QueueName } from '@fulfil/core';
+import { ACTIVE_QUEUES, createEngine, presentOrder, type QueueName } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { MIGRATION_TABLE } from '@fulfil/storage-kysely';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteRepository, type SqliteRepository } from '../src/index.js';
 
-const QUEUES: QueueName[] = [
-  'pending_accept',
-  'pending_allocation',
-  'pending_shipment',
-  'pending_invoice',
-  'failed',
-];
+const QUEUES: QueueName[] = [...ACTIVE_QUEUES, 'failed'];
 
 /** Every queue's stored documents next to its orders presented afresh. */
 async function documentsAndFresh(repository: SqliteRepository, storeId: number) {
