@@ -26,6 +26,7 @@ import type { Unverified } from './schemas/unverified.js';
 import { dispatchCourier } from './use-cases/courier-dispatch.js';
 import { type EngineDeps, operatorActor } from './use-cases/deps.js';
 import { intakeSalesOrder } from './use-cases/intake.js';
+import { intakeBatch } from './use-cases/intake-batch.js';
 import { listStock, listWarehouses, syncStock } from './use-cases/inventory.js';
 import { abandonOrder, cancelOrder, failOrder, requeueOrder } from './use-cases/operator.js';
 import {
@@ -36,7 +37,7 @@ import {
   shipOrder,
 } from './use-cases/order-actions.js';
 import { getOrder, getOrderHistory } from './use-cases/orders.js';
-import { pollQueue } from './use-cases/poll.js';
+import { pollQueue, pollQueueDocuments } from './use-cases/poll.js';
 import { queueDepths } from './use-cases/queue-depths.js';
 import { loadSeed, type SeedOptions } from './use-cases/seed.js';
 import { getStore, listStores, upsertStore, upsertWarehouse } from './use-cases/stores.js';
@@ -93,6 +94,9 @@ export function createEngine(options: EngineOptions) {
     syncStock: (actor: Actor, body: StockItemsInput | Unverified) => syncStock(deps, actor, body),
     poll: (actor: Actor, queue: QueueName, query?: PollParamsInput | Unverified) =>
       pollQueue(deps, actor, queue, query),
+    /** The page `poll` answers, as the stored JSON text of each order: for writing it out as is. */
+    pollDocuments: (actor: Actor, queue: QueueName, query?: PollParamsInput | Unverified) =>
+      pollQueueDocuments(deps, actor, queue, query),
     accept: (actor: Actor, body: AcceptInput | Unverified) => acceptOrder(deps, actor, body),
     reject: (actor: Actor, body: RejectInput | Unverified) => rejectOrder(deps, actor, body),
     allocate: (actor: Actor, body: AllocateInput | Unverified) => allocateOrder(deps, actor, body),
@@ -115,6 +119,15 @@ export function createEngine(options: EngineOptions) {
     revokeToken: (storeCode: string, name: string) => revokeToken(deps, storeCode, name),
     intake: (storeCode: string, salesOrder: SalesOrderInput | Unverified, actorName?: string) =>
       intakeSalesOrder(deps, storeCode, salesOrder, actorName),
+    /**
+     * Takes in many sales orders in one transaction, one outcome per order: created, already
+     * there (kept), or refused with the reason; a refused order never rolls back the others.
+     */
+    intakeBatch: (
+      storeCode: string,
+      salesOrders: readonly (SalesOrderInput | Unverified)[],
+      actorName?: string,
+    ) => intakeBatch(deps, storeCode, salesOrders, actorName),
     getOrder: (storeCode: string, number: string) => getOrder(deps, storeCode, number),
     getOrderHistory: (storeCode: string, number: string) =>
       getOrderHistory(deps, storeCode, number),

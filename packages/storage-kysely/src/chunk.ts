@@ -12,3 +12,6 @@ export function chunk<T>(items: readonly T[], size: number = ROWS_PER_STATEMENT)
   }
   return slices;
 }
+
+/** Values per `in (…)` list: small enough for any bound-variable limit. */
+export const IN_LIST_SIZE = 500;

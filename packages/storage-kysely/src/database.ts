@@ -173,10 +173,10 @@ export interface InvoiceTable {
 }
 
 /**
- * One row per (order, queue that lists it), rewritten from core's `queuesOf(order)` whenever an
- * order is stored. Polling reads only this table's index, so orders that left every queue cost
- * nothing. `store_id`, `warehouse_code` and `updated_at` are copies of the order's, kept in step
- * by the same write.
+ * One row per (order, queue that lists it), rewritten from core's `queueDocuments(order)`
+ * whenever an order is stored: the read model. Polling reads only this table, so orders that
+ * left every queue cost nothing. `store_id`, `warehouse_code` and `updated_at` are copies of the
+ * order's, kept in step by the same write.
  */
 export interface QueueEntryTable {
   order_id: number;
@@ -184,6 +184,11 @@ export interface QueueEntryTable {
   queue: string;
   warehouse_code: string;
   updated_at: TimestampText;
+  /**
+   * The order as this queue's response shows it, JSON text. Null only between migration 0002
+   * and `fillMissingDocuments`, which the adapters run right after migrating.
+   */
+  document: JsonText | null;
 }
 
 export interface AuditEventTable {

@@ -32,5 +32,6 @@ export {
   type MigrateOptions,
   migrateToLatest,
 } from './migrations.js';
-export { pollQueueIds } from './poll-query.js';
+export { pollQueueDocuments, pollQueueIds } from './poll-query.js';
+export { fillMissingDocuments } from './read-model.js';
 export type { SchemaFlags } from './schema-flags.js';

@@ -20,10 +20,10 @@ import {
   type Warehouse,
 } from '@fulfil/core';
 import type { Kysely } from 'kysely';
-import { chunk } from './chunk.js';
+import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
-import { insertOrder, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
-import { pollQueueIds } from './poll-query.js';
+import { insertOrders, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
+import { pollQueueDocuments, pollQueueIds } from './poll-query.js';
 import {
   decodeAuditEvent,
   decodeStore,
@@ -67,6 +67,11 @@ const byWarehouseThenSku = (
 export class KyselyRepositoryTx implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
+  /**
+   * The orders this transaction has read or written, as they now stand in it: `saveOrder`
+   * writes only what differs from them, without reading them again.
+   */
+  readonly #held = new Map<number, FulfillmentOrder>();
 
   constructor(db: Kysely<Database>, options: KyselyRepositoryTxOptions) {
     this.#db = db;
@@ -223,23 +228,35 @@ export class KyselyRepositoryTx implements RepositoryTx {
 
   async listStock(query: StockQuery): Promise<StockLevel[]> {
     if (query.warehouses && query.warehouses.length === 0) return [];
-    const rows = await this.#db
-      .selectFrom('stock')
-      .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
-      .where('store_id', '=', query.store_id)
-      .$if(query.warehouses !== null, (qb) =>
-        qb.where('warehouse_code', 'in', query.warehouses ?? []),
-      )
-      .$if(query.sku !== undefined, (qb) => qb.where('sku', '=', query.sku ?? ''))
-      .orderBy('warehouse_code')
-      .orderBy('sku')
-      .execute();
-    return rows.map((row) => ({
-      warehouse_code: row.warehouse_code,
-      sku: row.sku,
-      on_hand: Number(row.on_hand),
-      reserved: Number(row.reserved),
-    }));
+    if (query.skus && query.skus.length === 0) return [];
+    const levels: StockLevel[] = [];
+    // `undefined` stands for "every sku": one query; a list is read a slice at a time.
+    const slices: (readonly string[] | undefined)[] = query.skus
+      ? chunk([...new Set(query.skus)], IN_LIST_SIZE)
+      : [undefined];
+    for (const skus of slices) {
+      const rows = await this.#db
+        .selectFrom('stock')
+        .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+        .where('store_id', '=', query.store_id)
+        .$if(query.warehouses !== null, (qb) =>
+          qb.where('warehouse_code', 'in', query.warehouses ?? []),
+        )
+        .$if(query.sku !== undefined, (qb) => qb.where('sku', '=', query.sku ?? ''))
+        .$if(skus !== undefined, (qb) => qb.where('sku', 'in', skus ?? []))
+        .orderBy('warehouse_code')
+        .orderBy('sku')
+        .execute();
+      for (const row of rows) {
+        levels.push({
+          warehouse_code: row.warehouse_code,
+          sku: row.sku,
+          on_hand: Number(row.on_hand),
+          reserved: Number(row.reserved),
+        });
+      }
+    }
+    return slices.length > 1 ? levels.sort(byWarehouseThenSku) : levels;
   }
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────
@@ -327,15 +344,29 @@ export class KyselyRepositoryTx implements RepositoryTx {
       .executeTakeFirst();
     if (!header) return null;
     const [order] = await loadOrders(this.#db, [header]);
-    return order ?? null;
+    if (!order) return null;
+    this.#held.set(order.id, order);
+    return order;
   }
 
-  insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
-    return insertOrder(this.#db, order);
+  async insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
+    const [stored] = await insertOrders(this.#db, [order]);
+    return stored as FulfillmentOrder;
   }
 
-  saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder> {
-    return saveOrder(this.#db, order);
+  async insertOrders(orders: readonly NewFulfillmentOrder[]): Promise<FulfillmentOrder[]> {
+    const stored = await insertOrders(this.#db, orders);
+    for (const order of stored) this.#held.set(order.id, order);
+    return stored;
+  }
+
+  async saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder> {
+    const before = this.#held.get(order.id);
+    // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
+    if (!before) throw new Error(`fulfil: order ${order.id} was not read in this transaction`);
+    const stored = await saveOrder(this.#db, order, before);
+    this.#held.set(stored.id, stored);
+    return stored;
   }
 
   async pollQueue(query: PollQuery): Promise<FulfillmentOrder[]> {
@@ -345,6 +376,16 @@ export class KyselyRepositoryTx implements RepositoryTx {
       this.#db,
       rows.map((row) => Number(row.order_id)),
     );
+  }
+
+  async pollDocuments(query: PollQuery): Promise<string[]> {
+    if (query.warehouses && query.warehouses.length === 0) return [];
+    const rows = await pollQueueDocuments(this.#db, query).execute();
+    return rows.map((row) => {
+      // fillMissingDocuments runs when the database is opened: a gap here means it was skipped.
+      if (row.document === null) throw new Error('fulfil: a queue entry has no document yet');
+      return row.document;
+    });
   }
 
   async nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number> {
@@ -373,6 +414,20 @@ export class KyselyRepositoryTx implements RepositoryTx {
       queue: row.queue as QueueName,
       orders: Number(row.orders),
     }));
+  }
+
+  async knownSalesOrders(storeId: number, salesOrderNumbers: readonly string[]): Promise<string[]> {
+    const known: string[] = [];
+    for (const slice of chunk([...new Set(salesOrderNumbers)], IN_LIST_SIZE)) {
+      const rows = await this.#db
+        .selectFrom('sales_order_sequences')
+        .select('sales_order_number')
+        .where('store_id', '=', storeId)
+        .where('sales_order_number', 'in', slice)
+        .execute();
+      for (const row of rows) known.push(row.sales_order_number);
+    }
+    return known;
   }
 
   async listCourierDue(now: Timestamp, limit: number): Promise<number[]> {

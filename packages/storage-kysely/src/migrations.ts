@@ -5,6 +5,8 @@ import {
 } from './bookkeeping-introspector.js';
 import type { Database } from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
+import { queueDocumentsMigration } from './migrations/0002-queue-documents.js';
+import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
 
 /** The names of kysely's bookkeeping tables: prefixed, so a host app's own migrations never clash. */
@@ -25,6 +27,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
       '0001_initial': initialMigration(this.#flags),
+      '0002_queue_documents': queueDocumentsMigration(),
     };
   }
 }
@@ -36,7 +39,8 @@ export interface MigrateOptions {
 
 /**
  * Applies every pending migration, each in its own transaction where the dialect has
- * transactional DDL. Returns the names of those applied now (empty when the schema was current).
+ * transactional DDL, then writes the read model's missing documents (`fillMissingDocuments`).
+ * Returns the names of the migrations applied now (empty when the schema was current).
  * Throws when one fails; the ones before it stay applied.
  *
  * Two processes may call this at once only when the adapter makes them take turns: SQLite's
@@ -68,5 +72,6 @@ export async function migrateToLatest(
       { cause: error },
     );
   }
+  await fillMissingDocuments(db);
   return results.filter((result) => result.status === 'Success').map((r) => r.migrationName);
 }

@@ -2,11 +2,12 @@ import {
   type FulfillmentOrder,
   type Invoice,
   type Item,
+  queueDocuments,
   queuesOf,
   type Shipment,
 } from '@fulfil/core';
 import type { Kysely, Selectable } from 'kysely';
-import { chunk } from './chunk.js';
+import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database, FulfillmentOrderTable } from './database.js';
 import {
   decodeInvoice,
@@ -26,9 +27,6 @@ import {
 
 type Db = Kysely<Database>;
 type OrderRow = Selectable<FulfillmentOrderTable>;
-
-/** Ids per `where order_id in (…)`: small enough for any bound-variable limit. */
-const IDS_PER_QUERY = 500;
 
 function groupByOrder<R extends { order_id: number }, T>(
   rows: readonly R[],
@@ -61,7 +59,7 @@ export async function loadOrders(
   const invoiceRows = [];
   for (const ids of chunk(
     headers.map((header) => Number(header.id)),
-    IDS_PER_QUERY,
+    IN_LIST_SIZE,
   )) {
     itemRows.push(
       ...(await db
@@ -109,7 +107,7 @@ export async function loadOrders(
 export async function loadOrdersById(db: Db, ids: readonly number[]): Promise<FulfillmentOrder[]> {
   if (ids.length === 0) return [];
   const headers: OrderRow[] = [];
-  for (const slice of chunk(ids, IDS_PER_QUERY)) {
+  for (const slice of chunk(ids, IN_LIST_SIZE)) {
     headers.push(
       ...(await db.selectFrom('fulfillment_orders').selectAll().where('id', 'in', slice).execute()),
     );
@@ -122,23 +120,29 @@ export async function loadOrdersById(db: Db, ids: readonly number[]): Promise<Fu
   return loadOrders(db, ordered);
 }
 
-/** Inserts new item lines; returns them with ids, matched back by their position. */
-async function insertItems(
-  db: Db,
-  orderId: number,
-  lines: readonly { position: number; item: Item }[],
-): Promise<Map<number, number>> {
-  const idByPosition = new Map<number, number>();
+/** A new item line of an order, at its index in `FulfillmentOrder.items`. */
+interface NewLine {
+  orderId: number;
+  position: number;
+  item: Item;
+}
+
+const lineKey = (orderId: number, position: number) => `${orderId}:${position}`;
+
+/** Inserts new item lines of any orders; returns their ids by {@link lineKey}. */
+async function insertItems(db: Db, lines: readonly NewLine[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
   // ~20 variables per row: 500 rows stay under SQLite's limit.
   for (const slice of chunk(lines, 500)) {
     const rows = await db
       .insertInto('order_items')
-      .values(slice.map(({ position, item }) => encodeItem(orderId, position, item)))
-      .returning(['id', 'position'])
+      .values(slice.map(({ orderId, position, item }) => encodeItem(orderId, position, item)))
+      .returning(['id', 'order_id', 'position'])
       .execute();
-    for (const row of rows) idByPosition.set(Number(row.position), Number(row.id));
+    for (const row of rows)
+      ids.set(lineKey(Number(row.order_id), Number(row.position)), Number(row.id));
   }
-  return idByPosition;
+  return ids;
 }
 
 async function insertShipment(db: Db, orderId: number, shipment: Shipment): Promise<Shipment> {
@@ -159,87 +163,178 @@ async function insertInvoice(db: Db, orderId: number, invoice: Invoice): Promise
   return { ...invoice, id: Number(row.id) };
 }
 
-/** Rewrites the order's rows in `queue_entries` from core's `queuesOf`. */
-async function writeQueueEntries(db: Db, order: FulfillmentOrder, replace: boolean): Promise<void> {
-  if (replace) await db.deleteFrom('queue_entries').where('order_id', '=', order.id).execute();
-  const queues = queuesOf(order);
-  if (queues.length === 0) return;
+function queueEntryRows(order: FulfillmentOrder) {
+  return queueDocuments(order).map(({ queue, document }) => ({
+    order_id: order.id,
+    store_id: order.store_id,
+    queue,
+    warehouse_code: order.warehouse_code,
+    updated_at: order.updated_at,
+    document,
+  }));
+}
+
+/** Writes the `queue_entries` of new orders: one per queue that lists each, with its document. */
+async function insertQueueEntries(db: Db, orders: readonly FulfillmentOrder[]): Promise<void> {
+  for (const slice of chunk(orders.flatMap(queueEntryRows), 500)) {
+    await db.insertInto('queue_entries').values(slice).execute();
+  }
+}
+
+/**
+ * Rewrites an existing order's rows of `queue_entries` from core's `queueDocuments`: the rows of
+ * queues that no longer list it go (when `before`, the order as this transaction read it, was
+ * listed elsewhere, or is unknown) and the others are written in place.
+ */
+export async function writeQueueEntries(
+  db: Db,
+  order: FulfillmentOrder,
+  before: FulfillmentOrder | null,
+): Promise<void> {
+  const rows = queueEntryRows(order);
+  const queues = rows.map((row) => row.queue);
+  const left = before === null || queuesOf(before).some((queue) => !queues.includes(queue));
+  if (left) {
+    await db
+      .deleteFrom('queue_entries')
+      .where('order_id', '=', order.id)
+      .$if(queues.length > 0, (qb) => qb.where('queue', 'not in', queues))
+      .execute();
+  }
+  if (rows.length === 0) return;
   await db
     .insertInto('queue_entries')
-    .values(
-      queues.map((queue) => ({
-        order_id: order.id,
-        store_id: order.store_id,
-        queue,
-        warehouse_code: order.warehouse_code,
-        updated_at: order.updated_at,
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
+        warehouse_code: eb.ref('excluded.warehouse_code'),
+        updated_at: eb.ref('excluded.updated_at'),
+        document: eb.ref('excluded.document'),
       })),
     )
     .execute();
 }
 
-/** Inserts the order with all its parts (whatever their ids say: all are new). */
-export async function insertOrder(db: Db, order: FulfillmentOrder): Promise<FulfillmentOrder> {
-  const header = await db
-    .insertInto('fulfillment_orders')
-    .values(encodeOrderHeader(order))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const id = Number(header.id);
-  const idByPosition = await insertItems(
-    db,
-    id,
-    order.items.map((item, position) => ({ position, item })),
-  );
-  const items = order.items.map((item, position) => ({
-    ...item,
-    id: idByPosition.get(position) ?? 0,
+/**
+ * Inserts new orders with all their parts (whatever their ids say: all are new), a few
+ * multi-row statements for the lot; returns them with ids, in the order given.
+ */
+export async function insertOrders(
+  db: Db,
+  orders: readonly FulfillmentOrder[],
+): Promise<FulfillmentOrder[]> {
+  const headerIds = new Map<string, number>();
+  // ~35 variables per row: 500 rows stay under SQLite's limit.
+  for (const slice of chunk(orders, 500)) {
+    const rows = await db
+      .insertInto('fulfillment_orders')
+      .values(slice.map(encodeOrderHeader))
+      .returning(['id', 'store_id', 'fulfillment_order_number'])
+      .execute();
+    for (const row of rows) {
+      headerIds.set(`${row.store_id}:${row.fulfillment_order_number}`, Number(row.id));
+    }
+  }
+  const withIds = orders.map((order) => ({
+    order,
+    id: headerIds.get(`${order.store_id}:${order.fulfillment_order_number}`) ?? 0,
   }));
-  const shipments: Shipment[] = [];
-  for (const shipment of order.shipments) shipments.push(await insertShipment(db, id, shipment));
-  const invoices: Invoice[] = [];
-  for (const invoice of order.invoices) invoices.push(await insertInvoice(db, id, invoice));
-  const stored: FulfillmentOrder = { ...order, id, items, shipments, invoices };
-  await writeQueueEntries(db, stored, false);
+  const itemIds = await insertItems(
+    db,
+    withIds.flatMap(({ order, id }) =>
+      order.items.map((item, position) => ({ orderId: id, position, item })),
+    ),
+  );
+  const stored: FulfillmentOrder[] = [];
+  for (const { order, id } of withIds) {
+    const items = order.items.map((item, position) => ({
+      ...item,
+      id: itemIds.get(lineKey(id, position)) ?? 0,
+    }));
+    const shipments: Shipment[] = [];
+    for (const shipment of order.shipments) shipments.push(await insertShipment(db, id, shipment));
+    const invoices: Invoice[] = [];
+    for (const invoice of order.invoices) invoices.push(await insertInvoice(db, id, invoice));
+    stored.push({ ...order, id, items, shipments, invoices });
+  }
+  await insertQueueEntries(db, stored);
   return stored;
 }
 
+/** The columns of `next` whose values differ from `previous`'s. */
+function changedColumns<T extends object>(previous: T, next: T): Partial<T> {
+  const changed: Partial<T> = {};
+  for (const key of Object.keys(next) as (keyof T)[]) {
+    if (next[key] !== previous[key]) changed[key] = next[key];
+  }
+  return changed;
+}
+
 /**
- * Writes an existing order: header, every item (updating those with an id, inserting those
- * without), new shipments and invoices, and its queue entries. Items are never deleted; an item
- * id that is not one of this order's items is an error.
+ * Writes an existing order: what changed of the header, the items that changed (updating those
+ * with an id, inserting those without), new shipments and invoices, and its queue entries.
+ * `before` is the order as this transaction read it (it holds the lock): only the differences
+ * from it are written, and the items must be its items. Items are never deleted.
  */
-export async function saveOrder(db: Db, order: FulfillmentOrder): Promise<FulfillmentOrder> {
-  const { numUpdatedRows } = await db
-    .updateTable('fulfillment_orders')
-    .set(encodeOrderHeader(order))
-    .where('id', '=', order.id)
-    .where('store_id', '=', order.store_id)
-    .executeTakeFirst();
-  if (numUpdatedRows === 0n) {
-    // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
-    throw new Error(`fulfil: order ${order.id} of store ${order.store_id} does not exist`);
+export async function saveOrder(
+  db: Db,
+  order: FulfillmentOrder,
+  before: FulfillmentOrder,
+): Promise<FulfillmentOrder> {
+  if (order.id !== before.id || order.store_id !== before.store_id) {
+    throw new Error(`fulfil: order ${order.id} is not the order ${before.id} read before`);
+  }
+  const header = changedColumns(encodeOrderHeader(before), encodeOrderHeader(order));
+  if (Object.keys(header).length > 0) {
+    await db.updateTable('fulfillment_orders').set(header).where('id', '=', order.id).execute();
   }
 
-  const newLines: { position: number; item: Item }[] = [];
+  const previousItems = new Map(
+    before.items.map((item, position) => [item.id, encodeItem(order.id, position, item)]),
+  );
+  const newLines: NewLine[] = [];
+  const changedItems: (ReturnType<typeof encodeItem> & { id: number })[] = [];
   for (const [position, item] of order.items.entries()) {
     if (item.id === 0) {
-      newLines.push({ position, item });
+      newLines.push({ orderId: order.id, position, item });
       continue;
     }
-    const { numUpdatedRows: updated } = await db
-      .updateTable('order_items')
-      .set(encodeItem(order.id, position, item))
-      .where('id', '=', item.id)
-      .where('order_id', '=', order.id)
-      .executeTakeFirst();
-    if (updated === 0n) {
-      throw new Error(`fulfil: item ${item.id} is not an item of order ${order.id}`);
+    const previous = previousItems.get(item.id);
+    if (!previous) throw new Error(`fulfil: item ${item.id} is not an item of order ${order.id}`);
+    const row = encodeItem(order.id, position, item);
+    if (Object.keys(changedColumns(previous, row)).length > 0) {
+      changedItems.push({ id: item.id, ...row });
     }
   }
-  const idByPosition = await insertItems(db, order.id, newLines);
+  // Every changed item in one statement: an upsert on ids known to be this order's rows.
+  for (const slice of chunk(changedItems, 500)) {
+    await db
+      .insertInto('order_items')
+      .values(slice)
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          position: eb.ref('excluded.position'),
+          status: eb.ref('excluded.status'),
+          warehouse_code: eb.ref('excluded.warehouse_code'),
+          name: eb.ref('excluded.name'),
+          sku: eb.ref('excluded.sku'),
+          qty: eb.ref('excluded.qty'),
+          price: eb.ref('excluded.price'),
+          price_excl_tax: eb.ref('excluded.price_excl_tax'),
+          tax_amount: eb.ref('excluded.tax_amount'),
+          tax_rate: eb.ref('excluded.tax_rate'),
+          total_price: eb.ref('excluded.total_price'),
+          total_price_excl_tax: eb.ref('excluded.total_price_excl_tax'),
+          total_tax_amount: eb.ref('excluded.total_tax_amount'),
+          rejected_by: eb.ref('excluded.rejected_by'),
+          invoice_number: eb.ref('excluded.invoice_number'),
+        })),
+      )
+      .execute();
+  }
+  const itemIds = await insertItems(db, newLines);
   const items = order.items.map((item, position) =>
-    item.id === 0 ? { ...item, id: idByPosition.get(position) ?? 0 } : item,
+    item.id === 0 ? { ...item, id: itemIds.get(lineKey(order.id, position)) ?? 0 } : item,
   );
 
   const shipments: Shipment[] = [];
@@ -252,6 +347,6 @@ export async function saveOrder(db: Db, order: FulfillmentOrder): Promise<Fulfil
   }
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
-  await writeQueueEntries(db, stored, true);
+  await writeQueueEntries(db, stored, before);
   return stored;
 }

@@ -16,10 +16,24 @@ export function pollQueueIds(
   db: Kysely<Database>,
   query: PollQuery,
 ): SelectQueryBuilder<Database, 'queue_entries', { order_id: number }> {
+  return pollQueuePage(db, query).select('order_id');
+}
+
+/**
+ * The stored documents of one page of a queue, in id order: the same rows as
+ * {@link pollQueueIds}, the index finding them, each row read for its document.
+ */
+export function pollQueueDocuments(
+  db: Kysely<Database>,
+  query: PollQuery,
+): SelectQueryBuilder<Database, 'queue_entries', { document: string | null }> {
+  return pollQueuePage(db, query).select('document');
+}
+
+function pollQueuePage(db: Kysely<Database>, query: PollQuery) {
   const page = Math.max(1, Math.trunc(query.page));
   return db
     .selectFrom('queue_entries')
-    .select('order_id')
     .where('store_id', '=', query.store_id)
     .where('queue', '=', query.queue)
     .$if(query.warehouses !== null, (qb) =>

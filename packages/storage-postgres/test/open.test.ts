@@ -44,7 +44,7 @@ describe('openPostgresRepository', () => {
     const applied = await sql<{
       name: string;
     }>`select name from ${sql.table(`${schema}.fulfil_migration`)}`.execute(first.db);
-    expect(applied.rows.map((row) => row.name)).toEqual(['0001_initial']);
+    expect(applied.rows.map((row) => row.name)).toEqual(['0001_initial', '0002_queue_documents']);
     const tables = await sql<{ n: number }>`
       select count(*) as n from information_schema.tables where table_schema = ${schema}`.execute(
       first.db,

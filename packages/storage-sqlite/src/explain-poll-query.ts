@@ -34,19 +34,19 @@ class QueryRecorder implements KyselyPlugin {
 }
 
 /**
- * Runs `pollQueue(query)` and returns SQLite's query plan (`EXPLAIN QUERY PLAN`) of every
- * statement it ran, in order: first the page of ids from `queue_entries`, then the orders and
- * their parts by id. For tests and diagnostics: polling must search indexes, never scan the
- * tables of orders.
+ * Runs `pollDocuments(query)`, what a poll runs, and returns SQLite's query plan
+ * (`EXPLAIN QUERY PLAN`) of every statement it ran: the one that reads the page of stored
+ * documents from `queue_entries`. For tests and diagnostics: polling must search an index, never
+ * scan a table.
  */
 export async function explainPollQuery(
   repository: SqliteRepository,
   query: PollQuery,
 ): Promise<StatementPlan[]> {
   const recorder = new QueryRecorder();
-  await new KyselyRepositoryTx(repository.db.withPlugin(recorder), { rowLocks: false }).pollQueue(
-    query,
-  );
+  await new KyselyRepositoryTx(repository.db.withPlugin(recorder), {
+    rowLocks: false,
+  }).pollDocuments(query);
   const executor = repository.db.getExecutor();
   const plans: StatementPlan[] = [];
   for (const { node, queryId } of recorder.queries) {

@@ -53,6 +53,8 @@ export interface StockQuery {
   store_id: number;
   warehouses: readonly string[] | null;
   sku?: string;
+  /** Only these skus (any number of them; an empty list matches nothing). */
+  skus?: readonly string[];
 }
 
 /** A fulfillment order about to be stored for the first time (ids of all its parts are 0). */
@@ -134,14 +136,24 @@ export interface RepositoryTx {
    * 'write' transactions the adapter may hold a share lock so the parts read stay consistent.
    */
   findOrder(storeId: number, number: string): Promise<FulfillmentOrder | null>;
-  /** Stores a new order with its items; returns it with every id assigned. */
+  /**
+   * Stores a new order with its items, the queues that list it and their documents (core's
+   * `queueDocuments`); returns it with every id assigned.
+   */
   insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder>;
+  /**
+   * Stores new orders as `insertOrder` stores each, in a few multi-row statements for the lot;
+   * returns them with every id assigned, in the order given. Their fulfillment order numbers
+   * differ from each other's and from every stored order's of their store.
+   */
+  insertOrders(orders: readonly NewFulfillmentOrder[]): Promise<FulfillmentOrder[]>;
   /**
    * Writes the order as given: its header, every item (inserting those with id 0; items are
    * never deleted), and the
    * shipments and invoices with id 0 (existing ones are immutable). The order must be locked in
    * this transaction. Returns it with every id assigned and its items, shipments and invoices in
-   * the order given. Also refreshes which queues list it. Shipments and invoices refer only to
+   * the order given. Also refreshes which queues list it and, for each, the stored document
+   * (core's `queueDocuments`), in the same transaction. Shipments and invoices refer only to
    * items already stored. Saving an order that does not exist is a bug and throws.
    */
   saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder>;
@@ -151,10 +163,21 @@ export interface RepositoryTx {
    */
   pollQueue(query: PollQuery): Promise<FulfillmentOrder[]>;
   /**
+   * The same page as `pollQueue`, as the documents stored for the queue: each one is exactly
+   * `JSON.stringify(presentOrder(order, { queue }))` of the order as last stored. Reads no order,
+   * item, shipment or invoice row.
+   */
+  pollDocuments(query: PollQuery): Promise<string[]>;
+  /**
    * The next number in the sales order's sequence of fulfillment orders (1, 2, …). Atomic: two
    * transactions never get the same number.
    */
   nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number>;
+  /**
+   * Which of these sales order numbers the store has taken in (whose sequence was claimed), in
+   * no particular order. Any number of them: the adapter splits long lists.
+   */
+  knownSalesOrders(storeId: number, salesOrderNumbers: readonly string[]): Promise<string[]>;
   /**
    * Ids of orders in pending_shipment at a courier warehouse whose next courier attempt is due
    * (`courier.next_attempt_at <= now`), oldest due first.

@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accept } from '../domain/actions/accept.js';
+import { allocate } from '../domain/actions/allocate.js';
+import { invoice } from '../domain/actions/invoice.js';
+import { cancel, fail, requeue } from '../domain/actions/operator.js';
+import type { ActionOutcome } from '../domain/actions/outcome.js';
+import { ship } from '../domain/actions/ship.js';
+import { ACTIVE_QUEUES } from '../domain/item-stage.js';
 import { deriveOrderStatus } from '../domain/order-status.js';
+import { presentOrder } from '../domain/present.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type { FulfillmentOrder, QueueName, Store } from '../domain/types.js';
 import type { PollQuery, Repository, RepositoryTx } from '../ports/repository.js';
@@ -63,8 +71,37 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         return store;
       });
 
-    const insert = (fixture: Parameters<typeof order>[0]): Promise<FulfillmentOrder> =>
-      write((tx) => tx.insertOrder(order(fixture)));
+    /**
+     * The read model agrees with the orders: on every page of every queue, the stored documents
+     * are the orders of that page presented afresh, byte for byte.
+     */
+    const expectFreshDocuments = async (storeId: number): Promise<void> => {
+      for (const queue of [...ACTIVE_QUEUES, 'failed'] as const) {
+        for (let page = 1; ; page++) {
+          const query = {
+            store_id: storeId,
+            queue,
+            page,
+            page_size: 50,
+            since: null,
+            warehouses: null,
+          };
+          const [orders, documents] = await read(
+            async (tx) => [await tx.pollQueue(query), await tx.pollDocuments(query)] as const,
+          );
+          expect(documents).toEqual(
+            orders.map((stored) => JSON.stringify(presentOrder(stored, { queue }))),
+          );
+          if (orders.length < query.page_size) break;
+        }
+      }
+    };
+
+    const insert = async (fixture: Parameters<typeof order>[0]): Promise<FulfillmentOrder> => {
+      const stored = await write((tx) => tx.insertOrder(order(fixture)));
+      await expectFreshDocuments(stored.store_id);
+      return stored;
+    };
 
     const poll = (
       store: Store,
@@ -90,11 +127,11 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
     ): Promise<number[]> => (await poll(store, queue, overrides)).map((o) => o.id);
 
     /** Applies `change` to the locked order and saves it, as a use case would. */
-    const update = (
+    const update = async (
       target: FulfillmentOrder,
       change: (o: FulfillmentOrder) => FulfillmentOrder,
-    ): Promise<FulfillmentOrder> =>
-      write(async (tx) => {
+    ): Promise<FulfillmentOrder> => {
+      const saved = await write(async (tx) => {
         const locked = await tx.lockOrderById(target.id);
         if (!locked) throw new Error(`order ${target.id} vanished`);
         const changed = change(locked);
@@ -102,6 +139,20 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
           ...changed,
           status: deriveOrderStatus(changed.items, changed.failure),
         });
+      });
+      await expectFreshDocuments(saved.store_id);
+      return saved;
+    };
+
+    /** Applies a domain action to the locked order and saves what it decided, as a use case would. */
+    const act = (
+      target: FulfillmentOrder,
+      action: (o: FulfillmentOrder) => ActionOutcome,
+    ): Promise<FulfillmentOrder> =>
+      update(target, (locked) => {
+        const outcome = action(locked);
+        if (!outcome.changed) throw new Error('the action changed nothing');
+        return outcome.order;
       });
 
     // ── transactions ─────────────────────────────────────────────────────────────────────
@@ -165,6 +216,7 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
           expect(await tx.listAudit(existing.id)).toEqual([]);
         });
         expect(await pollIds(store, 'pending_accept')).toEqual([existing.id]);
+        await expectFreshDocuments(store.id);
         expect(await write((tx) => tx.nextFulfillmentSequence(store.id, 'S-1'))).toBe(1);
       });
 
@@ -350,6 +402,32 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         expect(await read((tx) => tx.listStock({ store_id: store.id, warehouses: [] }))).toEqual(
           [],
         );
+      });
+
+      it('listStock filters by a list of skus, however long, still in order', async () => {
+        const store = await seedStore();
+        const skus = Array.from({ length: 1100 }, (_, i) => `S${String(i).padStart(4, '0')}`);
+        await write((tx) =>
+          tx.setOnHand(store.id, [
+            ...skus.map((sku) => ({ warehouse_code: 'WH-B', sku, qty: 1 })),
+            { warehouse_code: 'WH-A', sku: 'S1099', qty: 2 },
+            { warehouse_code: 'WH-A', sku: 'OTHER', qty: 3 },
+          ]),
+        );
+        const rows = await read((tx) =>
+          tx.listStock({ store_id: store.id, warehouses: null, skus: [...skus].reverse() }),
+        );
+        expect(rows).toHaveLength(1101);
+        expect(rows[0]).toEqual({ warehouse_code: 'WH-A', sku: 'S1099', on_hand: 2, reserved: 0 });
+        expect(rows.slice(1).map((row) => row.sku)).toEqual(skus);
+        expect(
+          await read((tx) =>
+            tx.listStock({ store_id: store.id, warehouses: ['WH-A'], skus: ['OTHER', 'NONE'] }),
+          ),
+        ).toEqual([{ warehouse_code: 'WH-A', sku: 'OTHER', on_hand: 3, reserved: 0 }]);
+        expect(
+          await read((tx) => tx.listStock({ store_id: store.id, warehouses: null, skus: [] })),
+        ).toEqual([]);
       });
 
       it('adjustStock adds deltas, creating missing rows from 0, summing repeated keys', async () => {
@@ -639,6 +717,7 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         );
         const found = await read((tx) => tx.findOrder(store.id, stored.fulfillment_order_number));
         expect(found?.courier.attempts).toBe(increments);
+        await expectFreshDocuments(store.id);
       });
     });
 
@@ -742,6 +821,66 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         ]);
       });
 
+      it('the stored documents follow every action: accept, allocate, ship, invoice, fail, requeue, cancel', async () => {
+        const store = await seedStore();
+        const settings = storeSettings({ partial_items: true });
+        const context = (now: Timestamp) => ({ now, settings });
+        const warehouses = await read((tx) => tx.listWarehouses(store.id));
+        const placed = await insert({
+          store_id: store.id,
+          items: [
+            item('SKU-1', { qty: 2 }),
+            item('SKU-2', { qty: 1, amounts: { price: 99_999, total_price: 99_999 } }),
+            item('SKU-3', { qty: 4, amounts: {} }),
+          ],
+        });
+        const [one, two, three] = placed.items.map((line) => ({ item_id: line.id }));
+        if (!one || !two || !three) throw new Error('fixture');
+        const id = placed.fulfillment_order_number;
+        const at = (minute: number): Timestamp =>
+          `2026-02-01 10:${String(minute).padStart(2, '0')}:00`;
+
+        const accepted = await act(placed, (o) =>
+          accept(
+            o,
+            {
+              order_id: id,
+              items: [
+                { ...one, qty: 2 },
+                { ...two, qty: 1 },
+              ],
+            },
+            context(at(1)),
+          ),
+        );
+        const allocated = await act(accepted, (o) =>
+          allocate(o, { order_id: id, items: [one] }, { ...context(at(2)), warehouses }),
+        );
+        const shipped = await act(allocated, (o) =>
+          ship(
+            o,
+            {
+              order_id: id,
+              items: [one],
+              tracks: [{ carrier_code: 'ups', title: 'UPS', track_number: '1Z' }],
+            },
+            context(at(3)),
+          ),
+        );
+        const invoiced = await act(shipped, (o) =>
+          invoice(o, { order_id: id, items: [one], invoice_number: 'INV-1' }, context(at(4))),
+        );
+        const failed = await act(invoiced, (o) => fail(o, 'flooded', at(5)));
+        expect(await pollIds(store, 'failed')).toEqual([placed.id]);
+        const requeued = await act(failed, (o) => requeue(o, at(6)));
+        expect(await pollIds(store, 'failed')).toEqual([]);
+        const canceled = await act(requeued, (o) => cancel(o, at(7)));
+        for (const queue of [...ACTIVE_QUEUES, 'failed'] as const) {
+          expect(await pollIds(store, queue)).toEqual([]);
+        }
+        expect(canceled.updated_at).toBe(at(7));
+      });
+
       it('pollQueue pages by id: full pages, a short last page, then []', async () => {
         const store = await seedStore();
         const ids: number[] = [];
@@ -839,6 +978,22 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         expect(await next(store.id, 'S-2')).toBe(1);
         expect(await next(other.id, 'S-1')).toBe(1);
         expect(await next(store.id, 'S-1')).toBe(3);
+      });
+
+      it('knownSalesOrders names the sales orders whose sequence was claimed, per store', async () => {
+        const store = await seedStore();
+        const other = await seedStore('other');
+        await write(async (tx) => {
+          await tx.nextFulfillmentSequence(store.id, 'S-1');
+          await tx.nextFulfillmentSequence(store.id, 'S-3');
+          await tx.nextFulfillmentSequence(other.id, 'S-2');
+        });
+        const many = Array.from({ length: 1200 }, (_, i) => `X-${i}`);
+        const known = await read((tx) =>
+          tx.knownSalesOrders(store.id, ['S-1', 'S-2', 'S-3', 'S-1', ...many]),
+        );
+        expect([...known].sort()).toEqual(['S-1', 'S-3']);
+        expect(await read((tx) => tx.knownSalesOrders(store.id, []))).toEqual([]);
       });
 
       it('never hands out one number twice under concurrency', async () => {

@@ -9,19 +9,20 @@ import {
   salesOrderAmounts,
 } from '../domain/new-order.js';
 import { presentOrder } from '../domain/present.js';
-import type { RouteAssignment } from '../domain/routing.js';
+import { byPriority, type RouteAssignment, type RoutingContext } from '../domain/routing.js';
 import {
   type FulfillmentOrder,
   ITEM_AMOUNT_FIELDS,
   ORDER_AMOUNT_FIELDS,
+  type StockDelta,
+  type Store,
   type Warehouse,
 } from '../domain/types.js';
-import type { RepositoryTx } from '../ports/repository.js';
+import type { NewAuditEvent, RepositoryTx } from '../ports/repository.js';
 import { parseWith } from '../schemas/parse.js';
 import type { OrderResource } from '../schemas/resources.js';
 import { type SalesOrder, SalesOrderInput } from '../schemas/sales-order.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
-import { loadRoutingContext } from './reroute.js';
 
 function assertCompleteRoute(
   order: SalesOrder,
@@ -61,90 +62,163 @@ function asSent(order: SalesOrder): SalesOrder {
   };
 }
 
-/** Whether a sales order was already taken in (its first fulfillment order exists). */
-export async function isSalesOrderKnown(
-  tx: RepositoryTx,
-  storeId: number,
-  salesOrderNumber: string,
-): Promise<boolean> {
-  return (await tx.findOrder(storeId, fulfillmentOrderNumber(salesOrderNumber, 1))) !== null;
+/** Where a sales order's lines go, decided before anything is written. */
+export interface IntakePlan {
+  order: SalesOrder;
+  routes: RouteAssignment[];
 }
 
-/** Intake within an open transaction; `intakeSalesOrder` and the seed loader share it. */
-export async function intakeWithin(
+/**
+ * Intake of one or many sales orders inside one open transaction. The store, its active
+ * warehouses and the stock of the skus met so far are read once per session, not once per
+ * order; the stock this session reserves itself (courier lines) is counted in as it goes. The
+ * orders claimed are written together by `flush`, a few multi-row statements for the lot.
+ */
+export interface IntakeSession {
+  readonly store: Store;
+  /**
+   * Routes the sales order without writing anything: a DomainError here (a pinned warehouse
+   * that is not active, a router that leaves lines out) leaves the transaction untouched.
+   */
+  plan(order: SalesOrder): Promise<IntakePlan>;
+  /**
+   * Claims the sales order's fulfillment order numbers and keeps its new orders for `flush`.
+   * Fails with `already_exists` when the sales order was taken in before (or by a transaction
+   * racing this one); the transaction must then be rolled back, since the claim was written.
+   */
+  claim(plan: IntakePlan): Promise<void>;
+  /**
+   * Writes every order claimed since the last flush, their stock effects and audit events.
+   * Returns the fulfillment orders created, one list per claim, in the order claimed.
+   */
+  flush(): Promise<FulfillmentOrder[][]>;
+}
+
+function alreadyTakenIn(salesOrderNumber: string): DomainError {
+  return fieldError(
+    'already_exists',
+    'Sales order %fieldValue was already taken in.',
+    'sales_order_number',
+    salesOrderNumber,
+  );
+}
+
+const stockKey = (warehouse: string, sku: string) => `${warehouse}\u0000${sku}`;
+
+export async function openIntakeSession(
   deps: EngineDeps,
   tx: RepositoryTx,
   storeCode: string,
-  order: SalesOrder,
   actorName: string,
-): Promise<FulfillmentOrder[]> {
+): Promise<IntakeSession> {
   const store = await requireStore(tx, storeCode);
-  // Claiming the sales order's first number is the guard: the sequence is atomic, so of two
-  // intakes racing on one sales order exactly one gets 1 (a lookup of "<n>-1" would let both in).
-  const first = await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
-  if (first !== 1) {
-    throw fieldError(
-      'already_exists',
-      'Sales order %fieldValue was already taken in.',
-      'sales_order_number',
-      order.sales_order_number,
-    );
+  const warehouses = byPriority(await tx.listWarehouses(store.id));
+  const available = new Map<string, number>();
+  const loadedSkus = new Set<string>();
+  let claimed: { sales_order_number: string; orders: FulfillmentOrder[] }[] = [];
+  let stock: StockDelta[] = [];
+
+  async function loadStock(skus: readonly string[]): Promise<void> {
+    const missing = [...new Set(skus)].filter((sku) => !loadedSkus.has(sku));
+    if (missing.length === 0) return;
+    for (const level of await tx.listStock({ store_id: store.id, warehouses: null, skus: missing }))
+      available.set(stockKey(level.warehouse_code, level.sku), level.on_hand - level.reserved);
+    for (const sku of missing) loadedSkus.add(sku);
   }
-  const context = await loadRoutingContext(
-    tx,
-    store.id,
-    order.items.map((item) => item.sku),
-  );
-  if (
-    order.warehouse_code &&
-    !context.warehouses.some((warehouse) => warehouse.code === order.warehouse_code)
-  ) {
-    throw fieldError(
-      'invalid_request',
-      'Warehouse %fieldValue is not an active warehouse of this store.',
-      'warehouse_code',
-      order.warehouse_code,
-    );
+
+  function reserve(deltas: readonly StockDelta[]): void {
+    for (const delta of deltas) {
+      const key = stockKey(delta.warehouse_code, delta.sku);
+      available.set(key, (available.get(key) ?? 0) + delta.on_hand - delta.reserved);
+    }
+    stock.push(...deltas);
   }
-  const routes = deps.router(asSent(order), context);
-  assertCompleteRoute(order, routes, context.warehouses);
-  const at = now(deps);
-  const created: FulfillmentOrder[] = [];
-  for (const [position, route] of routes.entries()) {
-    const warehouse = context.warehouses.find(
-      (candidate) => candidate.code === route.warehouse_code,
-    ) as Warehouse;
-    const items = route.lines.map((line) =>
-      itemFromSalesLine(order.items[line] as SalesOrder['items'][number], warehouse.code),
-    );
-    const sequence =
-      position === 0 ? first : await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
-    const { order: opened, stock } = openFulfillmentOrder({
-      header: headerOf(order, store.id),
-      number: fulfillmentOrderNumber(order.sales_order_number, sequence),
-      warehouse,
-      items,
-      // One fulfillment order takes the sales order's amounts as they are; a split shares them out.
-      amounts:
-        routes.length === 1
-          ? salesOrderAmounts(order)
-          : partAmounts(items, position === 0 ? salesOrderAmounts(order) : null),
-      now: at,
-    });
-    const saved = await tx.insertOrder(opened);
-    await tx.adjustStock(store.id, stock);
-    await tx.appendAudit([
-      {
-        order_id: saved.id,
-        at,
+
+  const context: RoutingContext = {
+    warehouses,
+    available: (warehouse, sku) => available.get(stockKey(warehouse, sku)) ?? 0,
+  };
+
+  return {
+    store,
+    async plan(order) {
+      if (
+        order.warehouse_code &&
+        !warehouses.some((warehouse) => warehouse.code === order.warehouse_code)
+      ) {
+        throw fieldError(
+          'invalid_request',
+          'Warehouse %fieldValue is not an active warehouse of this store.',
+          'warehouse_code',
+          order.warehouse_code,
+        );
+      }
+      await loadStock(order.items.map((item) => item.sku));
+      const routes = deps.router(asSent(order), context);
+      assertCompleteRoute(order, routes, warehouses);
+      return { order, routes };
+    },
+    async claim({ order, routes }) {
+      // Claiming the sales order's first number is the guard: the sequence is atomic, so of two
+      // intakes racing on one sales order exactly one gets 1 (a lookup of "<n>-1" would let both in).
+      const first = await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
+      if (first !== 1) throw alreadyTakenIn(order.sales_order_number);
+      const at = now(deps);
+      const orders: FulfillmentOrder[] = [];
+      for (const [position, route] of routes.entries()) {
+        const warehouse = warehouses.find(
+          (candidate) => candidate.code === route.warehouse_code,
+        ) as Warehouse;
+        const items = route.lines.map((line) =>
+          itemFromSalesLine(order.items[line] as SalesOrder['items'][number], warehouse.code),
+        );
+        const sequence =
+          position === 0
+            ? first
+            : await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
+        const opened = openFulfillmentOrder({
+          header: headerOf(order, store.id),
+          number: fulfillmentOrderNumber(order.sales_order_number, sequence),
+          warehouse,
+          items,
+          // One fulfillment order takes the sales order's amounts as they are; a split shares them out.
+          amounts:
+            routes.length === 1
+              ? salesOrderAmounts(order)
+              : partAmounts(items, position === 0 ? salesOrderAmounts(order) : null),
+          now: at,
+        });
+        reserve(opened.stock);
+        orders.push(opened.order);
+      }
+      claimed.push({ sales_order_number: order.sales_order_number, orders });
+    },
+    async flush() {
+      const batch = claimed;
+      const deltas = stock;
+      claimed = [];
+      stock = [];
+      const saved = await tx.insertOrders(batch.flatMap((entry) => entry.orders));
+      if (deltas.length) await tx.adjustStock(store.id, deltas);
+      const audit: NewAuditEvent[] = saved.map((order) => ({
+        order_id: order.id,
+        at: order.created_at,
         actor: actorName,
         action: 'intake',
-        details: { sales_order_number: order.sales_order_number, warehouse_code: warehouse.code },
-      },
-    ]);
-    created.push(saved);
-  }
-  return created;
+        details: {
+          sales_order_number: order.sales_order_number,
+          warehouse_code: order.warehouse_code,
+        },
+      }));
+      if (audit.length) await tx.appendAudit(audit);
+      let next = 0;
+      return batch.map((entry) => {
+        const created = saved.slice(next, next + entry.orders.length);
+        next += entry.orders.length;
+        return created;
+      });
+    },
+  };
 }
 
 /**
@@ -158,8 +232,13 @@ export async function intakeSalesOrder(
   actorName = 'operator',
 ): Promise<OrderResource[]> {
   const order = parseWith(SalesOrderInput, salesOrder);
-  const created = await deps.repository.transaction((tx) =>
-    intakeWithin(deps, tx, storeCode, order, actorName),
-  );
+  const created = await deps.repository.transaction(async (tx) => {
+    const session = await openIntakeSession(deps, tx, storeCode, actorName);
+    const [known] = await tx.knownSalesOrders(session.store.id, [order.sales_order_number]);
+    if (known !== undefined) throw alreadyTakenIn(order.sales_order_number);
+    await session.claim(await session.plan(order));
+    const [created = []] = await session.flush();
+    return created;
+  });
   return created.map((fulfillment) => presentOrder(fulfillment, 'whole'));
 }

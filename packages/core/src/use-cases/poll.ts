@@ -1,5 +1,4 @@
 import { PAGE_SIZE } from '../domain/paging.js';
-import { presentOrder } from '../domain/present.js';
 import type { Actor, QueueName } from '../domain/types.js';
 import { parseWith } from '../schemas/parse.js';
 import { PollParams } from '../schemas/requests.js';
@@ -16,10 +15,24 @@ export async function pollQueue(
   queue: QueueName,
   query: unknown = {},
 ): Promise<OrderResource[]> {
+  const documents = await pollQueueDocuments(deps, actor, queue, query);
+  return documents.map((document) => JSON.parse(document) as OrderResource);
+}
+
+/**
+ * The same page as the stored documents, JSON text each: a response is `[` + their join by
+ * `,` + `]`, with nothing parsed or serialized again.
+ */
+export async function pollQueueDocuments(
+  deps: EngineDeps,
+  actor: Actor,
+  queue: QueueName,
+  query: unknown = {},
+): Promise<string[]> {
   const { page, date } = parseWith(PollParams, query);
-  const orders = await deps.repository.transaction(async (tx) => {
+  return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, actor.store_code);
-    return tx.pollQueue({
+    return tx.pollDocuments({
       store_id: store.id,
       queue,
       page,
@@ -28,5 +41,4 @@ export async function pollQueue(
       warehouses: actor.warehouses,
     });
   }, 'read');
-  return orders.map((order) => presentOrder(order, { queue }));
 }

@@ -17,10 +17,8 @@ export async function loadRoutingContext(
 ): Promise<RoutingContext> {
   const warehouses = byPriority(await tx.listWarehouses(storeId));
   const levels = new Map<string, StockLevel>();
-  for (const sku of new Set(skus)) {
-    for (const level of await tx.listStock({ store_id: storeId, warehouses: null, sku })) {
-      levels.set(`${level.warehouse_code}\u0000${level.sku}`, level);
-    }
+  for (const level of await tx.listStock({ store_id: storeId, warehouses: null, skus })) {
+    levels.set(`${level.warehouse_code}\u0000${level.sku}`, level);
   }
   return {
     warehouses,

@@ -3,7 +3,7 @@ import type { RepositoryTx } from '../ports/repository.js';
 import { type Seed, SeedFile } from '../schemas/operator.js';
 import { parseWith } from '../schemas/parse.js';
 import type { EngineDeps } from './deps.js';
-import { intakeWithin, isSalesOrderKnown } from './intake.js';
+import { openIntakeSession } from './intake.js';
 import { upsertStoreWithin, upsertWarehouseWithin } from './stores.js';
 import { issueToken } from './tokens.js';
 
@@ -133,16 +133,20 @@ async function seedStore(
     await issueToken(deps, tx, store, token);
     report.tokens.created.push(token.name);
   }
+  const session = await openIntakeSession(deps, tx, store.code, 'seed');
+  const takenIn = new Set(
+    await tx.knownSalesOrders(
+      store.id,
+      seed.orders.map((order) => order.sales_order_number),
+    ),
+  );
   for (const [i, order] of seed.orders.entries()) {
-    if (await isSalesOrderKnown(tx, store.id, order.sales_order_number)) {
+    if (takenIn.has(order.sales_order_number)) {
       report.orders.kept.push(order.sales_order_number);
       continue;
     }
     try {
-      const created = await intakeWithin(deps, tx, store.code, order, 'seed');
-      report.orders.created.push(
-        ...created.map((fulfillment) => fulfillment.fulfillment_order_number),
-      );
+      await session.claim(await session.plan(order));
     } catch (error) {
       if (!isDomainError(error)) throw error;
       const field = error.parameters[0]?.fieldName;
@@ -151,6 +155,11 @@ async function seedStore(
         { message: error.message, parameters: [{ ...error.parameters[0], fieldName: path }] },
       ]);
     }
+  }
+  for (const created of await session.flush()) {
+    report.orders.created.push(
+      ...created.map((fulfillment) => fulfillment.fulfillment_order_number),
+    );
   }
 }
 

@@ -2,6 +2,8 @@
 
 export interface CliOutput {
   write(chunk: string): unknown;
+  /** True when a person is watching: progress is drawn only then. */
+  isTTY?: boolean;
 }
 
 export type ShutdownSignal = 'SIGTERM' | 'SIGINT';

@@ -5,6 +5,7 @@ import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-t
 import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError, undecodableBody } from './errors.js';
 import { assertJsonValuesWithin, DEFAULT_JSON_VALUES } from './json-cost.js';
+import { JsonDocuments } from './json-documents.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import type { Metrics } from './metrics.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
@@ -140,6 +141,9 @@ async function decodeBody(request: HttpRequest, operation: Operation): Promise<u
 }
 
 function encode(value: unknown, media: Produced): string {
+  if (value instanceof JsonDocuments) {
+    return media.format === 'xml' ? encodeXmlResponse(value.values()) : value.json();
+  }
   return media.format === 'xml' ? encodeXmlResponse(value) : JSON.stringify(value);
 }
 

@@ -15,6 +15,7 @@ import {
   WarehouseResourceSchema,
 } from '@fulfil/core';
 import type * as v from 'valibot';
+import { JsonDocuments } from './json-documents.js';
 import type { HttpEngine } from './types.js';
 
 /**
@@ -133,7 +134,8 @@ export const OPERATIONS: readonly Operation[] = [
       action: queue,
       query: ['page', 'date'],
       response: orders,
-      run: (engine, { principal, query }) => engine.poll(principal, queue, query),
+      run: async (engine, { principal, query }) =>
+        new JsonDocuments(await engine.pollDocuments(principal, queue, query)),
     }),
   ),
   ...ACTIONS.map(

@@ -43,7 +43,7 @@ export type HttpEngine = Pick<
   | 'authorize'
   | 'listWarehouses'
   | 'syncStock'
-  | 'poll'
+  | 'pollDocuments'
   | 'accept'
   | 'reject'
   | 'allocate'

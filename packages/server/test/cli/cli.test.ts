@@ -6,7 +6,15 @@ import { createEngine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openRepository } from '../../src/database-url.js';
-import { PARTNER_SECRET, runCli, salesOrder, smallSeed, tempDir, writeJson } from './run-cli.js';
+import {
+  Capture,
+  PARTNER_SECRET,
+  runCli,
+  salesOrder,
+  smallSeed,
+  tempDir,
+  writeJson,
+} from './run-cli.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -298,6 +306,40 @@ describe('fulfil: data commands', () => {
     expect(run.stderr.text).toContain('[1].items[0].qty');
     expect(run.stdout.text).toBe('');
     expect((await cli(['orders', 'show', '100000004-1'])).code).toBe(1);
+  });
+
+  it('imports by batches: a refused order is reported and holds back no other', async () => {
+    await cli(['seed', await writeJson(join(dir, 'seed.json'), smallSeed())]);
+    const orders: unknown[] = Array.from({ length: 1203 }, (_, i) =>
+      salesOrder(String(300000000 + i)),
+    );
+    // Passes validation, but no active warehouse has that code: refused when routed.
+    orders[1100] = { ...salesOrder('300001100'), warehouse_code: 'WH-GONE' };
+    const file = await writeJson(join(dir, 'orders.json'), orders);
+    const tty = new Capture();
+    const run = await runCli(['orders', 'import', file, '--db', db], {
+      stderr: Object.assign(tty, { isTTY: true }),
+    });
+    expect(run.code).toBe(1);
+    const results = run.stdout.json<{ sales_order_number: string; status: string }[]>();
+    expect(results).toHaveLength(1203);
+    expect(results.filter((result) => result.status === 'created')).toHaveLength(1202);
+    expect(results[1100]).toEqual({
+      sales_order_number: '300001100',
+      status: 'refused',
+      fulfillment_orders: [],
+      error: 'Warehouse WH-GONE is not an active warehouse of this store.',
+    });
+    expect((await cli(['orders', 'show', '300001202-1'])).code).toBe(0);
+    // On a terminal the progress is drawn on stderr, batch by batch, ending on its own line.
+    expect(tty.text).toContain('1000/1203 orders');
+    expect(tty.text).toMatch(/1203\/1203 orders\n$/);
+    // Not on a terminal: nothing but the result.
+    const again = await cli(['orders', 'import', file]);
+    expect(again.stderr.text).toBe('');
+    expect(
+      again.stdout.json<{ status: string }[]>().filter((result) => result.status === 'exists'),
+    ).toHaveLength(1202);
   });
 
   it('lists stock, optionally for one sku', async () => {

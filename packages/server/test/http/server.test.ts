@@ -41,7 +41,8 @@ const principal: Principal = {
 
 /** An engine whose every call fails unexpectedly, except that it lets anyone in. */
 function brokenEngine(
-  poll: HttpEngine['poll'] = async () => Promise.reject(new Error('disk on fire at /var/db')),
+  pollDocuments: HttpEngine['pollDocuments'] = async () =>
+    Promise.reject(new Error('disk on fire at /var/db')),
 ): HttpEngine {
   const fail = async () => {
     throw new Error('unexpected');
@@ -49,7 +50,7 @@ function brokenEngine(
   return {
     authenticate: async () => principal,
     authorize: () => {},
-    poll,
+    pollDocuments,
     listWarehouses: fail,
     syncStock: fail,
     accept: fail,

@@ -22,7 +22,7 @@ function engineWithoutDatabase(): HttpEngine {
   return {
     authenticate: async () => principal,
     authorize: () => {},
-    poll: away,
+    pollDocuments: away,
     listWarehouses: away,
     syncStock: away,
     accept: away,

@@ -2,13 +2,17 @@ import {
   type DomainError,
   type FailureStage,
   fieldErrors,
+  INTAKE_BATCH_SIZE,
+  type IntakeOutcome,
   isDomainError,
   parseWith,
+  renderMessage,
   SalesOrderInput,
   unverified,
 } from '@fulfil/core';
 import { stringOption, UsageError } from '../args.js';
 import { type Command, printJson, readJsonFile, withEngine } from '../command.js';
+import { progressBar } from '../progress.js';
 import { interventionCommand } from './intervention.js';
 
 /** The same error, its field paths prefixed with the index of the order in the file: `[3].items[0].qty`. */
@@ -47,13 +51,43 @@ function salesOrdersOf(document: unknown): unknown[] {
 }
 
 interface ImportResult {
-  sales_order_number: string;
-  status: 'created' | 'exists';
+  sales_order_number: string | null;
+  status: 'created' | 'exists' | 'refused';
   fulfillment_orders: {
     fulfillment_order_number: string;
     warehouse_code: string;
     status: string;
   }[];
+  /** Why a refused order was not taken in. */
+  error?: string;
+}
+
+function importResult(outcome: IntakeOutcome): ImportResult {
+  switch (outcome.outcome) {
+    case 'created':
+      return {
+        sales_order_number: outcome.sales_order_number,
+        status: 'created',
+        fulfillment_orders: outcome.fulfillment_orders.map((fulfillment) => ({
+          fulfillment_order_number: fulfillment.fulfillment_order_number,
+          warehouse_code: fulfillment.warehouse_code,
+          status: fulfillment.status,
+        })),
+      };
+    case 'exists':
+      return {
+        sales_order_number: outcome.sales_order_number,
+        status: 'exists',
+        fulfillment_orders: [],
+      };
+    case 'refused':
+      return {
+        sales_order_number: outcome.sales_order_number,
+        status: 'refused',
+        fulfillment_orders: [],
+        error: renderMessage(outcome.error.message, outcome.error.parameters),
+      };
+  }
 }
 
 export const ordersImportCommand: Command = {
@@ -62,41 +96,31 @@ export const ordersImportCommand: Command = {
   positionals: ['<file>'],
   options: {},
   details:
-    'Every order is validated before any is taken in. Each one is routed into fulfillment\n' +
-    'orders in its own transaction. Sales orders already taken in are reported as "exists" and\n' +
-    'left alone, so importing a file twice is harmless. Prints the result as JSON.',
+    'Every order is validated before any is taken in. They are taken in by batches of\n' +
+    `${INTAKE_BATCH_SIZE}, one transaction each; an order that cannot be routed is reported as\n` +
+    '"refused" (exit code 1) without holding back the others. Sales orders already taken in are\n' +
+    'reported as "exists" and left alone, so importing a file twice is harmless. Prints the\n' +
+    'result as JSON; on a terminal, stderr shows the progress.',
   async run(context) {
     const [file] = context.args.positionals as [string];
     const document = await readJsonFile(context, file);
     const orders = salesOrdersOf(document);
     const results: ImportResult[] = [];
     await withEngine(context, async (engine) => {
-      for (const [index, order] of orders.entries()) {
-        const number = (order as { sales_order_number: string }).sales_order_number;
-        try {
-          const created = await engine.intake(context.store, unverified(order), 'cli');
-          results.push({
-            sales_order_number: number,
-            status: 'created',
-            fulfillment_orders: created.map((fulfillment) => ({
-              fulfillment_order_number: fulfillment.fulfillment_order_number,
-              warehouse_code: fulfillment.warehouse_code,
-              status: fulfillment.status,
-            })),
-          });
-        } catch (error) {
-          if (isDomainError(error) && error.code === 'already_exists') {
-            results.push({ sales_order_number: number, status: 'exists', fulfillment_orders: [] });
-            continue;
-          }
-          // Those before it are in: say which, then why this one is not.
-          if (results.length) printJson(context, results);
-          throw isDomainError(error) && Array.isArray(document) ? atIndex(error, index) : error;
+      const progress = progressBar(context.io.stderr, orders.length, 'orders');
+      try {
+        for (let start = 0; start < orders.length; start += INTAKE_BATCH_SIZE) {
+          const batch = orders.slice(start, start + INTAKE_BATCH_SIZE);
+          const outcomes = await engine.intakeBatch(context.store, batch.map(unverified), 'cli');
+          results.push(...outcomes.map(importResult));
+          progress.update(results.length);
         }
+      } finally {
+        progress.finish();
       }
     });
     printJson(context, results);
-    return 0;
+    return results.some((result) => result.status === 'refused') ? 1 : 0;
   },
 };
 
