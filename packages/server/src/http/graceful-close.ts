@@ -63,6 +63,8 @@ export function gracefulClose(server: Server): GracefulClose {
 
   const sequence = async (graceMs: number) => {
     const deadline = performance.now() + graceMs;
+    // The backlog may hold connections not accepted yet: listen a moment longer in any case.
+    lastConnectionAt = performance.now();
     closeIdle();
     const graceEnds = setTimeout(() => server.closeAllConnections(), graceMs);
     try {
