@@ -137,6 +137,9 @@ function shapeOf(schema: SchemaLike): Shape {
     case 'number':
     case 'boolean':
       return schema.type;
+    // Statuses: a closed set of strings, read as text.
+    case 'picklist':
+      return 'string';
     case 'optional':
     case 'nullable':
       return shapeOf(schema.wrapped as SchemaLike);

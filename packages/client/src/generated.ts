@@ -27,7 +27,19 @@ export type FulfillmentOrder = {
   tax_amount?: number | undefined;
   cod_amount?: number | undefined;
   package_value?: number | undefined;
-  status: string;
+  status:
+    | 'pending_accept'
+    | 'pending_allocation'
+    | 'pending_shipment'
+    | 'pending_invoice'
+    | 'invoiced'
+    | 'partially_accepted'
+    | 'partially_allocated'
+    | 'partially_shipped'
+    | 'partially_invoiced'
+    | 'rejected'
+    | 'canceled'
+    | 'failed';
   allocated_at?: string | undefined;
   shipped_at?: string | undefined;
   invoiced_at?: string | undefined;
@@ -69,7 +81,14 @@ export type FulfillmentOrder = {
   };
   items: {
     id: number;
-    status: string;
+    status:
+      | 'pending_accept'
+      | 'pending_allocation'
+      | 'pending_shipment'
+      | 'pending_invoice'
+      | 'invoiced'
+      | 'rejected'
+      | 'canceled';
     warehouse_code?: string | undefined;
     name: string;
     sku: string;
@@ -87,7 +106,14 @@ export type FulfillmentOrder = {
 /** An item line of a fulfillment order. */
 export type FulfillmentOrderItem = {
   id: number;
-  status: string;
+  status:
+    | 'pending_accept'
+    | 'pending_allocation'
+    | 'pending_shipment'
+    | 'pending_invoice'
+    | 'invoiced'
+    | 'rejected'
+    | 'canceled';
   warehouse_code?: string | undefined;
   name: string;
   sku: string;
