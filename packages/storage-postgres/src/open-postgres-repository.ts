@@ -4,12 +4,11 @@ import {
   KyselyRepository,
   type SchemaFlags,
 } from '@fulfil/storage-kysely';
-import { Kysely } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { int8AsNumber } from './int8-as-number.js';
 import { migrateWithLock } from './migrate-with-lock.js';
 import { isPostgresRetryable, isPostgresUnavailable } from './postgres-errors.js';
-import { SchemaScopedPostgresDialect } from './schema-scoped-dialect.js';
 
 /** Pool settings passed to pg; the defaults suit a small service. */
 export interface PostgresPoolOptions {
@@ -123,7 +122,7 @@ export async function openPostgresRepository(
     client.on('error', () => {});
   });
 
-  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: pgPool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
   try {
     if (!options.skipMigrations) await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema);
   } catch (error) {
