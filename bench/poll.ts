@@ -28,7 +28,7 @@ interface ItemRow {
 }
 
 /**
- * The columns a pending_accept response shows (prices are hidden there, DECISIONS §3): the floor
+ * The columns a pending_accept response shows (prices are hidden there, docs/behaviour.md): the floor
  * reads only what it returns.
  */
 const ORDER_COLUMNS = [

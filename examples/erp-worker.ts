@@ -30,7 +30,7 @@ export interface RoundReport {
  * An item is invoiced only once, so no two invoices of one order share their lowest item id; and
  * the same order and items always give the same number. That keeps a retry idempotent: sent again
  * (a lost response, a second worker racing this one), the same number for the same items is a
- * no-op answered with the current order (DECISIONS §4), where a fresh number would be a 400
+ * no-op answered with the current order (docs/behaviour.md), where a fresh number would be a 400
  * ("already invoiced under ..."). A real ERP would use its own fiscal numbering, storing the
  * number it assigned to these items before sending it, so that a retry sends that number again.
  */

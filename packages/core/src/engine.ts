@@ -53,7 +53,7 @@ import {
 export interface EngineOptions {
   repository: Repository;
   clock?: Clock;
-  /** Splits sales orders into fulfillment orders; the default follows DECISIONS §4. */
+  /** Splits sales orders into fulfillment orders; the default follows docs/behaviour.md. */
   router?: Router;
   /** Courier integrations by type, in addition to the built-in `simulated`. */
   couriers?: Record<string, CourierFactory>;
@@ -103,7 +103,7 @@ export function createEngine(options: EngineOptions) {
     ship: (actor: Actor, body: ShipInput | Unverified) => shipOrder(deps, actor, body),
     invoice: (actor: Actor, body: InvoiceInput | Unverified) => invoiceOrder(deps, actor, body),
 
-    // ── the operator side (DECISIONS §8) ──────────────────────────────────────────────────
+    // ── the operator side (docs/behaviour.md) ──────────────────────────────────────────────────
     /** The actor of operator work (the whole store), for calling the public actions directly. */
     operator: operatorActor,
     upsertStore: (code: string, settings?: StoreSettingsInput) => upsertStore(deps, code, settings),

@@ -45,7 +45,7 @@ describe('POST accept', () => {
     );
   });
 
-  it('DECISIONS §4: a smaller qty with partial quantities accepts it and splits the rest off as a rejected line', () => {
+  it('docs/behaviour.md: a smaller qty with partial quantities accepts it and splits the rest off as a rejected line', () => {
     const outcome = accept(
       order([line(1, { qty: 3 })]),
       input([{ item_id: 1, qty: 1 }]),
@@ -62,7 +62,7 @@ describe('POST accept', () => {
     ]);
   });
 
-  it('DECISIONS §4: the order allow_partial grants partial quantities without the store setting', () => {
+  it('docs/behaviour.md: the order allow_partial grants partial quantities without the store setting', () => {
     const outcome = accept(
       order([line(1, { qty: 3 })], { allow_partial: true }),
       input([{ item_id: 1, qty: 2 }]),
@@ -165,7 +165,7 @@ describe('POST accept', () => {
     );
   });
 
-  it('states rule 1 / DECISIONS §4: accepting again is a no-op that changes nothing, not even updated_at', () => {
+  it('states rule 1 / docs/behaviour.md: accepting again is a no-op that changes nothing, not even updated_at', () => {
     const accepted = order([line(1, { status: 'pending_allocation' })]);
     const outcome = accept(accepted, input([{ item_id: 1, qty: 2 }]), context());
     expect(outcome.changed).toBe(false);
@@ -173,7 +173,7 @@ describe('POST accept', () => {
     expect(outcome.stock).toEqual([]);
   });
 
-  it('DECISIONS §4: accepting a rejected item contradicts what was applied: 400', () => {
+  it('docs/behaviour.md: accepting a rejected item contradicts what was applied: 400', () => {
     expectDomainError(
       () =>
         accept(
@@ -189,7 +189,7 @@ describe('POST accept', () => {
     );
   });
 
-  it('DECISIONS §4: accepting again with another qty contradicts what was applied: 400', () => {
+  it('docs/behaviour.md: accepting again with another qty contradicts what was applied: 400', () => {
     expectDomainError(
       () =>
         accept(
@@ -202,7 +202,7 @@ describe('POST accept', () => {
     );
   });
 
-  it('DECISIONS §4: any action on a failed order is 400', () => {
+  it('docs/behaviour.md: any action on a failed order is 400', () => {
     const failed = order([line(1)], {
       failure: { stage: 'allocation', reason: 'x', abandoned: false, failed_at: LATER },
     });

@@ -47,7 +47,7 @@ describe('POST invoice', () => {
     );
   });
 
-  it('invoice rule 2 / DECISIONS §4: the first invoice states the shipping amount incl. tax, exact to 4 decimals', () => {
+  it('invoice rule 2 / docs/behaviour.md: the first invoice states the shipping amount incl. tax, exact to 4 decimals', () => {
     const error = expectDomainError(
       () =>
         invoice(
@@ -68,7 +68,7 @@ describe('POST invoice', () => {
     ).toBe(true);
   });
 
-  it('invoice rule 2 / DECISIONS §4: later invoices state shipping 0', () => {
+  it('invoice rule 2 / docs/behaviour.md: later invoices state shipping 0', () => {
     const first = invoice(
       order([shipped(1), line(2, { status: 'pending_shipment' })]),
       request([1], { shipping_amount_incl_tax: toMoney(5) }),
@@ -114,14 +114,14 @@ describe('POST invoice', () => {
     ]);
   });
 
-  it('DECISIONS §4: the same invoice_number again is a no-op', () => {
+  it('docs/behaviour.md: the same invoice_number again is a no-op', () => {
     const done = invoice(order([shipped(1)]), request([1]), context()).order;
     const retry = invoice(done, request([1]), context());
     expect(retry.changed).toBe(false);
     expect(retry.order).toBe(done);
   });
 
-  it('DECISIONS §4: invoiced items under another number contradict what was applied: 400', () => {
+  it('docs/behaviour.md: invoiced items under another number contradict what was applied: 400', () => {
     const done = invoice(order([shipped(1)]), request([1]), context()).order;
     expectDomainError(
       () => invoice(done, request([1], { invoice_number: 'INV-9' }), context()),

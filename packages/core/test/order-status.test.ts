@@ -3,7 +3,7 @@ import { deriveOrderStatus, type ItemStatus } from '../src/index.js';
 
 const items = (...statuses: ItemStatus[]) => statuses.map((status) => ({ status }));
 
-describe('DECISIONS §2: the order status is derived from the live items', () => {
+describe('docs/behaviour.md: the order status is derived from the live items', () => {
   it.each([
     [['pending_accept', 'pending_accept'], 'pending_accept'],
     [['pending_allocation'], 'pending_allocation'],

@@ -8,7 +8,7 @@ const mixed = order([
   line(3, { status: 'rejected' }),
 ]);
 
-describe('DECISIONS §3: queues and what they show', () => {
+describe('docs/behaviour.md: queues and what they show', () => {
   it('an order is in every queue one of its live items is in; a failed order only in failed', () => {
     expect(queuesOf(mixed)).toEqual(['pending_shipment', 'pending_invoice']);
     expect(

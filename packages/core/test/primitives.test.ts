@@ -16,7 +16,7 @@ import {
 } from '../src/index.js';
 import { line } from './support/order.js';
 
-describe('DECISIONS §1: money is exact', () => {
+describe('docs/api.md: money is exact', () => {
   it('round-trips decimals without float drift', () => {
     expect(toMoney(0.1) + toMoney(0.2)).toBe(toMoney(0.3));
     expect(fromMoney(toMoney(4.1))).toBe(4.1);
@@ -29,7 +29,7 @@ describe('DECISIONS §1: money is exact', () => {
   });
 });
 
-describe('DECISIONS §1: timestamps', () => {
+describe('docs/api.md: timestamps', () => {
   it('are YYYY-MM-DD HH:MM:SS in UTC', () => {
     expect(formatTimestamp(new Date('2026-03-01T10:11:12.999Z'))).toBe('2026-03-01 10:11:12');
     expect(parseTimestamp('2026-03-01 10:11:12')?.toISOString()).toBe('2026-03-01T10:11:12.000Z');
@@ -37,7 +37,7 @@ describe('DECISIONS §1: timestamps', () => {
   });
 });
 
-describe('DECISIONS §6: tokens and ACL', () => {
+describe('docs/behaviour.md: tokens and ACL', () => {
   it('resources are <prefix>_FulfillmentOrder::api_<action> and <prefix>_Inventory::api_<action>', () => {
     expect(resourceOf('pending_accept')).toBe('Fulfil_FulfillmentOrder::api_pending_accept');
     expect(resourceOf('stock_items', 'Acme')).toBe('Acme_Inventory::api_stock_items');
@@ -78,7 +78,7 @@ describe('DECISIONS §6: tokens and ACL', () => {
   });
 });
 
-describe('DECISIONS §7: error messages', () => {
+describe('docs/behaviour.md: error messages', () => {
   it('keep %placeholders, filled from parameters for people', () => {
     expect(
       renderMessage('Item %fieldValue of %fieldName', [

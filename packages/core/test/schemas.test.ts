@@ -12,7 +12,7 @@ import {
 import { expectDomainError } from './support/expect-error.js';
 
 describe('request schemas', () => {
-  it('invoice rule 4 / DECISIONS §4: doc_type and other unknown fields are dropped, never stored', () => {
+  it('invoice rule 4 / docs/behaviour.md: doc_type and other unknown fields are dropped, never stored', () => {
     const parsed = parseWith(InvoiceRequest, {
       invoice: {
         order_id: '1-1',
@@ -33,7 +33,7 @@ describe('request schemas', () => {
     });
   });
 
-  it('DECISIONS §4: allocate takes the key allocation, and order as the ERP guide writes it', () => {
+  it('docs/behaviour.md: allocate takes the key allocation, and order as the ERP guide writes it', () => {
     const body = { order_id: '1-1', items: [{ item_id: 3, qty: 9 }] };
     expect(parseWith(AllocateRequest, { allocation: body }).allocation.items[0]?.item_id).toBe(3);
     expect(parseWith(AllocateRequest, { order: body }).allocation.order_id).toBe('1-1');
@@ -56,7 +56,7 @@ describe('request schemas', () => {
     expectDomainError(() => parseWith(InvoiceRequest, {}), 'invalid_request', 'invoice');
   });
 
-  it('DECISIONS §1: page defaults to 1; anything but an integer >= 1 is 400', () => {
+  it('docs/api.md: page defaults to 1; anything but an integer >= 1 is 400', () => {
     expect(parseWith(PollParams, {})).toEqual({ page: 1 });
     expect(parseWith(PollParams, { page: '3' }).page).toBe(3);
     for (const page of ['0', '-1', '1.5', 'abc', '', '1e2']) {
@@ -64,7 +64,7 @@ describe('request schemas', () => {
     }
   });
 
-  it('DECISIONS §1: date is yyyy-mm-dd hh:mm:ss and must exist', () => {
+  it('docs/api.md: date is yyyy-mm-dd hh:mm:ss and must exist', () => {
     expect(parseWith(PollParams, { date: '2026-02-28 23:59:59' }).date).toBe('2026-02-28 23:59:59');
     for (const date of [
       '2026-02-30 00:00:00',
@@ -76,7 +76,7 @@ describe('request schemas', () => {
     }
   });
 
-  it('DECISIONS §5: stock qty is an integer >= 0 and a batch holds at most 10,000 entries', () => {
+  it('docs/behaviour.md: stock qty is an integer >= 0 and a batch holds at most 10,000 entries', () => {
     expectDomainError(
       () =>
         parseWith(StockItemsRequest, { stock_items: [{ warehouse_code: 'A', sku: 'S', qty: -1 }] }),

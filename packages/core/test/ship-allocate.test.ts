@@ -32,7 +32,7 @@ describe('POST allocate', () => {
     expect(outcome.stock).toEqual([]);
   });
 
-  it('DECISIONS §4: a subset is 400 without partials and partially_allocated with them', () => {
+  it('docs/behaviour.md: a subset is 400 without partials and partially_allocated with them', () => {
     expectDomainError(
       () =>
         allocate(order(allocated(1, 2)), allocation([{ item_id: 1 }]), {
@@ -85,7 +85,7 @@ describe('POST allocate', () => {
     );
   });
 
-  it('DECISIONS §4: allocating again from another warehouse contradicts what was applied: 400', () => {
+  it('docs/behaviour.md: allocating again from another warehouse contradicts what was applied: 400', () => {
     const transferred = order([line(1, { status: 'pending_shipment', warehouse_code: 'WH-B' })]);
     expectDomainError(
       () =>
@@ -111,7 +111,7 @@ describe('POST allocate', () => {
     ).toBe(false);
   });
 
-  it('DECISIONS §8: an order of a courier warehouse becomes due for the courier', () => {
+  it('docs/behaviour.md: an order of a courier warehouse becomes due for the courier', () => {
     const courierOrder = order(allocated(1), { warehouse_code: 'WH-C' });
     const outcome = allocate(courierOrder, allocation([{ item_id: 1 }]), {
       ...context(),
@@ -159,7 +159,7 @@ describe('POST ship', () => {
     expect(outcome.order.status).toBe('partially_shipped');
   });
 
-  it('DECISIONS §4: tracks are kept per shipment; carrier_tracking_number + carrier_title is one more track', () => {
+  it('docs/behaviour.md: tracks are kept per shipment; carrier_tracking_number + carrier_title is one more track', () => {
     const outcome = ship(
       order(toShip(1)),
       shipment([{ item_id: 1 }], {

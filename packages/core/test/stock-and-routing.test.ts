@@ -32,7 +32,7 @@ function routing(
   };
 }
 
-describe('DECISIONS §4: reroute', () => {
+describe('docs/behaviour.md: reroute', () => {
   it('goes to the highest-priority other active warehouse with enough available stock', () => {
     const item = line(1, { qty: 2, rejected_by: ['WH-A'] });
     expect(
@@ -134,7 +134,7 @@ describe('the default router', () => {
   });
 });
 
-describe('DECISIONS §5: a stock batch is atomic', () => {
+describe('docs/behaviour.md: a stock batch is atomic', () => {
   const batch = (entries: { warehouse_code: string; sku: string; qty: number }[]) => ({
     stock_items: entries,
   });

@@ -1,4 +1,4 @@
-/** Per-action ACL resources (DECISIONS §6). */
+/** Per-action ACL resources (docs/behaviour.md). */
 
 export const FULFILLMENT_ACTIONS = [
   'pending_accept',

@@ -8,7 +8,7 @@ import type { FulfillmentOrder, Item, StockLevel } from './types.js';
  */
 
 export type InvariantRule =
-  /** The stored order status is what DECISIONS §2 derives from its items. */
+  /** The stored order status is what docs/behaviour.md derives from its items. */
   | 'status_derivation'
   /** Item quantities are positive integers; item ids are unique within the order. */
   | 'item_lines'

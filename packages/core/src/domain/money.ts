@@ -1,6 +1,6 @@
 /**
  * Money travels through the engine as an integer count of ten-thousandths, so sums, splits and
- * comparisons are exact to the 4 decimal places DECISIONS §1 asks for; floats exist only at the
+ * comparisons are exact to the 4 decimal places docs/api.md asks for; floats exist only at the
  * API edge.
  */
 export type Money = number;

@@ -126,7 +126,7 @@ export function itemFromSalesLine(line: SalesOrder['items'][number], warehouse: 
 
 /**
  * A new fulfillment order at `warehouse`. Lines sent to a courier warehouse skip pending_accept:
- * nobody there decides, so they are accepted and their stock reserved at once (DECISIONS §8).
+ * nobody there decides, so they are accepted and their stock reserved at once (docs/behaviour.md).
  */
 export function openFulfillmentOrder(args: {
   header: Header;

@@ -9,7 +9,7 @@ const PARTIAL_STATUS: Record<Exclude<ItemStage, 'invoiced'>, OrderStatus> = {
 };
 
 /**
- * The order status as DECISIONS §2 defines it: a pure function of the item stages of the live
+ * The order status as docs/behaviour.md defines it: a pure function of the item stages of the live
  * items and of whether the order was taken out of the flow.
  */
 export function deriveOrderStatus(

@@ -3,7 +3,7 @@ import type { FulfillmentOrder, StoreSettings } from './types.js';
 type PartialsView = Pick<FulfillmentOrder, 'allow_partial'>;
 
 /**
- * Whether an action may list a subset of the order's items (spec rule 2, DECISIONS §4): the
+ * Whether an action may list a subset of the order's items (spec rule 2, docs/behaviour.md): the
  * order's own consent or override wins over the store setting, in both directions.
  */
 export function partialItemsEnabled(order: PartialsView, settings: StoreSettings): boolean {

@@ -31,7 +31,7 @@ function presentItem(item: Item, withPrices: boolean, withWarehouse: boolean): I
 }
 
 /**
- * The order as the API shows it: the queue's items only, prices dropped where DECISIONS §3 says,
+ * The order as the API shows it: the queue's items only, prices dropped where docs/behaviour.md says,
  * item warehouses dropped in pending_invoice, absent optional fields omitted.
  */
 export function presentOrder(order: FulfillmentOrder, view: OrderView): OrderResource {

@@ -10,7 +10,7 @@ export interface QueueDocument {
 }
 
 /**
- * The read model of an order: one document per queue that lists it (DECISIONS §3), written by
+ * The read model of an order: one document per queue that lists it (docs/behaviour.md), written by
  * the repository in the same transaction as the order, so that a poll sends stored text instead
  * of reading, assembling and presenting the order again.
  */

@@ -65,7 +65,7 @@ export const defaultRouter: Router = (order, context) => {
 };
 
 /**
- * Where a rejected line goes (DECISIONS §4): the highest-priority other active warehouse with
+ * Where a rejected line goes (docs/behaviour.md): the highest-priority other active warehouse with
  * enough available stock that has not already rejected it; null when there is none.
  */
 export function rerouteTarget(item: Item, context: RoutingContext): Warehouse | null {

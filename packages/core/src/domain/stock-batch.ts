@@ -2,7 +2,7 @@ import type { ParsedStockItems } from '../schemas/requests.js';
 import { type ErrorDetail, fieldErrors } from './errors.js';
 
 /**
- * The checks of a stock batch that need the store (DECISIONS §5): every warehouse known and in
+ * The checks of a stock batch that need the store (docs/behaviour.md): every warehouse known and in
  * the caller's scope, no (warehouse_code, sku) twice. Any failure rejects the whole batch,
  * naming each bad entry.
  */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** 32 random bytes (256 bits), url-safe: well past DECISIONS §6's floor of 32 bytes of entropy. */
+/** 32 random bytes (256 bits), url-safe: well past docs/behaviour.md's floor of 32 bytes of entropy. */
 export function generateTokenSecret(): string {
   return randomBytes(32).toString('base64url');
 }

@@ -36,7 +36,7 @@ export type QueueName =
   | 'pending_invoice'
   | 'failed';
 
-/** The stage of the flow in which an order failed (DECISIONS §8). */
+/** The stage of the flow in which an order failed (docs/behaviour.md). */
 export type FailureStage = 'allocation' | 'shipment' | 'invoice';
 
 export interface CourierSettings {

@@ -1,7 +1,7 @@
 import type { Courier, CourierFactory } from './courier.js';
 
 /**
- * The built-in `simulated` courier (DECISIONS §8): books every shipment with a generated track
+ * The built-in `simulated` courier (docs/behaviour.md): books every shipment with a generated track
  * number, except when a line's sku is in `fail_skus`, to rehearse the failure path. It answers
  * after `delay_ms`, to rehearse a slow courier (and dispatchers racing on one order).
  */

@@ -12,7 +12,7 @@ const noNul = v.check(
 
 /**
  * How long a string may be, in characters (Unicode code points), the same on every database
- * (DECISIONS §10). Every string a request, an intake, a seed file or an operator may send is
+ * (docs/limits.md). Every string a request, an intake, a seed file or an operator may send is
  * built from the fields below, so no other limit exists anywhere.
  */
 export const STRING_LIMITS = {

@@ -13,7 +13,7 @@ import {
 import { StockItem } from './requests.js';
 import { SalesOrderInput } from './sales-order.js';
 
-/** Inputs of the operator side (DECISIONS §8) and the seed file (§9). */
+/** Inputs of the operator side (docs/behaviour.md) and the seed file (§9). */
 
 export const CourierSettingsInput = v.object({
   type: v.optional(code, 'simulated'),

@@ -15,7 +15,7 @@ import {
 } from './fields.js';
 
 /**
- * Request bodies of the public endpoints. Unknown fields are dropped on parsing (DECISIONS §4), so
+ * Request bodies of the public endpoints. Unknown fields are dropped on parsing (docs/behaviour.md), so
  * nothing a client invents ever reaches storage.
  */
 

@@ -181,7 +181,7 @@ export interface SalesLineFixture {
 const cents = (amount: number) => Math.round(amount * 100) / 100;
 
 /**
- * A valid intake request (the shape of DECISIONS §9's orders): the lines' prices at 22 % tax,
+ * A valid intake request (the shape of docs/seed-file.md's orders): the lines' prices at 22 % tax,
  * shipping 5, and totals that add up. Amounts are plain numbers, as the API takes them.
  */
 export function salesOrder(

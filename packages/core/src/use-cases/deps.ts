@@ -30,7 +30,7 @@ export async function requireStore(tx: RepositoryTx, code: string): Promise<Stor
   return store;
 }
 
-/** Whether the actor's warehouse scope covers the order (DECISIONS §3). */
+/** Whether the actor's warehouse scope covers the order (docs/behaviour.md). */
 export function canSee(actor: Actor, order: Pick<FulfillmentOrder, 'warehouse_code'>): boolean {
   return actor.warehouses === null || actor.warehouses.includes(order.warehouse_code);
 }

@@ -23,7 +23,7 @@ export async function listWarehouses(
 }
 
 /**
- * POST /V1/stockItems: sets absolute on-hand quantities, all or nothing (DECISIONS §5).
+ * POST /V1/stockItems: sets absolute on-hand quantities, all or nothing (docs/behaviour.md).
  * Reservations are untouched, so a sync racing an accept loses neither.
  */
 export async function syncStock(

@@ -9,7 +9,7 @@ import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, operatorActor } from './deps.js';
 import { applyToOrder } from './order-actions.js';
 
-/** Operator interventions on one order (DECISIONS §8), each one audited transaction. */
+/** Operator interventions on one order (docs/behaviour.md), each one audited transaction. */
 
 async function intervene(
   deps: EngineDeps,

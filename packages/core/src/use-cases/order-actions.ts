@@ -130,7 +130,7 @@ export const allocateOrder = publicAction(
   AllocateRequest,
   'allocation',
   (body) => body.allocation,
-  // A scoped token may name only its own warehouses as transfer sources (DECISIONS §10).
+  // A scoped token may name only its own warehouses as transfer sources (docs/behaviour.md).
   async (order, { tx, actor, store, input, context }) =>
     allocate(order, input, {
       ...context,

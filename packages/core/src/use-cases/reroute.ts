@@ -30,7 +30,7 @@ export async function loadRoutingContext(
 }
 
 /**
- * Reroutes rejected lines (DECISIONS §4): each goes, in a new fulfillment order, to the
+ * Reroutes rejected lines (docs/behaviour.md): each goes, in a new fulfillment order, to the
  * highest-priority other active warehouse that has the stock and has not turned it down; lines
  * sharing a target share the new order. Lines without a target stay rejected.
  */

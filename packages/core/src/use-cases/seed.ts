@@ -164,9 +164,9 @@ async function seedStore(
 }
 
 /**
- * Loads a seed file (DECISIONS §9) in one transaction: all of it or nothing. Every error names
+ * Loads a seed file (docs/seed-file.md) in one transaction: all of it or nothing. Every error names
  * the path of the bad field. Over an existing database it adds what is missing (stores,
- * warehouses, stock rows, tokens, sales orders) and changes nothing that exists (DECISIONS §10):
+ * warehouses, stock rows, tokens, sales orders) and changes nothing that exists (docs/behaviour.md):
  * settings, warehouses, stock partners reported and orders in flight stay as they are. Only
  * `resetStock` sets the listed stock rows' on hand again.
  */

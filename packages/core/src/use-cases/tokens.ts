@@ -102,7 +102,7 @@ function unauthenticated(reason: string): DomainError {
 }
 
 /**
- * Who holds this secret in this store (DECISIONS §6). Missing, unknown, revoked, expired and
+ * Who holds this secret in this store (docs/behaviour.md). Missing, unknown, revoked, expired and
  * other-store tokens all fail as `unauthenticated`.
  */
 export async function authenticate(

@@ -1,6 +1,6 @@
 import { type ErrorCode, type ErrorDetail, type ErrorParameter, isDomainError } from '@fulfil/core';
 
-/** The one table from domain error codes to HTTP statuses (DECISIONS §7). */
+/** The one table from domain error codes to HTTP statuses (docs/behaviour.md). */
 export const HTTP_STATUS_OF_ERROR = {
   invalid_request: 400,
   unknown_item: 400,
@@ -22,7 +22,7 @@ export const HTTP_STATUS_OF_ERROR = {
 /** Seconds a 503 tells the client to wait before it tries again. */
 export const RETRY_AFTER_SECONDS = 1;
 
-/** The spec's error body (DECISIONS §7). `message` keeps its `%name` placeholders. */
+/** The spec's error body (docs/behaviour.md). `message` keeps its `%name` placeholders. */
 export interface ErrorBody {
   message: string;
   code?: number;

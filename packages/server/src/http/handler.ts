@@ -82,7 +82,7 @@ function queryValue(query: HttpRequest['query'], name: string): string | undefin
   return typeof value === 'string' ? value : value?.[0];
 }
 
-/** What a request says about its credentials (DECISIONS §6): Bearer and `api_key` are one. */
+/** What a request says about its credentials (docs/behaviour.md): Bearer and `api_key` are one. */
 interface Credentials {
   secret: string | null;
   malformed: boolean;
@@ -196,7 +196,7 @@ interface Exchange {
 }
 
 /**
- * The REST surface (spec + DECISIONS) as one function. Per request: route (404/405) →
+ * The REST surface (the contract and docs/behaviour.md) as one function. Per request: route (404/405) →
  * authenticate (401) → authorize (403) → negotiate (406) → decode the body (415/400) → the
  * engine's use case (which validates) → encode as JSON or XML. Every failure is an error body in
  * the negotiated format.

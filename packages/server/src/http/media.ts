@@ -1,4 +1,4 @@
-/** Content negotiation (DECISIONS §1): JSON by default, XML on request, 406 for anything else. */
+/** Content negotiation (docs/api.md): JSON by default, XML on request, 406 for anything else. */
 
 export type Format = 'json' | 'xml';
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 /**
  * Types a tree of strings (a decoded XML body) by walking the valibot schema of the endpoint, so
- * values are typed by the schema, never guessed (DECISIONS §1): numbers where it says number,
+ * values are typed by the schema, never guessed (docs/api.md): numbers where it says number,
  * booleans where it says boolean, arrays from `{ item: x | x[] }`, and strings stay strings
  * (`000123` stays "000123"). Text that does not fit is left as it is, for validation to report
  * with its field path.

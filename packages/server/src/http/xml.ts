@@ -2,7 +2,7 @@ import { undecodableBody } from './errors.js';
 import { readXmlDocument, type XmlReadLimits } from './xml-reader.js';
 
 /**
- * XML as DECISIONS §1 shapes it: requests under `<request>`, responses under `<response>`, array
+ * XML as docs/api.md shapes it: requests under `<request>`, responses under `<response>`, array
  * entries as `<item>` elements. Nothing is ever expanded: a DOCTYPE or entity declaration is
  * refused before parsing, and only the five predefined entities and character references are
  * decoded.

@@ -365,7 +365,7 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** DECISIONS §1's XML: arrays as `<item>` children; what XML cannot carry becomes odd text. */
+/** docs/api.md's XML: arrays as `<item>` children; what XML cannot carry becomes odd text. */
 function toXml(name: string, value: Json, depth = 0): string {
   if (depth > 200) return `<${name}>deep</${name}>`;
   if (value === null) return `<${name}/>`;

@@ -13,7 +13,7 @@ import {
   TOKENS,
 } from './support.js';
 
-/** Every status of DECISIONS §7, the order in which they are checked, and the error body. */
+/** Every status of docs/behaviour.md, the order in which they are checked, and the error body. */
 
 function expectError(reply: Reply, status: number) {
   expect(reply.status, reply.text).toBe(status);

@@ -23,7 +23,7 @@ function parse(raw: string): { status: number; headers: string; body: unknown } 
   };
 }
 
-describe('requests node cannot parse get the error body too (DECISIONS §7)', () => {
+describe('requests node cannot parse get the error body too (docs/behaviour.md)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

@@ -6,7 +6,7 @@ import { databaseKinds, type TestDatabase } from '../databases/open.js';
 import { call } from './support.js';
 
 /**
- * A token scoped to warehouses acts only inside its scope (DECISIONS §3, §10): an order of
+ * A token scoped to warehouses acts only inside its scope (docs/behaviour.md): an order of
  * another warehouse does not exist for it, and a warehouse it names in a request (an allocate
  * transfer, a stock sync) must be one of its own, or the request is a 400 on that field and
  * changes nothing.

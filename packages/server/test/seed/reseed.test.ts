@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseKinds, type TestDatabase } from '../databases/open.js';
 
 /**
- * Re-seeding an existing database (DECISIONS §10) adds what is missing and changes nothing that
+ * Re-seeding an existing database (docs/behaviour.md) adds what is missing and changes nothing that
  * exists: stock a partner acknowledged, settings and warehouses an operator changed, orders in
  * flight. Only `resetStock` (the CLI's `seed --reset-stock`) sets the seed's quantities again.
  */

@@ -12,7 +12,7 @@ import { salesOrder } from './harness.js';
 
 /**
  * Money is kept in exact ten-thousandths inside the engine; everything the engine hands out is in
- * the API's units (DECISIONS §1): the audit trail, and what a custom router or courier receives.
+ * the API's units (docs/api.md): the audit trail, and what a custom router or courier receives.
  * The order below costs 10 a unit with 5 of shipping.
  */
 

@@ -6,10 +6,10 @@ import { domainError, fieldNames, type Harness, openHarness, SECRETS } from './h
 const sha256 = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /**
- * DECISIONS §6: tokens. Opaque secrets shown once and stored as SHA-256 hashes, bound to one
+ * docs/behaviour.md: tokens. Opaque secrets shown once and stored as SHA-256 hashes, bound to one
  * store, with an ACL, an optional warehouse scope and expiry, revocable.
  */
-describe('DECISIONS §6: tokens and access', () => {
+describe('docs/behaviour.md: tokens and access', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await openHarness();
@@ -21,7 +21,7 @@ describe('DECISIONS §6: tokens and access', () => {
     expect(error.code).toBe('unauthenticated');
   }
 
-  it('DECISIONS §6: createToken returns the secret once; it is stored only as its SHA-256 hash', async () => {
+  it('docs/behaviour.md: createToken returns the secret once; it is stored only as its SHA-256 hash', async () => {
     const created = await h.engine.createToken('default', { name: 'ops', acl: 'all' });
     const other = await h.engine.createToken('default', { name: 'ops-2', acl: 'all' });
     // >= 32 bytes of entropy: 43+ base64url characters, different each time.
@@ -36,7 +36,7 @@ describe('DECISIONS §6: tokens and access', () => {
     expect(stored).toContain(sha256(created.token));
   });
 
-  it('DECISIONS §6: listTokens never shows secrets or hashes', async () => {
+  it('docs/behaviour.md: listTokens never shows secrets or hashes', async () => {
     const created = await h.engine.createToken('default', { name: 'ops', acl: 'erp' });
     const tokens = await h.engine.listTokens('default');
     expect(tokens.map((token) => token.name)).toEqual(['erp', 'ops', 'partner-a', 'partner-b']);
@@ -56,7 +56,7 @@ describe('DECISIONS §6: tokens and access', () => {
     });
   });
 
-  it('DECISIONS §6: authenticate with the secret gives the principal of the token', async () => {
+  it('docs/behaviour.md: authenticate with the secret gives the principal of the token', async () => {
     const created = await h.engine.createToken('default', {
       name: 'scoped',
       acl: 'partner',
@@ -84,14 +84,14 @@ describe('DECISIONS §6: tokens and access', () => {
     expect((await h.engine.authenticate('default', SECRETS.erp)).warehouses).toBeNull();
   });
 
-  it('DECISIONS §6: a missing or unknown secret → unauthenticated', async () => {
+  it('docs/behaviour.md: a missing or unknown secret → unauthenticated', async () => {
     await expectUnauthenticated('default', null);
     await expectUnauthenticated('default', '');
     await expectUnauthenticated('default', `${SECRETS.partnerA}x`);
     await expectUnauthenticated('default', sha256(SECRETS.partnerA));
   });
 
-  it('DECISIONS §6: a revoked token (engine.revokeToken) → unauthenticated, at once; revoking twice is harmless', async () => {
+  it('docs/behaviour.md: a revoked token (engine.revokeToken) → unauthenticated, at once; revoking twice is harmless', async () => {
     await h.engine.authenticate('default', SECRETS.partnerB);
     await h.engine.revokeToken('default', 'partner-b');
     await expectUnauthenticated('default', SECRETS.partnerB);
@@ -106,7 +106,7 @@ describe('DECISIONS §6: tokens and access', () => {
     expect((await domainError(h.engine.revokeToken('default', 'nobody'))).code).toBe('not_found');
   });
 
-  it('DECISIONS §6: an expired token → unauthenticated (already past, and when the clock reaches expiry)', async () => {
+  it('docs/behaviour.md: an expired token → unauthenticated (already past, and when the clock reaches expiry)', async () => {
     const past = await h.engine.createToken('default', {
       name: 'past',
       acl: 'erp',
@@ -126,7 +126,7 @@ describe('DECISIONS §6: tokens and access', () => {
     await expectUnauthenticated('default', soon.token);
   });
 
-  it("DECISIONS §6: another store's token → unauthenticated, in both directions", async () => {
+  it("docs/behaviour.md: another store's token → unauthenticated, in both directions", async () => {
     await h.engine.upsertStore('eu');
     await h.engine.upsertWarehouse('eu', { code: 'EU-1', name: 'Europe' });
     const eu = await h.engine.createToken('eu', {
@@ -143,7 +143,7 @@ describe('DECISIONS §6: tokens and access', () => {
     await expectUnauthenticated('no-such-store', SECRETS.partnerA);
   });
 
-  it('DECISIONS §6: authorize throws forbidden naming the missing resource', async () => {
+  it('docs/behaviour.md: authorize throws forbidden naming the missing resource', async () => {
     const error = await domainError(async () => h.engine.authorize(h.partnerA, 'allocate'));
     expect(error.code).toBe('forbidden');
     expect(error.parameters).toEqual([{ resources: 'Fulfil_FulfillmentOrder::api_allocate' }]);
@@ -185,7 +185,7 @@ describe('DECISIONS §6: tokens and access', () => {
     );
   });
 
-  it('DECISIONS §6: an ACL given as a list of resources grants exactly those', async () => {
+  it('docs/behaviour.md: an ACL given as a list of resources grants exactly those', async () => {
     const created = await h.engine.createToken('default', {
       name: 'allocator',
       acl: [
@@ -201,7 +201,7 @@ describe('DECISIONS §6: tokens and access', () => {
     expect(error.parameters).toEqual([{ resources: 'Fulfil_FulfillmentOrder::api_invoice' }]);
   });
 
-  it('DECISIONS §6: token warehouses must exist in the store → invalid_request, nothing written', async () => {
+  it('docs/behaviour.md: token warehouses must exist in the store → invalid_request, nothing written', async () => {
     await h.engine.upsertStore('eu');
     await h.engine.upsertWarehouse('eu', { code: 'EU-1', name: 'Europe' });
     for (const warehouses of [['WH-Z'], ['WH-A', 'EU-1']]) {
@@ -215,7 +215,7 @@ describe('DECISIONS §6: tokens and access', () => {
     }
   });
 
-  it('DECISIONS §6: a duplicate token name in the store → already_exists, the first token unchanged', async () => {
+  it('docs/behaviour.md: a duplicate token name in the store → already_exists, the first token unchanged', async () => {
     const before = await h.snapshot();
     const error = await domainError(
       h.engine.createToken('default', { name: 'partner-a', acl: 'all' }),
@@ -227,7 +227,7 @@ describe('DECISIONS §6: tokens and access', () => {
     );
   });
 
-  it('DECISIONS §6: a malformed token spec → invalid_request naming the field', async () => {
+  it('docs/behaviour.md: a malformed token spec → invalid_request naming the field', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'x', acl: 'admin' }, 'acl'],
       [{ name: 'x', acl: [] }, 'acl'],

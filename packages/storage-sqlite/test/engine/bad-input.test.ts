@@ -182,7 +182,7 @@ describe('invalid requests change nothing', () => {
       'order.order_id',
     ));
 
-  it('DECISIONS §4: a retry of an applied action is 200 and changes nothing, not even updated_at', async () => {
+  it('docs/behaviour.md: a retry of an applied action is 200 and changes nothing, not even updated_at', async () => {
     const before = await h.snapshot();
     const again = await h.engine.ship(h.partnerA, {
       shipment: { order_id: '3-1', items: ids['3']?.map((item_id) => ({ item_id })) },

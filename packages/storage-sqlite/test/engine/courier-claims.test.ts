@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteRepository } from '../../src/index.js';
 
 /**
- * The courier claim (DECISIONS §8): what the dispatcher records after the courier answers, and
+ * The courier claim (docs/behaviour.md): what the dispatcher records after the courier answers, and
  * the idempotency key the courier sees.
  */
 describe('courier dispatch claims', () => {

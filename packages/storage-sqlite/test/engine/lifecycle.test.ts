@@ -4,7 +4,7 @@ import { type Harness, openHarness, salesOrder } from './harness.js';
 /**
  * The acceptance walk of the engine: one sales order of 3 items on a partials-enabled store,
  * from intake to the last invoice, checking queues, item statuses and order status at each step
- * against DECISIONS §2-§4.
+ * against docs/behaviour.md.
  */
 describe('one sales order through every stage, in-process on SQLite', () => {
   let h: Harness;
@@ -206,7 +206,7 @@ describe('one sales order through every stage, in-process on SQLite', () => {
       expect(await engine.poll(engine.operator('default'), queue)).toEqual([]);
     }
 
-    // DECISIONS §5: shipping took the goods off on hand and released every reservation.
+    // docs/behaviour.md: shipping took the goods off on hand and released every reservation.
     expect(await h.stock()).toEqual([
       { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 8, reserved: 0 },
       { warehouse_code: 'WH-A', sku: 'SKU-2', on_hand: 9, reserved: 0 },

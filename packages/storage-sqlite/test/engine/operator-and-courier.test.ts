@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { domainError, fieldNames, type Harness, openHarness, salesOrder } from './harness.js';
 
 /**
- * DECISIONS §8: the operator side (fail, requeue, abandon, cancel) and courier dispatch for
+ * docs/behaviour.md: the operator side (fail, requeue, abandon, cancel) and courier dispatch for
  * orders of the courier warehouse WH-C.
  */
 let h: Harness;
@@ -31,7 +31,7 @@ async function intake(
   return { number: order.fulfillment_order_number, ids: order.items.map((item) => item.id), order };
 }
 
-describe('DECISIONS §8: failing, requeueing, abandoning and canceling an order', () => {
+describe('docs/behaviour.md: failing, requeueing, abandoning and canceling an order', () => {
   /**
    * An order at WH-A with SKU-1 × 2 allocated, SKU-2 × 1 accepted, and SKU-3 rejected (rerouted
    * to WH-B): partially allocated.
@@ -61,7 +61,7 @@ describe('DECISIONS §8: failing, requeueing, abandoning and canceling an order'
     return { ...order, one: one as number, two: two as number, three: three as number };
   }
 
-  it('DECISIONS §8: failOrder moves the order to the failed queue only, status failed, with all live items and no prices', async () => {
+  it('docs/behaviour.md: failOrder moves the order to the failed queue only, status failed, with all live items and no prices', async () => {
     const order = await partlyAllocated();
     expect(await queuesListing(order.number)).toEqual(['pending_allocation', 'pending_shipment']);
 
@@ -102,7 +102,7 @@ describe('DECISIONS §8: failing, requeueing, abandoning and canceling an order'
     });
   });
 
-  it('DECISIONS §8: any public action on a failed order → order_failed, nothing changed', async () => {
+  it('docs/behaviour.md: any public action on a failed order → order_failed, nothing changed', async () => {
     const order = await partlyAllocated();
     await h.engine.failOrder('default', order.number, 'stuck');
     const calls: [string, () => Promise<unknown>][] = [
@@ -155,7 +155,7 @@ describe('DECISIONS §8: failing, requeueing, abandoning and canceling an order'
     }
   });
 
-  it('DECISIONS §8: requeueOrder puts it back in its queues with the derived status', async () => {
+  it('docs/behaviour.md: requeueOrder puts it back in its queues with the derived status', async () => {
     const order = await partlyAllocated();
     await h.engine.failOrder('default', order.number, 'stuck');
     h.clock.advance(60_000);
@@ -177,7 +177,7 @@ describe('DECISIONS §8: failing, requeueing, abandoning and canceling an order'
     );
   });
 
-  it('DECISIONS §8: abandonOrder keeps it failed; requeue after abandon → wrong_stage', async () => {
+  it('docs/behaviour.md: abandonOrder keeps it failed; requeue after abandon → wrong_stage', async () => {
     const order = await partlyAllocated();
     // Abandoning an order that is not failed is a wrong stage.
     expect((await domainError(h.engine.abandonOrder('default', order.number))).code).toBe(
@@ -198,7 +198,7 @@ describe('DECISIONS §8: failing, requeueing, abandoning and canceling an order'
     expect(await queuesListing(order.number)).toEqual(['failed']);
   });
 
-  it('DECISIONS §8: cancelOrder → status canceled, every open item canceled, gone from the queues', async () => {
+  it('docs/behaviour.md: cancelOrder → status canceled, every open item canceled, gone from the queues', async () => {
     const order = await partlyAllocated();
     const canceled = await h.engine.cancelOrder('default', order.number);
     expect(canceled.status).toBe('canceled');
@@ -220,7 +220,7 @@ describe('DECISIONS §8: failing, requeueing, abandoning and canceling an order'
     expect(error.code).toBe('conflicts_with_applied');
   });
 
-  it('DECISIONS §8: cancelOrder takes a failed order out of the failed queue as canceled', async () => {
+  it('docs/behaviour.md: cancelOrder takes a failed order out of the failed queue as canceled', async () => {
     const order = await partlyAllocated();
     await h.engine.failOrder('default', order.number, 'stuck');
     const canceled = await h.engine.cancelOrder('default', order.number);
@@ -229,7 +229,7 @@ describe('DECISIONS §8: failing, requeueing, abandoning and canceling an order'
   });
 });
 
-describe('DECISIONS §8: courier dispatch for the courier warehouse WH-C', () => {
+describe('docs/behaviour.md: courier dispatch for the courier warehouse WH-C', () => {
   const EMPTY: DispatchReport = { shipped: [], retrying: [], failed: [] };
 
   async function courierOrder(settings: Record<string, unknown> = {}) {
@@ -256,7 +256,7 @@ describe('DECISIONS §8: courier dispatch for the courier warehouse WH-C', () =>
     });
   }
 
-  it('DECISIONS §8: an order pinned to the courier warehouse skips pending_accept and is reserved at once', async () => {
+  it('docs/behaviour.md: an order pinned to the courier warehouse skips pending_accept and is reserved at once', async () => {
     const created = await courierOrder();
     expect(created.order.status).toBe('pending_allocation');
     expect(created.order.items.map((item) => item.status)).toEqual([
@@ -270,7 +270,7 @@ describe('DECISIONS §8: courier dispatch for the courier warehouse WH-C', () =>
     expect(await h.engine.dispatchCourier()).toEqual(EMPTY);
   });
 
-  it('DECISIONS §8: after allocate, dispatchCourier ships it with a simulated track; a second dispatch does nothing', async () => {
+  it('docs/behaviour.md: after allocate, dispatchCourier ships it with a simulated track; a second dispatch does nothing', async () => {
     const order = await courierOrder();
     await allocate(order);
     h.clock.advance(1_000);
@@ -296,7 +296,7 @@ describe('DECISIONS §8: courier dispatch for the courier warehouse WH-C', () =>
     expect(await h.snapshot()).toEqual(before);
   });
 
-  it('DECISIONS §8: courier failures retry after a backoff; after max_attempts the order fails in stage shipment', async () => {
+  it('docs/behaviour.md: courier failures retry after a backoff; after max_attempts the order fails in stage shipment', async () => {
     const order = await courierOrder({ courier: { fail_skus: ['SKU-1'], max_attempts: 3 } });
     await allocate(order);
 
@@ -340,7 +340,7 @@ describe('DECISIONS §8: courier dispatch for the courier warehouse WH-C', () =>
     expect(await h.engine.dispatchCourier()).toEqual(EMPTY);
   });
 
-  it('DECISIONS §8: a requeued courier order is dispatched afresh', async () => {
+  it('docs/behaviour.md: a requeued courier order is dispatched afresh', async () => {
     const order = await courierOrder({ courier: { fail_skus: ['SKU-1'], max_attempts: 1 } });
     await allocate(order);
     expect(await h.engine.dispatchCourier()).toEqual({ ...EMPTY, failed: [order.number] });
@@ -353,7 +353,7 @@ describe('DECISIONS §8: courier dispatch for the courier warehouse WH-C', () =>
     expect((await h.engine.getOrder('default', order.number)).status).toBe('pending_invoice');
   });
 
-  it('DECISIONS §8: two dispatchCourier() calls started together ship the order once', async () => {
+  it('docs/behaviour.md: two dispatchCourier() calls started together ship the order once', async () => {
     const order = await courierOrder();
     await allocate(order);
     const reports = await Promise.all([h.engine.dispatchCourier(), h.engine.dispatchCourier()]);

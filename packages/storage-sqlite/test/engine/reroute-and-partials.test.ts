@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { domainError, fieldNames, type Harness, openHarness, salesOrder } from './harness.js';
 
 /**
- * DECISIONS §4: rerouting of rejected lines, partial quantities, idempotent retries, and the
- * polling parameters (`date`, `page`) of DECISIONS §1. The harness store: WH-A (priority 10;
+ * docs/behaviour.md: rerouting of rejected lines, partial quantities, idempotent retries, and the
+ * polling parameters (`date`, `page`) of docs/api.md. The harness store: WH-A (priority 10;
  * SKU-1 10, SKU-2 10, SKU-3 0), WH-B (5; SKU-3 5), WH-C (1, courier, no stock).
  */
-describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
+describe('docs/behaviour.md: reroutes, partial quantities and retries', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await openHarness();
@@ -48,7 +48,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
       order: { order_id: number, items: ids.map((item_id) => ({ item_id })) },
     });
 
-  it('DECISIONS §4: reroute goes to the highest-priority other active warehouse with enough available stock', async () => {
+  it('docs/behaviour.md: reroute goes to the highest-priority other active warehouse with enough available stock', async () => {
     await h.engine.upsertWarehouse('default', {
       code: 'WH-E',
       name: 'Closed, well stocked',
@@ -85,7 +85,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     ]);
   });
 
-  it('DECISIONS §4: reroute never goes back to a warehouse that rejected the line (WH-A → WH-B → stays rejected)', async () => {
+  it('docs/behaviour.md: reroute never goes back to a warehouse that rejected the line (WH-A → WH-B → stays rejected)', async () => {
     const order = await intake('602', [{ sku: 'SKU-3', qty: 1 }]);
     await rejectAll(h.partnerA, order.number, order.ids);
     const [moved] = await h.queue(h.partnerB, 'pending_accept');
@@ -104,7 +104,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(await h.queue(h.erp, 'pending_allocation')).toEqual([]);
   });
 
-  it('DECISIONS §4: a line rejected by two warehouses goes on to a third, numbered <sales_order_number>-3', async () => {
+  it('docs/behaviour.md: a line rejected by two warehouses goes on to a third, numbered <sales_order_number>-3', async () => {
     await sync([
       ['WH-A', 'SKU-3', 5],
       ['WH-C', 'SKU-3', 5],
@@ -131,7 +131,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(await h.level('WH-C', 'SKU-3')).toMatchObject({ reserved: 2 });
   });
 
-  it('DECISIONS §4: with store reroute false a rejected item stays rejected and no new order appears', async () => {
+  it('docs/behaviour.md: with store reroute false a rejected item stays rejected and no new order appears', async () => {
     await h.engine.upsertStore('default', { reroute: false });
     const order = await intake('604', [
       { sku: 'SKU-1', qty: 1 },
@@ -160,7 +160,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     ['store partial_qty true', { partial_qty: true }, {}],
     ['order allow_partial true', { partial_qty: false }, { allow_partial: true }],
   ] as const) {
-    it(`DECISIONS §4: partial qty (${rule}): accept 1 of 3 keeps 1, splits off a rejected line of 2 and reroutes it`, async () => {
+    it(`docs/behaviour.md: partial qty (${rule}): accept 1 of 3 keeps 1, splits off a rejected line of 2 and reroutes it`, async () => {
       await h.engine.upsertStore('default', store);
       const order = await intake('605', [{ sku: 'SKU-3', qty: 3 }], {
         warehouse_code: 'WH-A',
@@ -192,7 +192,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     });
   }
 
-  it('DECISIONS §4: order allow_partial false overrides the store partial_qty → qty_mismatch, nothing changed', async () => {
+  it('docs/behaviour.md: order allow_partial false overrides the store partial_qty → qty_mismatch, nothing changed', async () => {
     await h.engine.upsertStore('default', { partial_qty: true });
     const order = await intake('606', [{ sku: 'SKU-3', qty: 3 }], {
       warehouse_code: 'WH-A',
@@ -209,7 +209,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(await h.snapshot()).toEqual(before);
   });
 
-  it("DECISIONS §4: the rerouted order's amounts: shipping 0, totals from its own items", async () => {
+  it("docs/behaviour.md: the rerouted order's amounts: shipping 0, totals from its own items", async () => {
     await h.engine.upsertStore('default', { partial_qty: true });
     const sale = salesOrder('607', [{ sku: 'SKU-3', qty: 3, price: 10.01 }], {
       warehouse_code: 'WH-A',
@@ -265,7 +265,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(rerouted.tax_amount).toBe(3.62);
   });
 
-  it('DECISIONS §4: lines rerouted together count against the stock they take (WH-B has 5 of SKU-3: one line of 3 goes, the other stays rejected)', async () => {
+  it('docs/behaviour.md: lines rerouted together count against the stock they take (WH-B has 5 of SKU-3: one line of 3 goes, the other stays rejected)', async () => {
     const order = await intake('609', [
       { sku: 'SKU-3', qty: 3 },
       { sku: 'SKU-3', qty: 3 },
@@ -280,7 +280,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     ]);
   });
 
-  it('DECISIONS §4: the reject endpoint (engine.reject) rejects the listed lines and reroutes them', async () => {
+  it('docs/behaviour.md: the reject endpoint (engine.reject) rejects the listed lines and reroutes them', async () => {
     const order = await intake('608', [
       { sku: 'SKU-1', qty: 1 },
       { sku: 'SKU-3', qty: 2 },
@@ -326,7 +326,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(await h.snapshot()).toEqual(before);
   });
 
-  it('DECISIONS §4: a repeated accept, allocate, ship or invoice returns the same response and changes nothing', async () => {
+  it('docs/behaviour.md: a repeated accept, allocate, ship or invoice returns the same response and changes nothing', async () => {
     await h.engine.upsertStore('default', { partial_qty: true });
     const order = await intake('609', [
       { sku: 'SKU-1', qty: 2 },
@@ -405,7 +405,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(history.invoices).toHaveLength(1);
   });
 
-  it('DECISIONS §4: invoicing invoiced items under another number → conflicts_with_applied, nothing changed', async () => {
+  it('docs/behaviour.md: invoicing invoiced items under another number → conflicts_with_applied, nothing changed', async () => {
     const order = await intake('610', [{ sku: 'SKU-1', qty: 1 }]);
     const ids = order.ids.map((item_id) => ({ item_id }));
     await h.engine.accept(h.partnerA, {
@@ -428,7 +428,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(await h.snapshot()).toEqual(before);
   });
 
-  it('DECISIONS §1: poll `date` is inclusive: an order updated exactly at `date` is listed, one updated before is not', async () => {
+  it('docs/api.md: poll `date` is inclusive: an order updated exactly at `date` is listed, one updated before is not', async () => {
     await intake('700', [{ sku: 'SKU-1', qty: 1 }]);
     h.clock.advance(5 * 60_000);
     const late = await intake('701', [{ sku: 'SKU-1', qty: 1 }]);
@@ -456,7 +456,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(await numbers('pending_allocation', '2026-03-01 09:10:01')).toEqual([]);
   });
 
-  it('DECISIONS §1: poll pages hold 100 orders ordered by id; the page past the end is []', async () => {
+  it('docs/api.md: poll pages hold 100 orders ordered by id; the page past the end is []', async () => {
     const created: string[] = [];
     for (let n = 0; n < 103; n++) {
       // Sales order numbers that do not sort like the ids, to prove the order is by id.
@@ -481,7 +481,7 @@ describe('DECISIONS §4: reroutes, partial quantities and retries', () => {
     expect(await h.engine.poll(h.partnerB, 'pending_accept')).toEqual([]);
   });
 
-  it('DECISIONS §1: a bad page or date → invalid_request naming the parameter', async () => {
+  it('docs/api.md: a bad page or date → invalid_request naming the parameter', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ page: '0' }, 'page'],
       [{ page: 0 }, 'page'],

@@ -12,7 +12,7 @@ import {
 const SECRET_A = 'seed-partner-a-secret-0123456789abcdef';
 const SECRET_ERP = 'seed-erp-secret-0123456789abcdefghijklm';
 
-/** A seed document as DECISIONS §9 shapes it: one store, a partner and a courier warehouse. */
+/** A seed document as docs/seed-file.md shapes it: one store, a partner and a courier warehouse. */
 function seedDocument() {
   return {
     stores: [
@@ -58,11 +58,11 @@ function withoutSequences(snapshot: Record<string, unknown[]>) {
   return tables;
 }
 
-describe('DECISIONS §9: the seed file', () => {
+describe('docs/seed-file.md: the seed file', () => {
   let engine: Awaited<ReturnType<typeof openEmptyEngine>>;
   afterEach(() => engine.engine.close());
 
-  it('DECISIONS §9: loadSeed sets the store up and returns a report', async () => {
+  it('docs/seed-file.md: loadSeed sets the store up and returns a report', async () => {
     engine = await openEmptyEngine();
     const report = await engine.engine.loadSeed(seedDocument());
     expect(report).toEqual<SeedReport>({
@@ -102,7 +102,7 @@ describe('DECISIONS §9: the seed file', () => {
     ).toEqual([['seed', 'intake']]);
   });
 
-  it('DECISIONS §9: loading the same seed twice changes nothing the second time', async () => {
+  it('docs/seed-file.md: loading the same seed twice changes nothing the second time', async () => {
     engine = await openEmptyEngine();
     await engine.engine.loadSeed(seedDocument());
     const before = await engine.snapshot();
@@ -113,7 +113,7 @@ describe('DECISIONS §9: the seed file', () => {
     expect(withoutSequences(await engine.snapshot())).toEqual(withoutSequences(before));
   });
 
-  it('DECISIONS §9: a seed adds what is new and keeps what exists', async () => {
+  it('docs/seed-file.md: a seed adds what is new and keeps what exists', async () => {
     engine = await openEmptyEngine();
     await engine.engine.loadSeed(seedDocument());
     const more = seedDocument();
@@ -221,7 +221,7 @@ describe('DECISIONS §9: the seed file', () => {
   ];
 
   for (const [what, mutate, path] of badSeeds) {
-    it(`DECISIONS §9: a seed with ${what} → invalid_seed at ${path}, nothing written`, async () => {
+    it(`docs/seed-file.md: a seed with ${what} → invalid_seed at ${path}, nothing written`, async () => {
       engine = await openEmptyEngine();
       const before = await engine.snapshot();
       const error = await domainError(engine.engine.loadSeed(mutate(seedDocument())));
@@ -231,7 +231,7 @@ describe('DECISIONS §9: the seed file', () => {
     });
   }
 
-  it('DECISIONS §9: a bad seed over an existing database changes nothing of it', async () => {
+  it('docs/seed-file.md: a bad seed over an existing database changes nothing of it', async () => {
     engine = await openEmptyEngine();
     await engine.engine.loadSeed(seedDocument());
     const before = await engine.snapshot();
@@ -255,14 +255,14 @@ describe('DECISIONS §9: the seed file', () => {
     return seed;
   }
 
-  it('DECISIONS §9: a seed with two tokens of one name fails and writes nothing', async () => {
+  it('docs/seed-file.md: a seed with two tokens of one name fails and writes nothing', async () => {
     engine = await openEmptyEngine();
     const before = await engine.snapshot();
     await domainError(engine.engine.loadSeed(seedWithTwoErpTokens()));
     expect(await engine.snapshot()).toEqual(before);
   });
 
-  it('DECISIONS §9: two tokens of one name in a seed → invalid_seed naming the second one', async () => {
+  it('docs/seed-file.md: two tokens of one name in a seed → invalid_seed naming the second one', async () => {
     engine = await openEmptyEngine();
     const error = await domainError(engine.engine.loadSeed(seedWithTwoErpTokens()));
     expect(error.code).toBe('invalid_seed');
@@ -270,7 +270,7 @@ describe('DECISIONS §9: the seed file', () => {
   });
 });
 
-describe('intake splitting (DECISIONS §4 routing, §9 orders without warehouse_code)', () => {
+describe('intake splitting (docs/behaviour.md routing, §9 orders without warehouse_code)', () => {
   let h: Harness;
   afterEach(() => h.engine.close());
 

@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { domainError, fieldNames, type Harness, openHarness, salesOrder } from './harness.js';
 
 /**
- * DECISIONS §5: stock. Sync sets absolute on-hand quantities; accept reserves at the item's
+ * docs/behaviour.md: stock. Sync sets absolute on-hand quantities; accept reserves at the item's
  * source warehouse, ship takes the goods off on hand and releases, reject/cancel/abandon release,
  * a transfer at allocate moves the reservation. The harness store: WH-A (SKU-1 10, SKU-2 10,
  * SKU-3 0), WH-B (SKU-3 5), WH-C (courier, no stock).
  */
-describe('DECISIONS §5: stock on hand and reservations', () => {
+describe('docs/behaviour.md: stock on hand and reservations', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await openHarness();
@@ -36,7 +36,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     return order;
   }
 
-  it('DECISIONS §5: stock sync sets the absolute on-hand qty per (warehouse, sku) and echoes the batch', async () => {
+  it('docs/behaviour.md: stock sync sets the absolute on-hand qty per (warehouse, sku) and echoes the batch', async () => {
     const batch = [
       { warehouse_code: 'WH-A', sku: 'SKU-1', qty: 7 },
       { warehouse_code: 'WH-A', sku: 'SKU-9', qty: 4 },
@@ -59,7 +59,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-9')).toEqual({ on_hand: 4, reserved: 0, available: 4 });
   });
 
-  it('DECISIONS §5: a stock sync leaves reservations untouched', async () => {
+  it('docs/behaviour.md: a stock sync leaves reservations untouched', async () => {
     await accepted('500', [{ sku: 'SKU-1', qty: 3 }]);
     expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 10, reserved: 3, available: 7 });
 
@@ -73,7 +73,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 0, reserved: 3, available: -3 });
   });
 
-  it("DECISIONS §5: accept reserves the accepted qty at the item's source warehouse", async () => {
+  it("docs/behaviour.md: accept reserves the accepted qty at the item's source warehouse", async () => {
     const order = await intake('501', [
       { sku: 'SKU-1', qty: 3 },
       { sku: 'SKU-2', qty: 2 },
@@ -100,7 +100,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect((await h.level('WH-A', 'SKU-2')).available).toBe(8);
   });
 
-  it('DECISIONS §5: a partial-qty accept reserves only the accepted qty', async () => {
+  it('docs/behaviour.md: a partial-qty accept reserves only the accepted qty', async () => {
     await h.engine.upsertStore('default', { partial_qty: true, reroute: false });
     const order = await intake('502', [{ sku: 'SKU-1', qty: 4 }]);
     await h.engine.accept(h.partnerA, {
@@ -109,7 +109,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 10, reserved: 1, available: 9 });
   });
 
-  it('DECISIONS §5: ship deducts on hand and releases the reservation of the shipped lines only', async () => {
+  it('docs/behaviour.md: ship deducts on hand and releases the reservation of the shipped lines only', async () => {
     const order = await accepted('503', [
       { sku: 'SKU-1', qty: 3 },
       { sku: 'SKU-2', qty: 2 },
@@ -132,7 +132,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-2')).toEqual({ on_hand: 8, reserved: 0, available: 8 });
   });
 
-  it('DECISIONS §5: reject releases nothing; a line rerouted to a courier warehouse is reserved there at once', async () => {
+  it('docs/behaviour.md: reject releases nothing; a line rerouted to a courier warehouse is reserved there at once', async () => {
     // Only the courier hub WH-C has SKU-2 besides WH-A.
     await h.engine.syncStock(h.engine.operator('default'), {
       stock_items: [{ warehouse_code: 'WH-C', sku: 'SKU-2', qty: 6 }],
@@ -173,7 +173,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect((await h.engine.getOrder('default', '505-2')).warehouse_code).toBe('WH-C');
   });
 
-  it('DECISIONS §5: cancel (engine.cancelOrder) releases the reservations of the canceled lines', async () => {
+  it('docs/behaviour.md: cancel (engine.cancelOrder) releases the reservations of the canceled lines', async () => {
     const order = await accepted('506', [
       { sku: 'SKU-1', qty: 3 },
       { sku: 'SKU-2', qty: 2 },
@@ -190,7 +190,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-2')).toEqual({ on_hand: 10, reserved: 0, available: 10 });
   });
 
-  it('DECISIONS §5: failing keeps the reservations; abandoning releases them', async () => {
+  it('docs/behaviour.md: failing keeps the reservations; abandoning releases them', async () => {
     const order = await accepted('508', [{ sku: 'SKU-1', qty: 3 }]);
     await h.engine.failOrder('default', order.number, 'ERP could not allocate');
     expect(await h.level('WH-A', 'SKU-1')).toMatchObject({ reserved: 3 });
@@ -198,7 +198,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 10, reserved: 0, available: 10 });
   });
 
-  it('DECISIONS §5: canceling an abandoned order does not release its stock a second time', async () => {
+  it('docs/behaviour.md: canceling an abandoned order does not release its stock a second time', async () => {
     const order = await accepted('509', [{ sku: 'SKU-1', qty: 3 }]);
     await accepted('510', [{ sku: 'SKU-1', qty: 2 }]);
     await h.engine.failOrder('default', order.number, 'ERP could not allocate');
@@ -210,7 +210,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 10, reserved: 2, available: 8 });
   });
 
-  it('DECISIONS §5: a transfer at allocate (item warehouse_code) moves the reservation to the new source', async () => {
+  it('docs/behaviour.md: a transfer at allocate (item warehouse_code) moves the reservation to the new source', async () => {
     const order = await accepted('511', [{ sku: 'SKU-3', qty: 2 }]);
     expect(await h.level('WH-A', 'SKU-3')).toEqual({ on_hand: 0, reserved: 2, available: -2 });
 
@@ -236,7 +236,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect(await h.level('WH-B', 'SKU-3')).toEqual({ on_hand: 3, reserved: 0, available: 3 });
   });
 
-  it('DECISIONS §5: a transfer to an unknown or inactive warehouse is refused and moves nothing', async () => {
+  it('docs/behaviour.md: a transfer to an unknown or inactive warehouse is refused and moves nothing', async () => {
     await h.engine.upsertWarehouse('default', { code: 'WH-OFF', name: 'Closed', active: false });
     const order = await accepted('512', [{ sku: 'SKU-1', qty: 2 }]);
     for (const target of ['WH-OFF', 'WH-NOPE']) {
@@ -255,7 +255,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     }
   });
 
-  it("DECISIONS §5: a scoped token syncing another warehouse's stock → invalid_stock_batch naming the entry, nothing changed", async () => {
+  it("docs/behaviour.md: a scoped token syncing another warehouse's stock → invalid_stock_batch naming the entry, nothing changed", async () => {
     const before = await h.snapshot();
     const error = await domainError(
       h.engine.syncStock(h.partnerA, {
@@ -278,7 +278,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     expect(await h.level('WH-B', 'SKU-3')).toMatchObject({ on_hand: 99 });
   });
 
-  it('DECISIONS §5: a batch with a repeated key, a negative or a fractional qty is rejected whole, naming the entries', async () => {
+  it('docs/behaviour.md: a batch with a repeated key, a negative or a fractional qty is rejected whole, naming the entries', async () => {
     const cases: [unknown[], string][] = [
       [
         [
@@ -313,7 +313,7 @@ describe('DECISIONS §5: stock on hand and reservations', () => {
     }
   });
 
-  it('DECISIONS §5: GET warehouses (engine.listWarehouses) is ordered by code; a scoped token sees only its own; page 2 is []', async () => {
+  it('docs/behaviour.md: GET warehouses (engine.listWarehouses) is ordered by code; a scoped token sees only its own; page 2 is []', async () => {
     await h.engine.upsertWarehouse('default', { code: 'WH-0', name: 'First', priority: 99 });
     await h.engine.upsertWarehouse('default', { code: 'WH-Z', name: 'Closed', active: false });
     expect(await h.engine.listWarehouses(h.erp)).toEqual([

@@ -8,7 +8,7 @@ import { type ActionContext, type ActionOutcome, touch, unchanged } from './outc
 import { rejectLine } from './reject.js';
 
 /**
- * POST accept (spec accept rules 1–5, DECISIONS §4): qty > 0 accepts and reserves that quantity,
+ * POST accept (spec accept rules 1–5, docs/behaviour.md): qty > 0 accepts and reserves that quantity,
  * qty = 0 rejects the line, a smaller qty (with partial quantities) accepts part and rejects the
  * rest as a new line.
  */

@@ -5,7 +5,7 @@ import { fail } from './operator.js';
 import type { ActionContext, ActionOutcome } from './outcome.js';
 import { ship } from './ship.js';
 
-/** Courier dispatch for orders the service ships itself (DECISIONS §8), as pure decisions. */
+/** Courier dispatch for orders the service ships itself (docs/behaviour.md), as pure decisions. */
 
 export interface CourierPolicy {
   max_attempts: number;

@@ -12,7 +12,7 @@ function sameIds(a: readonly number[], b: readonly number[]): boolean {
 
 /**
  * The shipping amount the next invoice must state: the order's shipping amount including tax on
- * the first invoice, 0 on every later one (DECISIONS §4).
+ * the first invoice, 0 on every later one (docs/behaviour.md).
  */
 export function expectedShippingAmount(order: FulfillmentOrder): number {
   return order.invoices.length === 0 ? (order.amounts.shipping_amount ?? 0) : 0;

@@ -5,7 +5,7 @@ import type { Timestamp } from '../timestamp.js';
 import type { FailureStage, FulfillmentOrder, StockDelta } from '../types.js';
 import { type ActionOutcome, touch, unchanged } from './outcome.js';
 
-/** Operator interventions (DECISIONS §8): failing, requeueing, abandoning, canceling an order. */
+/** Operator interventions (docs/behaviour.md): failing, requeueing, abandoning, canceling an order. */
 
 /** The stage an order fails in, read from its least advanced live line. */
 export function currentFailureStage(order: FulfillmentOrder): FailureStage {

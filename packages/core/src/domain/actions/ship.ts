@@ -3,7 +3,7 @@ import type { FulfillmentOrder, StockDelta, Track } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
 
-/** The request's tracks, plus `carrier_tracking_number` + `carrier_title` as one more (DECISIONS §4). */
+/** The request's tracks, plus `carrier_tracking_number` + `carrier_title` as one more (docs/behaviour.md). */
 export function tracksOf(
   input: Pick<ParsedShipment, 'tracks' | 'carrier_tracking_number' | 'carrier_title'>,
 ): Track[] {

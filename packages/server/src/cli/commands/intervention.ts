@@ -3,7 +3,7 @@ import type { OptionSpecs } from '../args.js';
 import { type Command, type CommandContext, printJson, withEngine } from '../command.js';
 
 /**
- * A command that applies one operator intervention to one order (DECISIONS §8) and prints the
+ * A command that applies one operator intervention to one order (docs/behaviour.md) and prints the
  * order as it is afterwards, as JSON.
  */
 export function interventionCommand(spec: {
