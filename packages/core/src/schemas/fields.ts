@@ -42,11 +42,24 @@ function withinCharacters(value: string, max: number): boolean {
   return true;
 }
 
+/** The character limit of each `atMost` check, for describing it (JSON Schema's maxLength). */
+const CHARACTER_LIMITS = new WeakMap<object, number>();
+
 function atMost(max: number) {
-  return v.check(
+  const check = v.check(
     (value: string) => withinCharacters(value, max),
     `must be at most ${max} characters`,
   );
+  CHARACTER_LIMITS.set(check, max);
+  return check;
+}
+
+/**
+ * The length limit a schema action enforces, in characters, or undefined when it is no such
+ * limit. JSON Schema's `maxLength` counts characters (code points) as these checks do.
+ */
+export function characterLimitOf(action: object): number | undefined {
+  return CHARACTER_LIMITS.get(action);
 }
 
 /** A string of at most `max` characters, possibly empty. */

@@ -66,6 +66,17 @@ describe('the served OpenAPI document tells the truth', () => {
     expect(reply.status).toBe(406);
   });
 
+  test('every string limit the engine enforces is a maxLength in the document', () => {
+    const schemas = document.components.schemas;
+    expect(schemas.StockItemInput.properties.sku).toMatchObject({ type: 'string', maxLength: 128 });
+    const ship = schemas.ShipRequest.properties.shipment.properties;
+    expect(ship.carrier_title).toMatchObject({ maxLength: 255 });
+    expect(schemas.TrackInput.properties.track_number).toMatchObject({ maxLength: 128 });
+    const invoice = schemas.InvoiceRequest.properties.invoice.properties;
+    expect(invoice.invoice_number).toMatchObject({ maxLength: 128 });
+    expect(invoice.doc_binary).toMatchObject({ maxLength: 1_048_576 });
+  });
+
   test("a string's maxLength in the valibot schema reaches the document", () => {
     const bounded = v.object({ sku: v.pipe(v.string(), v.maxLength(128)) });
     expect(jsonSchemaOf(bounded)).toMatchObject({

@@ -2,6 +2,7 @@ import {
   AcceptRequest,
   AddressInput,
   AllocateRequest,
+  characterLimitOf,
   DEFAULT_ACL_PREFIX,
   InvoiceRequest,
   ItemResourceSchema,
@@ -84,6 +85,11 @@ const CONVERSION: ConversionConfig = {
   typeMode: 'input',
   // Checks, trims and transforms have no JSON Schema form; the engine enforces them.
   errorMode: 'ignore',
+  // Except the length limits, checked in characters: JSON Schema's maxLength says the same.
+  overrideAction: ({ valibotAction, jsonSchema }) => {
+    const max = characterLimitOf(valibotAction);
+    return max === undefined ? undefined : { ...jsonSchema, maxLength: max };
+  },
 };
 
 /** What the server reads and writes; `text/xml` is the same XML as `application/xml`. */
