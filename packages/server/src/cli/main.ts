@@ -18,12 +18,8 @@ import {
 } from './commands/failed.js';
 import { migrateCommand } from './commands/migrate.js';
 import { openapiCommand } from './commands/openapi.js';
-import {
-  ordersCancelCommand,
-  ordersFailCommand,
-  ordersImportCommand,
-  ordersShowCommand,
-} from './commands/orders.js';
+import { ordersCancelCommand, ordersFailCommand, ordersShowCommand } from './commands/orders.js';
+import { ordersImportCommand } from './commands/orders-import.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 import { stockListCommand } from './commands/stock.js';
