@@ -34,3 +34,13 @@ export {
 } from './migrations.js';
 export { pollQueueIds } from './poll-query.js';
 export type { SchemaFlags } from './schema-flags.js';
+export {
+  checkHeader,
+  exportStore,
+  importStore,
+  type NumberedRecord,
+  STORE_DUMP_FORMAT,
+  STORE_DUMP_VERSION,
+  StoreDumpError,
+  type StoreDumpRecord,
+} from './store-dump.js';

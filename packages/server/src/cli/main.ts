@@ -11,11 +11,13 @@ import {
 } from './args.js';
 import { type Command, createContext } from './command.js';
 import { courierDispatchCommand } from './commands/courier.js';
+import { exportCommand } from './commands/export.js';
 import {
   failedAbandonCommand,
   failedListCommand,
   failedRequeueCommand,
 } from './commands/failed.js';
+import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
 import { openapiCommand } from './commands/openapi.js';
 import { ordersCancelCommand, ordersFailCommand, ordersShowCommand } from './commands/orders.js';
@@ -42,6 +44,8 @@ export const COMMANDS: readonly Command[] = [
   failedRequeueCommand,
   failedAbandonCommand,
   courierDispatchCommand,
+  exportCommand,
+  importCommand,
   openapiCommand,
 ];
 
