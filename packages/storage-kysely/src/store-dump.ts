@@ -51,6 +51,11 @@ const ID_TABLES = ['tokens', 'fulfillment_orders', ...ORDER_TABLES.map((t) => t.
   (table) => table !== 'queue_entries',
 );
 
+/** A column every row of `table` has, to count the rows an insert took. */
+function keyOf(table: string): string {
+  return [...STORE_TABLES, ...ORDER_TABLES].find((t) => t.table === table)?.key[0] ?? 'id';
+}
+
 const KNOWN_TABLES = new Set([
   ...STORE_TABLES.map((t) => t.table),
   'fulfillment_orders',
@@ -161,17 +166,30 @@ export function checkHeader(first: NumberedRecord | undefined, storeCode: string
   }
 }
 
+/** Rows taken in and, under `merge`, rows left out because the store had them already. */
+export interface StoreImportCounts {
+  rows: Record<string, number>;
+  kept: Record<string, number>;
+}
+
 /**
- * Loads a dump into store `storeCode`, which must not exist or hold nothing yet, in one
- * transaction: a dump is taken in whole or not at all. Rows are inserted in batches; ids are kept,
- * and the id generators moved past them.
+ * Loads a dump into store `storeCode` in one transaction: a dump is taken in whole or not at all.
+ * The store must not exist or hold nothing yet, unless `merge`: then only rows it lacks are taken
+ * in (an order it has already, by number or id, is kept as it is, with its items, shipments and
+ * audit). Rows are inserted in batches; ids are kept, and the id generators moved past them.
  */
 export async function importStore(
   repository: KyselyRepository,
   storeCode: string,
   records: AsyncIterable<NumberedRecord>,
-): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
+  options: { merge?: boolean } = {},
+): Promise<StoreImportCounts> {
+  const merge = options.merge ?? false;
+  const counts: StoreImportCounts = { rows: {}, kept: {} };
+  /** Under `merge`, the orders of the current page that were taken in: only their rows follow. */
+  let takenOrders = new Set<number>();
+  let lastTable = '';
+  let seenStore = false;
   const postgres = (repository.db as AnyDb).getExecutor().adapter instanceof PostgresAdapter;
   await (repository.db as AnyDb).transaction().execute(async (db) => {
     const iterator = records[Symbol.asyncIterator]();
@@ -197,33 +215,56 @@ export async function importStore(
         .unionAll(db.selectFrom('tokens').select('name as code').where('store_id', '=', storeId))
         .limit(1)
         .execute();
-      if (used.length > 0) {
+      if (used.length > 0 && !merge) {
         throw new StoreDumpError(
-          `store ${storeCode} is not empty: a dump is imported into an empty store only`,
+          `store ${storeCode} is not empty: a dump is imported into an empty store only (--merge takes in what it lacks)`,
         );
       }
     }
     let pending: { table: string; rows: Record<string, unknown>[]; line: number } | undefined;
     const flush = async () => {
       if (!pending || pending.rows.length === 0) return;
-      const { table, rows, line } = pending;
+      const { table, line } = pending;
+      let rows = pending.rows;
       pending = undefined;
-      const columns = Object.keys(rows[0] as object).length;
+      const keep = (rowsKept: number) => {
+        counts.kept[table] = (counts.kept[table] ?? 0) + rowsKept;
+      };
+      if (merge && ORDER_TABLES.some((t) => t.table === table)) {
+        const all = rows.length;
+        rows = rows.filter((row) => takenOrders.has(row.order_id as number));
+        keep(all - rows.length);
+      }
+      const columns = Object.keys(rows[0] ?? {}).length;
       // Stay under the bound parameters a statement may carry on either adapter.
       const perStatement = Math.max(1, Math.floor(30000 / Math.max(1, columns)));
       for (let start = 0; start < rows.length; start += perStatement) {
+        const slice = rows.slice(start, start + perStatement);
+        let taken = slice.length;
         try {
-          await db
-            .insertInto(table)
-            .values(rows.slice(start, start + perStatement))
-            .execute();
+          if (!merge) {
+            await db.insertInto(table).values(slice).execute();
+          } else {
+            // Rows the store has already (by any unique key) are left as they are.
+            const inserted = await db
+              .insertInto(table)
+              .values(slice)
+              .onConflict((conflict) => conflict.doNothing())
+              .returning(`${keyOf(table)} as id`)
+              .execute();
+            taken = inserted.length;
+            if (table === 'fulfillment_orders') {
+              for (const row of inserted) takenOrders.add(row.id as number);
+            }
+          }
         } catch (error) {
           throw new StoreDumpError(
             `rows of ${table} up to line ${line} cannot be stored: ${(error as Error).message}`,
           );
         }
+        counts.rows[table] = (counts.rows[table] ?? 0) + taken;
+        if (taken < slice.length) keep(slice.length - taken);
       }
-      counts[table] = (counts[table] ?? 0) + rows.length;
     };
     for (;;) {
       const next = await iterator.next();
@@ -233,8 +274,9 @@ export async function importStore(
         throw new StoreDumpError(`line ${line}: not a record of a store dump`);
       }
       if (value.table === 'stores') {
-        if (storeId !== undefined && !existing)
-          throw new StoreDumpError(`line ${line}: a second store record`);
+        if (seenStore) throw new StoreDumpError(`line ${line}: a second store record`);
+        seenStore = true;
+        if (existing && merge) continue;
         if (existing) {
           await db
             .updateTable('stores')
@@ -254,6 +296,11 @@ export async function importStore(
       if (storeId === undefined)
         throw new StoreDumpError(`line ${line}: rows before the store record`);
       if (pending && pending.table !== value.table) await flush();
+      // A new page of orders: the rows of the previous page's orders are all through.
+      if (value.table === 'fulfillment_orders' && lastTable !== 'fulfillment_orders') {
+        takenOrders = new Set();
+      }
+      lastTable = value.table;
       pending ??= { table: value.table, rows: [], line };
       const row =
         STORE_TABLES.some((t) => t.table === value.table) ||

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openRepository } from '../../src/database-url.js';
 import { startHttpServer } from '../../src/index.js';
 import { advance, call, START, TOKENS, testSeed } from '../http/support.js';
-import { runCli, tempDir } from './run-cli.js';
+import { runCli, salesOrder, tempDir } from './run-cli.js';
 
 const QUEUES = [
   'pending_accept',
@@ -44,8 +44,16 @@ async function observe(db: string): Promise<string[]> {
         }
       }
     }
-    for (const number of ['100001001-1', '100001002-1', '100001003-1', '000123-1', '100001004-1']) {
-      seen.push(JSON.stringify(await engine.getOrderHistory('default', number)));
+    for (const number of [
+      '100001001-1',
+      '100001002-1',
+      '100001003-1',
+      '000123-1',
+      '100001004-1',
+      '100001005-1',
+    ]) {
+      const history = await engine.getOrderHistory('default', number).catch(String);
+      seen.push(JSON.stringify(history));
     }
     seen.push(JSON.stringify(await engine.listStock('default')));
   } finally {
@@ -148,6 +156,31 @@ describe('fulfil export / import: moving a store', () => {
       }
     },
   );
+
+  it('--merge takes into a store that holds data only what it lacks', async () => {
+    const source = await sourceStore();
+    const target = `sqlite:${join(dir, 'target.db')}`;
+    await move(source, target, 'a.ndjson');
+    const added = join(dir, 'added.ndjson');
+    await writeFile(added, `${JSON.stringify(salesOrder('100001005'))}\n`);
+    expect((await runCli(['orders', 'import', added, '--db', source])).code).toBe(0);
+    const before = await observe(source);
+    expect(before.join('\n')).toContain('"100001005-1"');
+
+    const dump = join(dir, 'b.ndjson');
+    await runCli(['export', '--out', dump, '--db', source]);
+    expect((await runCli(['import', dump, '--db', target])).stderr.text).toMatch(/not empty/);
+    const merged = await runCli(['import', dump, '--db', target, '--merge']);
+    expect(merged.stderr.text).toBe('');
+    const counts = merged.stdout.json<{
+      rows: Record<string, number>;
+      kept: Record<string, number>;
+    }>();
+    expect(counts.rows.fulfillment_orders).toBe(1);
+    expect(counts.kept.fulfillment_orders).toBe(5);
+    expect(counts.kept.audit_events).toBeGreaterThan(5);
+    expect(await observe(target)).toEqual(before);
+  });
 
   it('refuses bad dumps, naming the line, and writes nothing', async () => {
     const source = await sourceStore();

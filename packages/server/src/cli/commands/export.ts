@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { exportStore } from '@fulfil/storage-kysely';
 import { stringOption } from '../args.js';
 import { type Command, resolvePath } from '../command.js';
+import type { CliOutput } from '../io.js';
 import { writeJsonLine } from '../ndjson.js';
 import { withSqlRepository } from './store-repository.js';
 
@@ -30,8 +31,11 @@ export const exportCommand: Command = {
       ? createWriteStream(resolvePath(context, file))
       : new Writable({
           write(chunk, _encoding, done) {
-            context.io.stdout.write(chunk.toString());
-            done();
+            const stdout = context.io.stdout as CliOutput & Partial<Pick<Writable, 'once'>>;
+            // Wait for a slow reader (a pipe into `fulfil import -`): memory stays bounded.
+            if (stdout.write(chunk.toString()) === false && stdout.once)
+              stdout.once('drain', () => done());
+            else done();
           },
         });
     await withSqlRepository(context, async (repository) => {
