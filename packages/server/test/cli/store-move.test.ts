@@ -149,6 +149,13 @@ describe('fulfil export / import: moving a store', () => {
         const back = `sqlite:${join(dir, 'back.db')}`;
         expect(await move(postgres, back, 'b.ndjson')).toBe(first);
         expect(await observe(back)).toEqual(before);
+        // The moved store goes on: new rows get ids past the imported ones.
+        const added = join(dir, 'added.ndjson');
+        await writeFile(added, `${JSON.stringify(salesOrder('100001005'))}\n`);
+        for (const db of [postgres, back]) {
+          const run = await runCli(['orders', 'import', added, '--db', db, '--json']);
+          expect(run.stdout.json(), db).toMatchObject({ taken_in: 1, refused: 0 });
+        }
       } finally {
         const repository = (await openRepository(postgres)) as KyselyRepository;
         await repository.db.schema.dropSchema(schema).ifExists().cascade().execute();
