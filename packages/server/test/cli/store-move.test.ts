@@ -146,6 +146,11 @@ describe('fulfil export / import: moving a store', () => {
       try {
         const first = await move(source, postgres, 'a.ndjson');
         expect(await observe(postgres)).toEqual(before);
+        // Merging the same dump again takes in nothing and changes nothing.
+        const merged = await runCli(['import', join(dir, 'a.ndjson'), '--db', postgres, '--merge']);
+        expect(merged.stderr.text).toBe('');
+        expect(merged.stdout.json()).toMatchObject({ rows: {}, kept: { fulfillment_orders: 5 } });
+        expect(await observe(postgres)).toEqual(before);
         const back = `sqlite:${join(dir, 'back.db')}`;
         expect(await move(postgres, back, 'b.ndjson')).toBe(first);
         expect(await observe(back)).toEqual(before);
