@@ -35,3 +35,13 @@ export {
 export { pollQueueDocuments, pollQueueIds } from './poll-query.js';
 export { fillMissingDocuments } from './read-model.js';
 export type { SchemaFlags } from './schema-flags.js';
+export {
+  checkHeader,
+  exportStore,
+  importStore,
+  type NumberedRecord,
+  STORE_DUMP_FORMAT,
+  STORE_DUMP_VERSION,
+  StoreDumpError,
+  type StoreDumpRecord,
+} from './store-dump.js';

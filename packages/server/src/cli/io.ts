@@ -15,6 +15,8 @@ export interface SignalSource {
 }
 
 export interface CliIo {
+  /** What `-` reads from, as a file name: `orders import -`, `import -`. */
+  stdin: AsyncIterable<string | Buffer>;
   stdout: CliOutput;
   stderr: CliOutput;
   env: Readonly<Record<string, string | undefined>>;
@@ -30,6 +32,7 @@ export interface CliIo {
 
 export function processIo(): CliIo {
   return {
+    stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

@@ -11,19 +11,17 @@ import {
 } from './args.js';
 import { type Command, createContext } from './command.js';
 import { courierDispatchCommand } from './commands/courier.js';
+import { exportCommand } from './commands/export.js';
 import {
   failedAbandonCommand,
   failedListCommand,
   failedRequeueCommand,
 } from './commands/failed.js';
+import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
 import { openapiCommand } from './commands/openapi.js';
-import {
-  ordersCancelCommand,
-  ordersFailCommand,
-  ordersImportCommand,
-  ordersShowCommand,
-} from './commands/orders.js';
+import { ordersCancelCommand, ordersFailCommand, ordersShowCommand } from './commands/orders.js';
+import { ordersImportCommand } from './commands/orders-import.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 import { stockListCommand } from './commands/stock.js';
@@ -46,6 +44,8 @@ export const COMMANDS: readonly Command[] = [
   failedRequeueCommand,
   failedAbandonCommand,
   courierDispatchCommand,
+  exportCommand,
+  importCommand,
   openapiCommand,
 ];
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
@@ -252,38 +253,26 @@ describe('fulfil: data commands', () => {
       salesOrder('100000002'),
       salesOrder('100000003'),
     ]);
-    const imported = await cli(['orders', 'import', file]);
+    const imported = await cli(['orders', 'import', file, '--json']);
     expect(imported.stderr.text).toBe('');
     expect(imported.code).toBe(0);
-    expect(imported.stdout.json()).toEqual([
-      {
-        sales_order_number: '100000002',
-        status: 'created',
-        fulfillment_orders: [
-          {
-            fulfillment_order_number: '100000002-1',
-            warehouse_code: 'WH-A',
-            status: 'pending_accept',
-          },
-        ],
-      },
-      {
-        sales_order_number: '100000003',
-        status: 'created',
-        fulfillment_orders: [
-          {
-            fulfillment_order_number: '100000003-1',
-            warehouse_code: 'WH-A',
-            status: 'pending_accept',
-          },
-        ],
-      },
-    ]);
-    // One object (not an array) works too; orders already taken in are left alone.
-    const single = await writeJson(join(dir, 'one.json'), salesOrder('100000002'));
-    expect((await cli(['orders', 'import', single])).stdout.json()).toEqual([
-      { sales_order_number: '100000002', status: 'exists', fulfillment_orders: [] },
-    ]);
+    expect(imported.stdout.json()).toEqual({
+      taken_in: 2,
+      fulfillment_orders: 2,
+      kept: 0,
+      refused: 0,
+      refusals: [],
+    });
+    // One object (not an array), even pretty-printed, works too; orders already in are kept.
+    const single = join(dir, 'one.json');
+    await writeFile(single, JSON.stringify(salesOrder('100000002'), null, 2));
+    const again = await cli(['orders', 'import', single]);
+    expect(again.code).toBe(0);
+    expect(again.stdout.text).toBe(
+      'taken in: 0 sales orders (0 fulfillment orders)\n' +
+        'kept: 1 (taken in before, left as they were)\n' +
+        'refused: 0\n',
+    );
 
     const shown = await cli(['orders', 'show', '100000002-1']);
     expect(shown.code).toBe(0);
@@ -295,17 +284,71 @@ describe('fulfil: data commands', () => {
     expect(history.audit).toEqual([expect.objectContaining({ actor: 'cli', action: 'intake' })]);
   });
 
-  it('validates every order of an import before taking any in, naming the path', async () => {
+  it('streams NDJSON: a bad line is reported with its number and holds back no other', async () => {
     await cli(['seed', await writeJson(join(dir, 'seed.json'), smallSeed())]);
     const bad = salesOrder('100000005');
     bad.items[0] = { ...bad.items[0], qty: 0 } as (typeof bad.items)[0];
-    const file = await writeJson(join(dir, 'orders.json'), [salesOrder('100000004'), bad]);
-    const run = await cli(['orders', 'import', file]);
+    const lines = [
+      JSON.stringify(salesOrder('100000004')),
+      '',
+      JSON.stringify(bad),
+      '{"sales_order_number": ',
+      JSON.stringify(salesOrder('100000006')),
+      // A truncated last line: no line end, not JSON.
+      JSON.stringify(salesOrder('100000007')).slice(0, 40),
+    ];
+    const file = join(dir, 'orders.ndjson');
+    await writeFile(file, lines.join('\n'));
+    const run = await cli(['orders', 'import', file, '--json']);
     expect(run.code).toBe(1);
-    expectOneLine(run.stderr.text);
-    expect(run.stderr.text).toContain('[1].items[0].qty');
-    expect(run.stdout.text).toBe('');
-    expect((await cli(['orders', 'show', '100000004-1'])).code).toBe(1);
+    const summary = run.stdout.json<{
+      taken_in: number;
+      refused: number;
+      refusals: { line: number; sales_order_number: string | null; error: string }[];
+    }>();
+    expect(summary.taken_in).toBe(2);
+    expect(summary.refused).toBe(3);
+    expect(summary.refusals.map((refusal) => refusal.line)).toEqual([3, 4, 6]);
+    expect(summary.refusals[0]?.sales_order_number).toBe('100000005');
+    expect(summary.refusals[0]?.error).toContain('items[0].qty');
+    expect(summary.refusals[1]?.error).toMatch(/^not JSON/);
+    expect(summary.refusals[2]?.error).toMatch(/truncated/);
+    expect((await cli(['orders', 'show', '100000006-1'])).code).toBe(0);
+
+    // The same lines again: what is in is kept, nothing doubled.
+    const again = (await cli(['orders', 'import', file, '--json'])).stdout.json<{
+      taken_in: number;
+      kept: number;
+    }>();
+    expect(again).toMatchObject({ taken_in: 0, kept: 2 });
+  });
+
+  it('--strict stops at the first bad line and takes in nothing after it', async () => {
+    await cli(['seed', await writeJson(join(dir, 'seed.json'), smallSeed())]);
+    const bad = { ...salesOrder('100000011'), items: [] };
+    const file = join(dir, 'orders.ndjson');
+    await writeFile(
+      file,
+      `${[salesOrder('100000010'), bad, salesOrder('100000012')].map((o) => JSON.stringify(o)).join('\n')}\n`,
+    );
+    const run = await cli(['orders', 'import', file, '--strict']);
+    expect(run.code).toBe(1);
+    expect(run.stdout.text).toContain('taken in: 1 sales orders');
+    expect(run.stdout.text).toMatch(/ {2}line 2 \(100000011\): /);
+    expect(run.stdout.text).toContain('stopped at line 2 (--strict)');
+    expect((await cli(['orders', 'show', '100000010-1'])).code).toBe(0);
+    expect((await cli(['orders', 'show', '100000012-1'])).code).toBe(1);
+  });
+
+  it('reads NDJSON from standard input for -', async () => {
+    await cli(['seed', await writeJson(join(dir, 'seed.json'), smallSeed())]);
+    const text = `${JSON.stringify(salesOrder('100000020'))}\r\n${JSON.stringify(salesOrder('100000021'))}\r\n`;
+    // Split mid-line, as a pipe delivers it.
+    const run = await runCli(['orders', 'import', '-', '--db', db, '--json'], {
+      stdin: Readable.from([Buffer.from(text.slice(0, 17)), Buffer.from(text.slice(17))]),
+    });
+    expect(run.stderr.text).toBe('');
+    expect(run.stdout.json()).toMatchObject({ taken_in: 2, refused: 0 });
   });
 
   it('imports by batches: a refused order is reported and holds back no other', async () => {
@@ -315,31 +358,34 @@ describe('fulfil: data commands', () => {
     );
     // Passes validation, but no active warehouse has that code: refused when routed.
     orders[1100] = { ...salesOrder('300001100'), warehouse_code: 'WH-GONE' };
-    const file = await writeJson(join(dir, 'orders.json'), orders);
+    const file = join(dir, 'orders.ndjson');
+    await writeFile(file, `${orders.map((order) => JSON.stringify(order)).join('\n')}\n`);
     const tty = new Capture();
-    const run = await runCli(['orders', 'import', file, '--db', db], {
+    const run = await runCli(['orders', 'import', file, '--db', db, '--json'], {
       stderr: Object.assign(tty, { isTTY: true }),
     });
     expect(run.code).toBe(1);
-    const results = run.stdout.json<{ sales_order_number: string; status: string }[]>();
-    expect(results).toHaveLength(1203);
-    expect(results.filter((result) => result.status === 'created')).toHaveLength(1202);
-    expect(results[1100]).toEqual({
-      sales_order_number: '300001100',
-      status: 'refused',
-      fulfillment_orders: [],
-      error: 'Warehouse WH-GONE is not an active warehouse of this store.',
+    expect(run.stdout.json()).toEqual({
+      taken_in: 1202,
+      fulfillment_orders: 1202,
+      kept: 0,
+      refused: 1,
+      refusals: [
+        {
+          line: 1101,
+          sales_order_number: '300001100',
+          error: 'Warehouse WH-GONE is not an active warehouse of this store. [warehouse_code]',
+        },
+      ],
     });
     expect((await cli(['orders', 'show', '300001202-1'])).code).toBe(0);
     // On a terminal the progress is drawn on stderr, batch by batch, ending on its own line.
-    expect(tty.text).toContain('1000/1203 orders');
-    expect(tty.text).toMatch(/1203\/1203 orders\n$/);
-    // Not on a terminal: nothing but the result.
-    const again = await cli(['orders', 'import', file]);
+    expect(tty.text).toMatch(/\r1000 orders {2}\d+\/s {2}\d+% {2}ETA \d+:\d\d/);
+    expect(tty.text).toMatch(/\r1203 orders {2}\d+\/s {2}100% {2}ETA 0:00\S+\n$/);
+    // Not on a terminal: nothing but the summary.
+    const again = await cli(['orders', 'import', file, '--json']);
     expect(again.stderr.text).toBe('');
-    expect(
-      again.stdout.json<{ status: string }[]>().filter((result) => result.status === 'exists'),
-    ).toHaveLength(1202);
+    expect(again.stdout.json()).toMatchObject({ taken_in: 0, kept: 1202, refused: 1 });
   });
 
   it('lists stock, optionally for one sku', async () => {

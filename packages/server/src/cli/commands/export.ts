@@ -1,0 +1,50 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { Writable } from 'node:stream';
+import { exportStore } from '@fulfil/storage-kysely';
+import { stringOption } from '../args.js';
+import { type Command, resolvePath } from '../command.js';
+import type { CliOutput } from '../io.js';
+import { writeJsonLine } from '../ndjson.js';
+import { withSqlRepository } from './store-repository.js';
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'Write a whole store as NDJSON, to move it to another database (see "fulfil import").',
+  positionals: [],
+  options: {
+    out: {
+      type: 'string',
+      value: 'file',
+      description: 'where to write the dump (default: stdout)',
+    },
+  },
+  details:
+    'The first line is a header (format version, store code); every other line is one row of the\n' +
+    'store: settings, warehouses, stock with reservations, tokens (their hashes, never a secret),\n' +
+    'sales order sequences, fulfillment orders with items, shipments, invoices, queue entries and\n' +
+    'audit. Read in pages, so memory does not grow with the store. Take it while no server writes\n' +
+    'to the store, or the dump may miss what is written during it.',
+  async run(context) {
+    const file = stringOption(context.args, 'out');
+    const output: Writable = file
+      ? createWriteStream(resolvePath(context, file))
+      : new Writable({
+          write(chunk, _encoding, done) {
+            const stdout = context.io.stdout as CliOutput & Partial<Pick<Writable, 'once'>>;
+            // Wait for a slow reader (a pipe into `fulfil import -`): memory stays bounded.
+            if (stdout.write(chunk.toString()) === false && stdout.once)
+              stdout.once('drain', () => done());
+            else done();
+          },
+        });
+    await withSqlRepository(context, async (repository) => {
+      for await (const record of exportStore(repository, context.store)) {
+        await writeJsonLine(output, record);
+      }
+    });
+    output.end();
+    if (file) await once(output, 'close');
+    return 0;
+  },
+};

@@ -1,0 +1,94 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+
+/** One record of a JSON stream, and where it was: a line of NDJSON, or an index of a JSON array. */
+export type JsonRecord =
+  | { where: RecordPlace; value: unknown }
+  | { where: RecordPlace; error: string };
+
+/** `{ line: 12 }` for NDJSON (1-based), `{ index: 3 }` for an element of a JSON array. */
+export type RecordPlace = { line: number } | { index: number };
+
+export function describePlace(place: RecordPlace): string {
+  return 'line' in place ? `line ${place.line}` : `[${place.index}]`;
+}
+
+/** Lines of a stream without their end (`\n` or `\r\n`); a last line without one is flagged. */
+async function* linesOf(
+  input: AsyncIterable<string | Buffer>,
+): AsyncGenerator<{ text: string; terminated: boolean }> {
+  let rest = '';
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  for await (const chunk of input) {
+    rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n', start)) {
+      const line = rest.slice(start, end);
+      yield { text: line.endsWith('\r') ? line.slice(0, -1) : line, terminated: true };
+      start = end + 1;
+    }
+    rest = rest.slice(start);
+  }
+  rest += decoder.decode();
+  if (rest.length > 0) yield { text: rest, terminated: false };
+}
+
+function parseLine(text: string, line: number, terminated: boolean): JsonRecord {
+  try {
+    return { where: { line }, value: JSON.parse(text) };
+  } catch (error) {
+    const reason = (error as Error).message;
+    const hint = terminated ? '' : ' (the last line has no line end: is the file truncated?)';
+    return { where: { line }, error: `not JSON: ${reason}${hint}` };
+  }
+}
+
+/**
+ * The records of a JSON stream, read as they come, so memory does not grow with the input:
+ * NDJSON (one JSON value a line; blank lines are skipped) is streamed. A JSON document spread over
+ * lines (an array, or one pretty-printed object, as `orders import` always took) is recognised by
+ * its first line not being a whole JSON value, and is read whole.
+ */
+export async function* jsonRecords(
+  input: AsyncIterable<string | Buffer>,
+): AsyncGenerator<JsonRecord> {
+  const lines = linesOf(input);
+  let number = 0;
+  let next = await lines.next();
+  while (!next.done && next.value.text.trim() === '') {
+    number++;
+    next = await lines.next();
+  }
+  if (next.done) return;
+  number++;
+  const { text, terminated } = next.value;
+  const first = parseLine(text, number, terminated);
+  if (('value' in first && !Array.isArray(first.value)) || !/^\s*[[{]/.test(text)) {
+    yield first;
+    for await (const line of lines) {
+      number++;
+      if (line.text.trim() !== '') yield parseLine(line.text, number, line.terminated);
+    }
+    return;
+  }
+  // A document over several lines (or a one-line array): the whole of it is one JSON value.
+  const parts = [text];
+  for await (const line of lines) parts.push(line.text);
+  let document: unknown;
+  try {
+    document = JSON.parse(parts.join('\n'));
+  } catch (error) {
+    yield { where: { line: number }, error: `not JSON: ${(error as Error).message}` };
+    return;
+  }
+  if (!Array.isArray(document)) {
+    yield { where: { line: number }, value: document };
+    return;
+  }
+  for (const [index, value] of document.entries()) yield { where: { index }, value };
+}
+
+/** Writes one JSON value a line to `output`, waiting when it asks to (bounded memory). */
+export async function writeJsonLine(output: Writable, value: unknown): Promise<void> {
+  if (!output.write(`${JSON.stringify(value)}\n`)) await once(output, 'drain');
+}

@@ -1,0 +1,326 @@
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import type { KyselyRepository } from './kysely-repository.js';
+
+/**
+ * A store as NDJSON records, to move it between databases and adapters: a header, then every row
+ * of the store's tables, as stored (ids, numbers, token hashes, timestamps), so that the moved
+ * store answers exactly as before. Reads are keyset-paged and records are handed out one by one,
+ * so memory does not grow with the store.
+ */
+export const STORE_DUMP_FORMAT = 'fulfil-store-dump';
+export const STORE_DUMP_VERSION = 1;
+
+export interface StoreDumpHeader {
+  format: typeof STORE_DUMP_FORMAT;
+  version: number;
+  store: string;
+}
+
+/** One row of a table, its store id left out (the importing database gives its own). */
+export interface StoreDumpRow {
+  table: string;
+  row: Record<string, unknown>;
+}
+
+export type StoreDumpRecord = StoreDumpHeader | StoreDumpRow;
+
+// biome-ignore lint/suspicious/noExplicitAny: the dump reads and writes tables generically.
+type AnyDb = Kysely<any>;
+
+const PAGE = 1000;
+
+/** Tables owned by the store directly, and the columns that order them (their primary key). */
+const STORE_TABLES: readonly { table: string; key: readonly string[] }[] = [
+  { table: 'warehouses', key: ['code'] },
+  { table: 'stock', key: ['warehouse_code', 'sku'] },
+  { table: 'tokens', key: ['id'] },
+  { table: 'sales_order_sequences', key: ['sales_order_number'] },
+];
+
+/** Tables that hang off a fulfillment order; written after the page of orders they belong to. */
+const ORDER_TABLES: readonly { table: string; key: readonly string[] }[] = [
+  { table: 'order_items', key: ['id'] },
+  { table: 'shipments', key: ['id'] },
+  { table: 'invoices', key: ['id'] },
+  { table: 'queue_entries', key: ['order_id', 'queue'] },
+  { table: 'audit_events', key: ['id'] },
+];
+
+/** Tables whose ids the dump keeps, and whose id generators must then move past them. */
+const ID_TABLES = ['tokens', 'fulfillment_orders', ...ORDER_TABLES.map((t) => t.table)].filter(
+  (table) => table !== 'queue_entries',
+);
+
+/** A column every row of `table` has, to count the rows an insert took. */
+function keyOf(table: string): string {
+  return [...STORE_TABLES, ...ORDER_TABLES].find((t) => t.table === table)?.key[0] ?? 'id';
+}
+
+const KNOWN_TABLES = new Set([
+  ...STORE_TABLES.map((t) => t.table),
+  'fulfillment_orders',
+  ...ORDER_TABLES.map((t) => t.table),
+]);
+
+function withoutStore(row: Record<string, unknown>): Record<string, unknown> {
+  const { store_id: _, ...rest } = row;
+  return rest;
+}
+
+async function* keysetPages(
+  db: AnyDb,
+  table: string,
+  key: readonly string[],
+  storeId: number,
+): AsyncGenerator<Record<string, unknown>[]> {
+  let after: unknown[] | undefined;
+  for (;;) {
+    let query = db.selectFrom(table).selectAll().where('store_id', '=', storeId);
+    if (after) {
+      const columns = sql.join(key.map((column) => sql.ref(column)));
+      const values = sql.join(after.map((value) => sql`${value}`));
+      query = query.where(sql<boolean>`(${columns}) > (${values})`);
+    }
+    for (const column of key) query = query.orderBy(column);
+    const rows = (await query.limit(PAGE).execute()) as Record<string, unknown>[];
+    if (rows.length === 0) return;
+    yield rows;
+    const last = rows[rows.length - 1] as Record<string, unknown>;
+    after = key.map((column) => last[column]);
+    if (rows.length < PAGE) return;
+  }
+}
+
+/** Thrown when a store cannot be exported or a dump cannot be imported; says why, names the line. */
+export class StoreDumpError extends Error {
+  override readonly name = 'StoreDumpError';
+}
+
+/** The records of store `storeCode`, header first; read in pages, one read transaction each. */
+export async function* exportStore(
+  repository: KyselyRepository,
+  storeCode: string,
+): AsyncGenerator<StoreDumpRecord> {
+  const db = repository.db as AnyDb;
+  const store = await db
+    .selectFrom('stores')
+    .selectAll()
+    .where('code', '=', storeCode)
+    .executeTakeFirst();
+  if (!store) throw new StoreDumpError(`store ${storeCode} does not exist`);
+  yield { format: STORE_DUMP_FORMAT, version: STORE_DUMP_VERSION, store: storeCode };
+  yield { table: 'stores', row: { settings: store.settings } };
+  for (const { table, key } of STORE_TABLES) {
+    for await (const rows of keysetPages(db, table, key, store.id)) {
+      for (const row of rows) yield { table, row: withoutStore(row) };
+    }
+  }
+  for await (const orders of keysetPages(db, 'fulfillment_orders', ['id'], store.id)) {
+    for (const row of orders) yield { table: 'fulfillment_orders', row: withoutStore(row) };
+    const ids = orders.map((order) => order.id as number);
+    for (const { table, key } of ORDER_TABLES) {
+      let query = db.selectFrom(table).selectAll().where('order_id', 'in', ids);
+      for (const column of key) query = query.orderBy(column);
+      for (const row of (await query.execute()) as Record<string, unknown>[]) {
+        yield { table, row: withoutStore(row) };
+      }
+    }
+  }
+}
+
+/** A record of a dump as read, with the line it came from for errors. */
+export interface NumberedRecord {
+  line: number;
+  value: unknown;
+}
+
+function isRow(value: unknown): value is StoreDumpRow {
+  const record = value as Partial<StoreDumpRow> | null;
+  return (
+    typeof record === 'object' &&
+    record !== null &&
+    typeof record.table === 'string' &&
+    typeof record.row === 'object' &&
+    record.row !== null &&
+    !Array.isArray(record.row)
+  );
+}
+
+/** The header of a dump, checked: its format, a version this code reads, the store it is for. */
+export function checkHeader(first: NumberedRecord | undefined, storeCode: string): void {
+  const header = first?.value as Partial<StoreDumpHeader> | undefined;
+  if (!first || header?.format !== STORE_DUMP_FORMAT) {
+    throw new StoreDumpError(
+      `line ${first?.line ?? 1}: not a store dump (the first line must be its header)`,
+    );
+  }
+  if (typeof header.version !== 'number' || header.version > STORE_DUMP_VERSION) {
+    throw new StoreDumpError(
+      `line ${first.line}: dump format version ${String(header.version)} is newer than this fulfil reads (${STORE_DUMP_VERSION}); upgrade fulfil`,
+    );
+  }
+  if (header.store !== storeCode) {
+    throw new StoreDumpError(
+      `line ${first.line}: this dump is of store ${String(header.store)}, not ${storeCode} (give --store ${String(header.store)})`,
+    );
+  }
+}
+
+/** Rows taken in and, under `merge`, rows left out because the store had them already. */
+export interface StoreImportCounts {
+  rows: Record<string, number>;
+  kept: Record<string, number>;
+}
+
+/**
+ * Loads a dump into store `storeCode` in one transaction: a dump is taken in whole or not at all.
+ * The store must not exist or hold nothing yet, unless `merge`: then only rows it lacks are taken
+ * in (an order it has already, by number or id, is kept as it is, with its items, shipments and
+ * audit). Rows are inserted in batches; ids are kept, and the id generators moved past them.
+ */
+export async function importStore(
+  repository: KyselyRepository,
+  storeCode: string,
+  records: AsyncIterable<NumberedRecord>,
+  options: { merge?: boolean } = {},
+): Promise<StoreImportCounts> {
+  const merge = options.merge ?? false;
+  const counts: StoreImportCounts = { rows: {}, kept: {} };
+  /** Under `merge`, the orders of the current page that were taken in: only their rows follow. */
+  let takenOrders = new Set<number>();
+  let lastTable = '';
+  let seenStore = false;
+  const postgres = (repository.db as AnyDb).getExecutor().adapter instanceof PostgresAdapter;
+  await (repository.db as AnyDb).transaction().execute(async (db) => {
+    const iterator = records[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    checkHeader(first.done ? undefined : first.value, storeCode);
+    const existing = await db
+      .selectFrom('stores')
+      .select('id')
+      .where('code', '=', storeCode)
+      .executeTakeFirst();
+    let storeId = existing?.id as number | undefined;
+    if (storeId !== undefined) {
+      const used = await db
+        .selectFrom('warehouses')
+        .select('code')
+        .where('store_id', '=', storeId)
+        .unionAll(
+          db
+            .selectFrom('fulfillment_orders')
+            .select('fulfillment_order_number as code')
+            .where('store_id', '=', storeId),
+        )
+        .unionAll(db.selectFrom('tokens').select('name as code').where('store_id', '=', storeId))
+        .limit(1)
+        .execute();
+      if (used.length > 0 && !merge) {
+        throw new StoreDumpError(
+          `store ${storeCode} is not empty: a dump is imported into an empty store only (--merge takes in what it lacks)`,
+        );
+      }
+    }
+    let pending: { table: string; rows: Record<string, unknown>[]; line: number } | undefined;
+    const flush = async () => {
+      if (!pending || pending.rows.length === 0) return;
+      const { table, line } = pending;
+      let rows = pending.rows;
+      pending = undefined;
+      const keep = (rowsKept: number) => {
+        counts.kept[table] = (counts.kept[table] ?? 0) + rowsKept;
+      };
+      if (merge && ORDER_TABLES.some((t) => t.table === table)) {
+        const all = rows.length;
+        rows = rows.filter((row) => takenOrders.has(row.order_id as number));
+        keep(all - rows.length);
+      }
+      const columns = Object.keys(rows[0] ?? {}).length;
+      // Stay under the bound parameters a statement may carry on either adapter.
+      const perStatement = Math.max(1, Math.floor(30000 / Math.max(1, columns)));
+      for (let start = 0; start < rows.length; start += perStatement) {
+        const slice = rows.slice(start, start + perStatement);
+        let taken = slice.length;
+        try {
+          if (!merge) {
+            await db.insertInto(table).values(slice).execute();
+          } else {
+            // Rows the store has already (by any unique key) are left as they are.
+            const inserted = await db
+              .insertInto(table)
+              .values(slice)
+              .onConflict((conflict) => conflict.doNothing())
+              .returning(`${keyOf(table)} as id`)
+              .execute();
+            taken = inserted.length;
+            if (table === 'fulfillment_orders') {
+              for (const row of inserted) takenOrders.add(row.id as number);
+            }
+          }
+        } catch (error) {
+          throw new StoreDumpError(
+            `rows of ${table} up to line ${line} cannot be stored: ${(error as Error).message}`,
+          );
+        }
+        counts.rows[table] = (counts.rows[table] ?? 0) + taken;
+        if (taken < slice.length) keep(slice.length - taken);
+      }
+    };
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      const { line, value } = next.value;
+      if (!isRow(value) || (!KNOWN_TABLES.has(value.table) && value.table !== 'stores')) {
+        throw new StoreDumpError(`line ${line}: not a record of a store dump`);
+      }
+      if (value.table === 'stores') {
+        if (seenStore) throw new StoreDumpError(`line ${line}: a second store record`);
+        seenStore = true;
+        if (existing && merge) continue;
+        if (existing) {
+          await db
+            .updateTable('stores')
+            .set({ settings: value.row.settings })
+            .where('id', '=', storeId as number)
+            .execute();
+        } else {
+          const created = await db
+            .insertInto('stores')
+            .values({ code: storeCode, settings: value.row.settings })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          storeId = created.id as number;
+        }
+        continue;
+      }
+      if (storeId === undefined)
+        throw new StoreDumpError(`line ${line}: rows before the store record`);
+      if (pending && pending.table !== value.table) await flush();
+      // A new page of orders: the rows of the previous page's orders are all through.
+      if (value.table === 'fulfillment_orders' && lastTable !== 'fulfillment_orders') {
+        takenOrders = new Set();
+      }
+      lastTable = value.table;
+      pending ??= { table: value.table, rows: [], line };
+      const row =
+        STORE_TABLES.some((t) => t.table === value.table) ||
+        value.table === 'fulfillment_orders' ||
+        value.table === 'queue_entries'
+          ? { ...value.row, store_id: storeId }
+          : value.row;
+      pending.rows.push(row);
+      pending.line = line;
+      if (pending.rows.length >= PAGE) await flush();
+    }
+    await flush();
+    if (storeId === undefined) throw new StoreDumpError('the dump has no store record');
+    if (postgres) {
+      for (const table of ID_TABLES) {
+        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), greatest((select max(id) from ${sql.table(table)}), 1))`.execute(
+          db,
+        );
+      }
+    }
+  });
+  return counts;
+}
