@@ -7,7 +7,7 @@ import {
   type PostgresRepository,
 } from '@fulfil/storage-postgres';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * A Postgres that cannot serve — refused, cut off mid-transaction, no pooled connection free in
@@ -72,10 +72,27 @@ describe('postgres: a database that cannot serve now', () => {
     return;
   }
 
+  // A schema of its own, migrated once: the shared database's default schema is nobody's, and a
+  // pool of one connection cannot migrate (the advisory lock holds one).
+  const schema = `fulfil_unavailable_${process.pid}_${randomBytes(3).toString('hex')}`;
+  beforeAll(async () => {
+    await (await openPostgresRepository({ connectionString: url, schema })).close();
+  });
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`drop schema if exists ${schema} cascade`);
+    } finally {
+      await admin.end();
+    }
+  });
+
   const open = async (pool: { max?: number; connectionTimeoutMillis?: number } = {}) => {
     const applicationName = `fulfil_unavailable_${process.pid}_${randomBytes(3).toString('hex')}`;
     const repository = await openPostgresRepository({
       connectionString: url,
+      schema,
       skipMigrations: true,
       pool: { ...pool, applicationName },
     });
