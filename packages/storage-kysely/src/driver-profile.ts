@@ -32,6 +32,11 @@ export interface DriverProfile {
    * `unavailable` error, which callers may retry later.
    */
   isUnavailable(error: unknown): boolean;
+  /**
+   * The SQL of `Repository.changeStamp`: one row whose `stamp` column (text or a number) keeps
+   * the port's guarantee when run on its own, outside any transaction.
+   */
+  changeStampSql: string;
   /** Attempts in all, the first included; 1 turns retrying off. */
   maxAttempts: number;
   /** Delay before the first retry; doubled on each next one, with random jitter. */

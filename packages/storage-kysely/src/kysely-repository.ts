@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseUnavailable, type Repository, type RepositoryTx } from '@fulfil/core';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
@@ -36,12 +36,33 @@ export class KyselyRepository implements Repository {
   readonly db: Kysely<Database>;
   readonly #profile: DriverProfile;
   readonly #onClose: (() => Promise<void>) | undefined;
+  readonly #changeStamp: CompiledQuery<{ stamp: string | number }>;
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
     this.db = options.db;
     this.#profile = options.profile;
     this.#onClose = options.onClose;
+    this.#changeStamp = CompiledQuery.raw(options.profile.changeStampSql);
+  }
+
+  /**
+   * Runs the profile's stamp query on a connection of its own, never inside a transaction: a
+   * transaction reads one snapshot, so a stamp read there could miss a commit that another
+   * process made and already acknowledged. On SQLite, kysely hands the single connection out
+   * only between transactions, so the query also waits for any transaction of this process.
+   */
+  async changeStamp(): Promise<string> {
+    if (this.#closed) throw new Error('fulfil: the repository is closed');
+    if (activeTransactions.getStore()?.has(this)) {
+      throw new Error('fulfil: changeStamp is read outside transactions');
+    }
+    try {
+      const { rows } = await this.db.executeQuery(this.#changeStamp);
+      return String(rows[0]?.stamp);
+    } catch (error) {
+      throw this.#profile.isUnavailable(error) ? databaseUnavailable(error) : error;
+    }
   }
 
   async transaction<T>(

@@ -59,6 +59,22 @@ export const POSTGRES_SCHEMA_FLAGS: SchemaFlags = Object.freeze({
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * The change stamp is the cluster's current snapshot, `xmin:xmax:xip` (Postgres 13+). Any
+ * transaction that writes has an xid. If it was running when snapshot S was taken, it is either
+ * in S's xip (xid < xmax) or at or above S's xmax; once it ends, its xid leaves xip, or
+ * latestCompletedXid passes it and xmax rises above S's. Either way every later snapshot
+ * differs from S, and S cannot come back: xmax never falls, and at an equal xmax, xip only
+ * loses members (new xids are at or above xmax). A transaction leaves the running set before
+ * its commit is acknowledged, so a later read sees it. It is conservative (any database of the
+ * cluster, and rollbacks, move it too) and costs no write to any action and no schema.
+ *
+ * A cache reads the stamp, then reads its data in a later statement that may see more commits
+ * than S did; keeping that newer data under S is safe because, if anything committed after S,
+ * S is never returned again and the entry is never hit.
+ */
+const CHANGE_STAMP_SQL = 'select pg_current_snapshot()::text as stamp';
+
 function postgresProfile(maxAttempts: number): DriverProfile {
   return {
     // Reads see one snapshot across their several queries; writes run at read committed and
@@ -68,6 +84,7 @@ function postgresProfile(maxAttempts: number): DriverProfile {
     rowLocks: true,
     isRetryable: isPostgresRetryable,
     isUnavailable: isPostgresUnavailable,
+    changeStampSql: CHANGE_STAMP_SQL,
     maxAttempts,
     retryBaseDelayMs: 20,
   };

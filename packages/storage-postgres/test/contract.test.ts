@@ -24,6 +24,7 @@ if (url) {
     return {
       repository: await openPostgresRepository({ connectionString: url, schema }),
       cleanup: () => execute(url, `drop schema if exists "${schema}" cascade`),
+      openAnother: () => openPostgresRepository({ connectionString: url, schema }),
     };
   });
 } else {

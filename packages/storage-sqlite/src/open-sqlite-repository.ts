@@ -51,6 +51,12 @@ function sqliteProfile(maxAttempts: number): DriverProfile {
     isRetryable: isSqliteBusy,
     // Locked past every attempt, disk full, read-only file: `unavailable`, not a fault of ours.
     isUnavailable: isSqliteUnavailable,
+    // total_changes() counts the rows this connection changed (it is never reset), data_version
+    // moves when another connection or process commits (it ignores this connection's own). The
+    // pair is a fresh read only outside a transaction, which `changeStamp` ensures. A rolled
+    // back write moves total_changes too: a spurious miss, never a stale hit.
+    changeStampSql:
+      "select total_changes() || '.' || data_version as stamp from pragma_data_version",
     maxAttempts,
     retryBaseDelayMs: 20,
   };

@@ -10,8 +10,10 @@ runRepositoryContract('sqlite :memory:', async () => ({
 
 runRepositoryContract('sqlite file', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'fulfil-sqlite-'));
+  const filename = join(dir, 'fulfil.db');
   return {
-    repository: await openSqliteRepository({ filename: join(dir, 'fulfil.db') }),
+    repository: await openSqliteRepository({ filename }),
     cleanup: () => rm(dir, { recursive: true, force: true }),
+    openAnother: () => openSqliteRepository({ filename }),
   };
 });

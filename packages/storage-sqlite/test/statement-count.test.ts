@@ -47,6 +47,7 @@ describe('statements per action', () => {
         rowLocks: false,
         isRetryable: () => false,
         isUnavailable: () => false,
+        changeStampSql: 'select 0 as stamp',
         maxAttempts: 1,
         retryBaseDelayMs: 0,
       },

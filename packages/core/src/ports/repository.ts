@@ -26,6 +26,22 @@ export interface Repository {
    * adapters may then skip taking write locks.
    */
   transaction<T>(work: (tx: RepositoryTx) => Promise<T>, mode?: 'read' | 'write'): Promise<T>;
+  /**
+   * A cheap value that names the state of the stored data, for caching what is read from it.
+   *
+   * Guarantee: once any change to any stored data (orders, queue entries and their documents,
+   * tokens, stores, warehouses, stock, …) has committed, by this repository or by any other
+   * connection or process on the same database, every later call returns a value that differs
+   * from every value returned before that commit. A value therefore never comes back once
+   * something committed after it. Equal values mean nothing was committed in between. The
+   * converse does not hold: a value may change without any change (a rolled-back write, or
+   * another database of the same server), which only costs a cache a miss.
+   *
+   * So what was read after a call returned stamp S may be kept under S and served while calls
+   * still return S: if it saw a commit made after S, S is never returned again. Never call it
+   * inside `transaction`: it may wait for the connection that transaction holds.
+   */
+  changeStamp(): Promise<string>;
   /** Releases the connection(s). The repository is unusable afterwards. */
   close(): Promise<void>;
 }

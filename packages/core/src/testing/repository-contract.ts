@@ -18,6 +18,11 @@ export interface RepositoryUnderTest {
   repository: Repository;
   /** Runs after `repository.close()`: drop the schema, delete the file, … */
   cleanup?: () => Promise<void>;
+  /**
+   * Opens another repository on the same database (another connection or pool), closed by the
+   * test that opened it; absent where no other connection can reach it (`:memory:`).
+   */
+  openAnother?: () => Promise<Repository>;
 }
 
 export type RepositoryFactory = () => Promise<RepositoryUnderTest>;
@@ -224,6 +229,112 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
         await seedStore();
         const stores = await read((tx) => tx.listStores());
         expect(stores.map((s) => s.code)).toEqual(['default']);
+      });
+    });
+
+    // ── change stamp ─────────────────────────────────────────────────────────────────────
+
+    describe('changeStamp', () => {
+      /** Every kind of write the port offers, each as its own committed transaction. */
+      const writesOfEveryKind = (
+        store: Store,
+      ): [string, (tx: RepositoryTx) => Promise<unknown>][] => [
+        ['upsertStore', (tx) => tx.upsertStore('default', storeSettings({ reroute: false }))],
+        ['upsertWarehouse', (tx) => tx.upsertWarehouse(warehouse(store.id, 'WH-D'))],
+        [
+          'setOnHand',
+          (tx) => tx.setOnHand(store.id, [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 5 }]),
+        ],
+        [
+          'addMissingStock',
+          (tx) => tx.addMissingStock(store.id, [{ warehouse_code: 'WH-B', sku: 'SKU-9', qty: 1 }]),
+        ],
+        [
+          'adjustStock',
+          (tx) =>
+            tx.adjustStock(store.id, [
+              { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: -1, reserved: 1 },
+            ]),
+        ],
+        ['insertToken', (tx) => tx.insertToken(token(store.id, 'partner'))],
+        ['revokeToken', (tx) => tx.revokeToken(store.id, 'partner', FIXTURE_TIME)],
+        ['insertOrder', (tx) => tx.insertOrder(order({ store_id: store.id }))],
+        ['insertOrders', (tx) => tx.insertOrders([order({ store_id: store.id })])],
+        [
+          'saveOrder',
+          async (tx) => {
+            const [first] = await tx.pollQueue({
+              store_id: store.id,
+              queue: 'pending_accept',
+              page: 1,
+              page_size: 1,
+              since: null,
+              warehouses: null,
+            });
+            const locked = first && (await tx.lockOrderById(first.id));
+            if (!locked) throw new Error('fixture: no order to save');
+            const items = locked.items.map((i) => ({ ...i, status: 'rejected' as const }));
+            return tx.saveOrder({ ...locked, items, status: 'rejected' });
+          },
+        ],
+        ['nextFulfillmentSequence', (tx) => tx.nextFulfillmentSequence(store.id, 'S-1')],
+        [
+          'appendAudit',
+          async (tx) => {
+            const stored = await tx.insertOrder(order({ store_id: store.id }));
+            await tx.appendAudit([
+              { order_id: stored.id, at: FIXTURE_TIME, actor: 'x', action: 'y', details: {} },
+            ]);
+          },
+        ],
+      ];
+
+      it('differs after each kind of committed write, and never comes back', async () => {
+        const store = await seedStore();
+        const seen = [await repository.changeStamp()];
+        for (const [kind, work] of writesOfEveryKind(store)) {
+          await write(work);
+          const stamp = await repository.changeStamp();
+          expect(seen, `after ${kind}`).not.toContain(stamp);
+          seen.push(stamp);
+        }
+      });
+
+      it('differs after a write committed through another connection', async (context) => {
+        if (!current?.openAnother) {
+          context.skip();
+          return;
+        }
+        const other = await current.openAnother();
+        try {
+          const store = await seedStore();
+          const seen = [await repository.changeStamp()];
+          for (const [kind, work] of writesOfEveryKind(store)) {
+            await other.transaction(work);
+            const stamp = await repository.changeStamp();
+            expect(seen, `after ${kind} by the other connection`).not.toContain(stamp);
+            seen.push(stamp);
+          }
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('stays the same while nothing commits', async () => {
+        await seedStore();
+        // A server shared with other databases may move it at any time (conservative, allowed):
+        // of a few back-to-back reads around a read transaction, one pair must be equal.
+        let equalPairs = 0;
+        for (let attempt = 0; attempt < 20 && equalPairs === 0; attempt++) {
+          const before = await repository.changeStamp();
+          await read((tx) => tx.listStores());
+          if ((await repository.changeStamp()) === before) equalPairs++;
+        }
+        expect(equalPairs).toBe(1);
+      });
+
+      it('refuses to be read inside a transaction', async () => {
+        await expect(read(() => repository.changeStamp())).rejects.toThrow(/outside transactions/);
       });
     });
 
