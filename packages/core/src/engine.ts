@@ -24,7 +24,7 @@ import type {
 import type { SalesOrderInput } from './schemas/sales-order.js';
 import type { Unverified } from './schemas/unverified.js';
 import { dispatchCourier } from './use-cases/courier-dispatch.js';
-import { type EngineDeps, operatorActor } from './use-cases/deps.js';
+import { type EngineDeps, now, operatorActor } from './use-cases/deps.js';
 import { intakeSalesOrder } from './use-cases/intake.js';
 import { intakeBatch } from './use-cases/intake-batch.js';
 import { listStock, listWarehouses, syncStock } from './use-cases/inventory.js';
@@ -137,6 +137,13 @@ export function createEngine(options: EngineOptions) {
     abandonOrder: (storeCode: string, number: string) => abandonOrder(deps, storeCode, number),
     cancelOrder: (storeCode: string, number: string) => cancelOrder(deps, storeCode, number),
     dispatchCourier: (limit?: number) => dispatchCourier(deps, limit),
+    /**
+     * The repository's change stamp (`Repository.changeStamp`): what was read after it returned
+     * a value stays valid while it returns the same value. For caches of answers.
+     */
+    changeStamp: () => deps.repository.changeStamp(),
+    /** The engine's clock, as stored timestamps are written: for checking `expires_at`. */
+    now: () => now(deps),
     /** How many orders each queue of each store lists, for monitoring. */
     queueDepths: () => queueDepths(deps),
     loadSeed: (document: SeedInput | Unverified, options?: SeedOptions) =>

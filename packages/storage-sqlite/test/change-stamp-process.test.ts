@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository, type SqliteRepository } from '@fulfil/storage-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -30,9 +31,7 @@ describe('sqlite: the change stamp and other processes (WAL)', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'fulfil-stamp-'));
     repository = await openSqliteRepository(join(dir, 'fulfil.db'));
-    await repository.transaction((tx) =>
-      tx.upsertStore('default', { partial_items: false, partial_qty: false, reroute: true }),
-    );
+    await repository.transaction((tx) => tx.upsertStore('default', fixtures.storeSettings()));
   });
 
   afterEach(async () => {

@@ -12,6 +12,11 @@ import { type EngineDeps, now, requireStore } from './deps.js';
 /** An authenticated caller: an actor plus the resources its token grants. */
 export interface Principal extends Actor {
   resources: readonly string[];
+  /**
+   * When the token stops working (null: never), so that a cached principal can still be refused
+   * once it has passed. Absent when unknown: such a principal is never cached.
+   */
+  expires_at?: Timestamp | null;
 }
 
 /** What is shown of a token after creation: everything but the secret and its hash. */
@@ -132,6 +137,7 @@ export async function authenticate(
       name: record.name,
       warehouses: record.warehouses,
       resources: record.resources,
+      expires_at: record.expires_at,
     };
   }, 'read');
 }

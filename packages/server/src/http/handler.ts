@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_ACL_PREFIX, DomainError, isDomainError, type Principal } from '@fulfil/core';
+import {
+  DEFAULT_ACL_PREFIX,
+  DomainError,
+  hashTokenSecret,
+  isDomainError,
+  type Principal,
+} from '@fulfil/core';
 import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-throttle.js';
 import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError, undecodableBody } from './errors.js';
@@ -11,6 +17,11 @@ import type { Metrics } from './metrics.js';
 import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
 import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
+import {
+  DEFAULT_RESPONSE_CACHE_LIMITS,
+  ResponseCache,
+  type ResponseCacheLimits,
+} from './response-cache.js';
 import { createRouter, type RouteMatch } from './router.js';
 import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
 import { coerceBySchema } from './schema-coerce.js';
@@ -48,6 +59,11 @@ export interface RequestHandlerOptions {
   authThrottle?: AuthThrottle;
   /** Counts every request and serves the series at `GET /metrics`; off by default. */
   metrics?: Metrics;
+  /**
+   * How many finished queue poll responses (and authentications) to keep while the database
+   * does not change (response-cache.ts); `entries: 0` turns it off. On by default.
+   */
+  responseCache?: ResponseCacheLimits;
 }
 
 /** The plain request handler: request in, response out, no socket involved. It never throws. */
@@ -211,12 +227,40 @@ export function createRequestHandler(
   const makeReportId = options.reportId ?? defaultReportId;
   const aclPrefix = options.aclPrefix ?? engine.aclPrefix ?? DEFAULT_ACL_PREFIX;
   const throttle = options.authThrottle ?? createAuthThrottle();
+  const cacheLimits = options.responseCache ?? DEFAULT_RESPONSE_CACHE_LIMITS;
+  const { changeStamp, now } = engine;
+  // Only an engine that can say when its data changed can have answers kept.
+  const cache =
+    changeStamp && now && cacheLimits.entries > 0 ? new ResponseCache(cacheLimits) : undefined;
 
   /**
    * The principal of the request's token. A failure counts against the client's address, and
-   * once the address is throttled it is answered 429 instead of 401; success never is.
+   * once the address is throttled it is answered 429 instead of 401; success never is. With a
+   * change stamp, a principal authenticated under the same stamp is taken from the cache,
+   * unless its token has expired since: then the engine refuses it as before.
    */
   async function authenticate(
+    request: HttpRequest,
+    storeCode: string,
+    credentials: Credentials,
+    cached?: { stamp: string; identity: string },
+  ): Promise<Principal> {
+    if (cache && cached && now) {
+      const principal = cache.principal(cached.stamp, cached.identity);
+      const expiresAt = principal?.expires_at;
+      if (principal && (expiresAt === null || (expiresAt !== undefined && expiresAt > now()))) {
+        return principal;
+      }
+    }
+    const principal = await authenticateAnew(request, storeCode, credentials);
+    // Successes only: a refusal is never kept, so it is decided afresh (and throttled) each time.
+    if (cache && cached && principal.expires_at !== undefined) {
+      cache.keepPrincipal(cached.stamp, cached.identity, principal);
+    }
+    return principal;
+  }
+
+  async function authenticateAnew(
     request: HttpRequest,
     storeCode: string,
     credentials: Credentials,
@@ -376,7 +420,13 @@ export function createRequestHandler(
     }
 
     const { operation } = route;
-    const principal = await authenticate(request, storeCode, exchange.credentials);
+    const { secret } = exchange.credentials;
+    // The stamp is read before anything else: what is read after it may be kept under it.
+    const cached =
+      cache && changeStamp && operation.cacheable && secret !== null
+        ? { stamp: await changeStamp(), identity: `${storeCode}\u0000${hashTokenSecret(secret)}` }
+        : undefined;
+    const principal = await authenticate(request, storeCode, exchange.credentials, cached);
     exchange.tokenName = principal.name;
     await engine.authorize(principal, operation.action);
 
@@ -389,8 +439,25 @@ export function createRequestHandler(
       const value = queryValue(request.query, name);
       if (value !== undefined) query[name] = value;
     }
+    // The token (not only its scope) is part of the key: no answer ever crosses tokens.
+    const key =
+      cached &&
+      JSON.stringify([
+        cached.identity,
+        operation.operationId,
+        media.contentType,
+        ...operation.query.map((name) => query[name] ?? null),
+      ]);
+    if (cache && cached && key) {
+      const hit = cache.response(cached.stamp, key);
+      if (hit) {
+        exchange.logDetail = { cache: 'hit' };
+        return hit;
+      }
+    }
     const result = await operation.run(engine, { principal, body, query });
-    return respond(200, result, media);
+    const response = respond(200, result, media);
+    return cache && cached && key ? cache.keepResponse(cached.stamp, key, response) : response;
   }
 
   const handler = (async (request: HttpRequest): Promise<HttpResponse> => {

@@ -27,6 +27,11 @@ export {
   type OpenApiOptions,
 } from './openapi/document.js';
 export * from './openapi/resources.js';
+export {
+  DEFAULT_RESPONSE_CACHE_LIMITS,
+  ResponseCache,
+  type ResponseCacheLimits,
+} from './response-cache.js';
 export { createRouter, type RouteMatch, type Router } from './router.js';
 export { OPERATIONS, type Operation } from './routes.js';
 export { coerceBySchema } from './schema-coerce.js';

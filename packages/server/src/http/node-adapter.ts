@@ -120,7 +120,7 @@ function answerUnparsable(handler: RequestHandler, error: NodeJS.ErrnoException,
   // Nothing of the request is known: its log line says so.
   const request = { method: '-', path: '-', query: new URLSearchParams(), headers: {} };
   const response = handler.fail(request, unparsable(error));
-  const body = Buffer.from(response.body, 'utf8');
+  const body = bytesOf(response);
   const headers = Object.entries({ ...response.headers, 'content-length': String(body.length) })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
@@ -130,12 +130,16 @@ function answerUnparsable(handler: RequestHandler, error: NodeJS.ErrnoException,
   );
 }
 
+function bytesOf(response: HttpResponse): Buffer {
+  return typeof response.body === 'string' ? Buffer.from(response.body, 'utf8') : response.body;
+}
+
 function write(
   res: ServerResponse,
   response: HttpResponse,
   extraHeaders: Record<string, string> = {},
 ): void {
-  const body = Buffer.from(response.body, 'utf8');
+  const body = bytesOf(response);
   res.writeHead(response.status, {
     ...response.headers,
     ...extraHeaders,

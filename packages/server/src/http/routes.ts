@@ -49,6 +49,11 @@ export interface Operation {
   request?: v.GenericSchema;
   /** Query parameters, each described by its entry of the core's PollParams schema. */
   query: readonly (keyof typeof PollParams.entries)[];
+  /**
+   * A GET whose answer depends only on the stored data, the token and the declared query: its
+   * finished response may be kept while the repository's change stamp stays the same.
+   */
+  cacheable?: boolean;
   /** The response resource; `many` answers an array of it. */
   response: { schema: v.GenericSchema; many: boolean };
   run(engine: HttpEngine, input: OperationInput): Promise<unknown>;
@@ -133,6 +138,7 @@ export const OPERATIONS: readonly Operation[] = [
       summary,
       action: queue,
       query: ['page', 'date'],
+      cacheable: true,
       response: orders,
       run: async (engine, { principal, query }) =>
         new JsonDocuments(await engine.pollDocuments(principal, queue, query)),

@@ -20,7 +20,8 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text, written as UTF-8; or the bytes already (a response kept by the response cache). */
+  body: string | Buffer;
 }
 
 /** A log sink: called once per event with one line, a JSON document, without its newline. */
@@ -36,7 +37,10 @@ export function logEntry(log: LogFn, entry: Record<string, unknown>): void {
   log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
 }
 
-/** The part of the engine the server uses: the public use cases, and reads for /ready and /metrics. */
+/**
+ * The part of the engine the server uses: the public use cases, and reads for /ready and
+ * /metrics. Without `changeStamp` and `now`, nothing is cached.
+ */
 export type HttpEngine = Pick<
   Engine,
   | 'authenticate'
@@ -51,4 +55,5 @@ export type HttpEngine = Pick<
   | 'invoice'
   | 'listStores'
   | 'queueDepths'
-> & { aclPrefix?: string };
+> &
+  Partial<Pick<Engine, 'changeStamp' | 'now'>> & { aclPrefix?: string };

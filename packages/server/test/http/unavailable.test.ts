@@ -49,7 +49,7 @@ test('is 503 with Retry-After: 1 and the error body; the cause goes to the log o
   });
   expect(response.status).toBe(503);
   expect(response.headers['retry-after']).toBe('1');
-  expect(JSON.parse(response.body)).toEqual({
+  expect(JSON.parse(String(response.body))).toEqual({
     message: 'The database is unavailable right now; retry in a moment.',
     code: 1503,
   });

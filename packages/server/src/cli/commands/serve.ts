@@ -87,6 +87,8 @@ interface ServeOptions {
   workers: number;
   /** On SIGTERM/SIGINT, how long requests under way get before their connections are cut. */
   shutdownGraceMs: number;
+  /** Poll responses kept while the database does not change (0: off), and their bytes at most. */
+  responseCache: { entries: number; bytes: number };
   /** The seed file, and whether to load it only into a database without stores. */
   seed?: { file: string; ifEmpty: boolean };
 }
@@ -114,6 +116,11 @@ function readServeOptions(context: CommandContext): ServeOptions {
     courierInterval: integerOption(args, 'courier-interval', { min: 0 }) ?? 5000,
     workers,
     shutdownGraceMs: (integerOption(args, 'shutdown-grace', { min: 0, max: 3600 }) ?? 10) * 1000,
+    responseCache: {
+      entries: integerOption(args, 'response-cache', { min: 0, max: 1_000_000 }) ?? 1000,
+      bytes:
+        (integerOption(args, 'response-cache-mb', { min: 1, max: 65_536 }) ?? 64) * 1024 * 1024,
+    },
     ...(seedFile === undefined ? {} : { seed: { file: seedFile, ifEmpty: ifEmpty !== undefined } }),
   };
 }
@@ -164,6 +171,7 @@ async function startServing(
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
       ...(metrics === undefined ? {} : { metrics }),
       shutdownGraceMs: options.shutdownGraceMs,
+      responseCache: options.responseCache,
       log,
     });
   } catch (error) {
@@ -336,11 +344,25 @@ export const serveCommand: Command = {
       description: 'on SIGTERM/SIGINT, time requests under way get before their connections close',
       default: '10',
     },
+    'response-cache': {
+      type: 'string',
+      value: 'n',
+      description: 'queue poll responses kept per process while the data is unchanged (0: off)',
+      default: '1000',
+    },
+    'response-cache-mb': {
+      type: 'string',
+      value: 'MiB',
+      description: 'most memory those responses take per process',
+      default: '64',
+    },
   },
   details:
     'Serves every store of the database under /rest/<store_code>/V1/… (--store is ignored).\n' +
     'GET /health (the process answers) and GET /ready (the database answers) need no token;\n' +
     '--metrics adds Prometheus series at GET /metrics.\n' +
+    'A queue poll answered before is sent again from memory while nothing in the database has\n' +
+    'changed (any commit by any process empties the cache); --response-cache 0 turns that off.\n' +
     'With a seed file, prints the secrets of its tokens and a curl command per token to try.\n' +
     `${RESEED_HELP}\n` +
     'On SIGTERM or SIGINT it stops taking new work: idle keep-alive connections close at once,\n' +
