@@ -20,6 +20,8 @@ const STOP_TIMEOUT_MS = 15_000;
 export interface RunningChild {
   url: string;
   pid: number;
+  /** The file its stdout and stderr go to. */
+  log: string;
   /** Resident memory of the process and every process it started, in MB. */
   rssMb(): number;
   stop(): Promise<void>;
@@ -92,6 +94,7 @@ async function startChild(dir: string, name: string, args: string[]): Promise<Ru
       return {
         url,
         pid,
+        log,
         rssMb: () => processTree(pid).reduce((sum, one) => sum + rssKb(one), 0) / 1024,
         stop,
       };

@@ -1,13 +1,16 @@
 /**
  * Polling a 100-order page of pending_accept over HTTP, JSON and XML: `fulfil serve` against a
- * bare node:http server sending the very bytes Fulfil sent for that page. Then the same JSON
- * poll with `serve --workers 2` against one worker.
+ * bare node:http server sending the very bytes Fulfil sent for that page. A repeated poll is
+ * mostly answered by the server's response cache, so the same JSON poll is measured again while
+ * one client keeps committing stock syncs: every sync empties the cache, and the figure shows
+ * what polls cost when they miss. Then the same JSON poll with `serve --workers 2` against one
+ * worker.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningChild, startFloor, startFulfil } from './child.js';
 import type { BenchDatabase } from './databases.js';
-import { PARTNER_SECRET, STORE } from './fill-store.js';
+import { PARTNER_SECRET, STORE, WAREHOUSE } from './fill-store.js';
 import { describeLoad, type LoadResult, load } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
@@ -26,6 +29,50 @@ export async function measurePoll(url: string, accept: string, sizes: Sizes): Pr
   return load({ url, headers, seconds: sizes.seconds });
 }
 
+/**
+ * Stock syncs of one sku no order holds, one after another with a new quantity each, until
+ * `done` resolves; returns how many were answered 200.
+ */
+async function syncStockUntil(url: string, done: Promise<unknown>): Promise<number> {
+  let over = false;
+  void done.finally(() => {
+    over = true;
+  });
+  let synced = 0;
+  while (!over) {
+    const response = await fetch(`${url}/rest/${STORE}/V1/stockItems`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PARTNER_SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        stock_items: [{ warehouse_code: WAREHOUSE, sku: 'SKU-SYNC', qty: 1_000 + synced }],
+      }),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`stock sync answered ${response.status}`);
+    synced++;
+  }
+  return synced;
+}
+
+/** The JSON poll while stock syncs commit meanwhile: what a poll costs when the cache misses. */
+async function measurePollUnderWrites(url: string, sizes: Sizes) {
+  const polls = measurePoll(url + PATH, FORMATS.JSON, sizes);
+  const started = performance.now();
+  const synced = await syncStockUntil(url, polls);
+  const seconds = (performance.now() - started) / 1000;
+  return { polls: await polls, syncsPerSecond: synced / seconds };
+}
+
+/** What share of the requests a server logged from byte `from` on its response cache answered. */
+function hitShare(server: RunningChild, from: number): string {
+  const lines = readFileSync(server.log).subarray(from).toString('utf8');
+  const requests = lines.match(/"msg":"request"/g)?.length ?? 0;
+  const hits = lines.match(/"cache":"hit"/g)?.length ?? 0;
+  return requests === 0 ? '' : `, ${Math.round((100 * hits) / requests)}% cache hits`;
+}
+
+const logSize = (server: RunningChild): number => statSync(server.log).size;
+
 async function pageBytes(server: RunningChild, accept: string): Promise<Buffer> {
   const response = await fetch(server.url + PATH, {
     headers: { authorization: `Bearer ${PARTNER_SECRET}`, accept },
@@ -41,13 +88,16 @@ export async function benchHttpPoll(
   sizes: Sizes,
 ): Promise<void> {
   let oneWorker: LoadResult | undefined;
+  let jsonFloor: LoadResult | undefined;
   const fulfil = await startFulfil(dir, database.url);
   try {
     for (const [format, contentType] of Object.entries(FORMATS)) {
       const bytes = await pageBytes(fulfil, contentType);
       const file = join(dir, `page-${database.kind}.${format.toLowerCase()}`);
       writeFileSync(file, bytes);
+      const logged = logSize(fulfil);
       const ours = await measurePoll(fulfil.url + PATH, contentType, sizes);
+      const hits = hitShare(fulfil, logged);
       const floorServer = await startFloor(dir, 'bytes', [file, contentType]);
       let floor: LoadResult;
       try {
@@ -55,24 +105,40 @@ export async function benchHttpPoll(
       } finally {
         await floorServer.stop();
       }
-      if (format === 'JSON') oneWorker = ours;
+      if (format === 'JSON') {
+        oneWorker = ours;
+        jsonFloor = floor;
+      }
       addRow({
         scenario: `poll ${format}, 100-order page (${Math.round(bytes.length / 1024)} KB), ${database.label}`,
-        fulfil: describeLoad(ours),
+        fulfil: `${describeLoad(ours)}${hits}`,
         floor: describeLoad(floor),
         ratio: ratioOf(ours.requestsPerSecond, floor.requestsPerSecond),
         target: TARGETS[`${database.label} ${format}`] ?? '—',
       });
     }
+    const logged = logSize(fulfil);
+    const underWrites = await measurePollUnderWrites(fulfil.url, sizes);
+    const hits = hitShare(fulfil, logged);
+    addRow({
+      scenario: `poll JSON while a client commits stock syncs (cache misses), ${database.label}`,
+      fulfil: `${describeLoad(underWrites.polls)}, ${Math.round(underWrites.syncsPerSecond)} syncs/s${hits}`,
+      floor: jsonFloor ? describeLoad(jsonFloor) : '—',
+      ratio: jsonFloor
+        ? ratioOf(underWrites.polls.requestsPerSecond, jsonFloor.requestsPerSecond)
+        : '—',
+      target: '—',
+    });
   } finally {
     await fulfil.stop();
   }
   const twoWorkers = await startFulfil(dir, database.url, 2);
   try {
+    const logged = logSize(twoWorkers);
     const ours = await measurePoll(twoWorkers.url + PATH, FORMATS.JSON, sizes);
     addRow({
       scenario: `poll JSON, serve --workers 2 vs 1, ${database.label}`,
-      fulfil: describeLoad(ours),
+      fulfil: `${describeLoad(ours)}${hitShare(twoWorkers, logged)}`,
       floor: oneWorker ? describeLoad(oneWorker) : '—',
       ratio: oneWorker ? ratioOf(ours.requestsPerSecond, oneWorker.requestsPerSecond) : '—',
       target: '—',

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { call, serverPerTest, TOKENS, type TestServer } from './support.js';
+import { call, serverPerTest, type TestServer, TOKENS } from './support.js';
 
 /** Queue polls answered from memory while the database is unchanged (response-cache.ts). */
 

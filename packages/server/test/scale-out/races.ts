@@ -34,6 +34,7 @@ const SHIP_RACE = 210_000_001;
 const ACCEPT_RACE = 220_000_001;
 const STOCK_RACE = range(40).map((i) => 230_000_001 + i);
 const COURIER_RACE = range(20).map((i) => 240_000_001 + i);
+const CACHE_RACE = range(8).map((i) => 250_000_001 + i);
 
 const ACCEPT_LINES = 50;
 const C_SKUS = range(6).map((i) => `C-${i + 1}`);
@@ -64,11 +65,14 @@ function seed() {
       ]),
     ),
     ...COURIER_RACE.map((id) => salesOrder(id, 'WH-C', [['D-1', 1]])),
+    ...CACHE_RACE.map((id) => salesOrder(id, 'WH-A', [['A-2', 1]])),
   ];
   return storeSeed(stock, orders);
 }
 
-const ALL_ORDERS = [SHIP_RACE, ACCEPT_RACE, ...STOCK_RACE, ...COURIER_RACE].map(orderNumber);
+const ALL_ORDERS = [SHIP_RACE, ACCEPT_RACE, ...STOCK_RACE, ...COURIER_RACE, ...CACHE_RACE].map(
+  orderNumber,
+);
 
 export function describeScaleOut(title: string, makeDatabase: () => Promise<TestDatabase>): void {
   describe(title, () => {
@@ -334,6 +338,46 @@ export function describeScaleOut(title: string, makeDatabase: () => Promise<Test
         on_hand: 100 - numbers.length,
         reserved: 0,
       });
+      await expectInvariantsHold();
+    }, 60_000);
+
+    it('e. an accept acknowledged by one process shows in the next poll on the other', async () => {
+      /** Every order number the partner sees in pending_accept through server `i`, page by page. */
+      const pendingVia = async (i: number): Promise<string[]> => {
+        const numbers: string[] = [];
+        for (let page = 1; ; page++) {
+          const body = ok(
+            await call(server(i), PARTNER, 'GET', `fulfillmentOrders/pending_accept?page=${page}`),
+            'poll',
+          ) as { fulfillment_order_number: string }[];
+          numbers.push(...body.map((order) => order.fulfillment_order_number));
+          if (body.length < 100) return numbers;
+        }
+      };
+      for (const id of CACHE_RACE) {
+        const number = orderNumber(id);
+        // Twice: the second poll is answered from the response cache of server 1.
+        expect(await pendingVia(1)).toContain(number);
+        expect(await pendingVia(1)).toContain(number);
+        const order = await getOrder(number);
+        ok(
+          await call(server(0), PARTNER, 'POST', 'fulfillmentOrder/accept', {
+            order: {
+              order_id: number,
+              items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+            },
+          }),
+          'accept',
+        );
+        expect(
+          await pendingVia(1),
+          `${number} after its accept via the other process`,
+        ).not.toContain(number);
+      }
+      const hits = (servers[1] as ServerProcess)
+        .logLines()
+        .filter((line) => line.msg === 'request' && line.cache === 'hit');
+      expect(hits.length).toBeGreaterThanOrEqual(CACHE_RACE.length);
       await expectInvariantsHold();
     }, 60_000);
 
