@@ -107,8 +107,13 @@ async function startChild(dir: string, name: string, args: string[]): Promise<Ru
   }
 }
 
-/** `fulfil serve` on `databaseUrl`, any free port, no courier loop. */
-export function startFulfil(dir: string, databaseUrl: string, workers = 1): Promise<RunningChild> {
+/** `fulfil serve` on `databaseUrl`, any free port, no courier loop; `extra` options after. */
+export function startFulfil(
+  dir: string,
+  databaseUrl: string,
+  workers = 1,
+  extra: readonly string[] = [],
+): Promise<RunningChild> {
   return startChild(dir, 'fulfil', [
     FULFIL_CLI,
     'serve',
@@ -120,6 +125,7 @@ export function startFulfil(dir: string, databaseUrl: string, workers = 1): Prom
     '0',
     '--workers',
     String(workers),
+    ...extra,
   ]);
 }
 

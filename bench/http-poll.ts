@@ -2,9 +2,8 @@
  * Polling a 100-order page of pending_accept over HTTP, JSON and XML: `fulfil serve` against a
  * bare node:http server sending the very bytes Fulfil sent for that page. A repeated poll is
  * mostly answered by the server's response cache, so the same JSON poll is measured again while
- * one client keeps committing stock syncs: every sync empties the cache, and the figure shows
- * what polls cost when they miss. Then the same JSON poll with `serve --workers 2` against one
- * worker.
+ * one client keeps committing stock syncs (every sync empties the cache), and with the cache
+ * off (every poll a miss). Then the same JSON poll with `serve --workers 2` against one worker.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,7 +120,7 @@ export async function benchHttpPoll(
     const underWrites = await measurePollUnderWrites(fulfil.url, sizes);
     const hits = hitShare(fulfil, logged);
     addRow({
-      scenario: `poll JSON while a client commits stock syncs (cache misses), ${database.label}`,
+      scenario: `poll JSON while a client commits stock syncs, ${database.label}`,
       fulfil: `${describeLoad(underWrites.polls)}, ${Math.round(underWrites.syncsPerSecond)} syncs/s${hits}`,
       floor: jsonFloor ? describeLoad(jsonFloor) : '—',
       ratio: jsonFloor
@@ -131,6 +130,20 @@ export async function benchHttpPoll(
     });
   } finally {
     await fulfil.stop();
+  }
+  // Every poll a miss: what the read path costs without the response cache.
+  const uncached = await startFulfil(dir, database.url, 1, ['--response-cache', '0']);
+  try {
+    const ours = await measurePoll(uncached.url + PATH, FORMATS.JSON, sizes);
+    addRow({
+      scenario: `poll JSON, response cache off (every poll a miss), ${database.label}`,
+      fulfil: describeLoad(ours),
+      floor: jsonFloor ? describeLoad(jsonFloor) : '—',
+      ratio: jsonFloor ? ratioOf(ours.requestsPerSecond, jsonFloor.requestsPerSecond) : '—',
+      target: '—',
+    });
+  } finally {
+    await uncached.stop();
   }
   const twoWorkers = await startFulfil(dir, database.url, 2);
   try {

@@ -25,6 +25,7 @@ import {
 import { createRouter, type RouteMatch } from './router.js';
 import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
 import { coerceBySchema } from './schema-coerce.js';
+import { sharedRead } from './shared-read.js';
 import {
   type HttpEngine,
   type HttpHeaders,
@@ -228,7 +229,8 @@ export function createRequestHandler(
   const aclPrefix = options.aclPrefix ?? engine.aclPrefix ?? DEFAULT_ACL_PREFIX;
   const throttle = options.authThrottle ?? createAuthThrottle();
   const cacheLimits = options.responseCache ?? DEFAULT_RESPONSE_CACHE_LIMITS;
-  const { changeStamp, now } = engine;
+  const { now } = engine;
+  const changeStamp = engine.changeStamp && sharedRead(engine.changeStamp);
   // Only an engine that can say when its data changed can have answers kept.
   const cache =
     changeStamp && now && cacheLimits.entries > 0 ? new ResponseCache(cacheLimits) : undefined;
