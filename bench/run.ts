@@ -1,5 +1,6 @@
 /**
- * Runs every benchmark: `pnpm bench [--quick] [--orders N]`. Each scenario prints our figure, a
+ * Runs the benchmarks: `pnpm bench [--quick] [--orders N] [--only <scenario>…] [--cpu-prof <dir>]`
+ * (options.ts). Each scenario prints our figure, a
  * floor measured in the same run on the same data, and their ratio; the run ends with one table
  * of them all (summary.ts). Benchmarks, not tests: nothing here asserts on a timing, but a
  * scenario whose two sides did not do the same work, or whose server failed a request, fails
@@ -14,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchAccept } from './accept.js';
 import { benchImport } from './bulk-import.js';
-import { runFulfil } from './child.js';
+import { profileServersInto, runFulfil } from './child.js';
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './databases.js';
 import { benchHttpAccept } from './http-accept.js';
 import { benchHttpPoll } from './http-poll.js';
-import { readOptions, sizesOf } from './options.js';
+import { readOptions, type Scenario, sizesOf } from './options.js';
 import { benchPoll } from './poll.js';
 import { benchPollScale } from './poll-scale.js';
 import { Sqlite } from './raw-sqlite.js';
@@ -27,6 +28,8 @@ import { printSummary } from './summary.js';
 
 const options = readOptions(process.argv.slice(2), process.env);
 const sizes = sizesOf(options);
+const runs = (scenario: Scenario) => options.only.has(scenario);
+if (options.cpuProfDir) profileServersInto(options.cpuProfDir);
 const started = performance.now();
 const dir = mkdtempSync(join(tmpdir(), 'fulfil-bench-'));
 const created: BenchDatabase[] = [];
@@ -58,26 +61,40 @@ try {
   // Builds the packages now when they are stale, not while a server is being timed.
   await runFulfil(dir, ['--help']);
 
-  section('in process: engine against raw better-sqlite3, same data');
-  await benchPoll(dir, options.quick);
-  await benchAccept(dir, options.quick);
-  await benchStockSync(dir, options.quick);
+  if (runs('poll') || runs('accept') || runs('stock-sync')) {
+    section('in process: engine against raw better-sqlite3, same data');
+    if (runs('poll')) await benchPoll(dir, options.quick);
+    if (runs('accept')) await benchAccept(dir, options.quick);
+    if (runs('stock-sync')) await benchStockSync(dir, options.quick);
+  }
 
   const kinds = options.postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
   for (const kind of kinds) {
-    const pool = database(kind, 'pool');
-    section(`${pool.label}: bulk import of ${sizes.poolOrders} orders`);
-    const floor = await benchImport(pool, dir, sizes.poolOrders, options.postgresUrl);
-    try {
-      section(`${pool.label}: poll over HTTP`);
-      await benchHttpPoll(pool, dir, sizes);
-      section(`${pool.label}: accept over HTTP`);
-      await benchHttpAccept(pool, floor.place, floor.accepts, dir, sizes);
-    } finally {
-      await floor.place.drop();
+    // The bulk import fills the database the HTTP poll and accept scenarios use.
+    if (runs('bulk-import') || runs('http-poll') || runs('http-accept')) {
+      const pool = database(kind, 'pool');
+      section(`${pool.label}: bulk import of ${sizes.poolOrders} orders`);
+      const floor = await benchImport(pool, dir, sizes.poolOrders, options.postgresUrl);
+      try {
+        if (runs('http-poll')) {
+          section(`${pool.label}: poll over HTTP`);
+          await benchHttpPoll(pool, dir, sizes);
+        }
+        if (runs('http-accept')) {
+          section(`${pool.label}: accept over HTTP`);
+          await benchHttpAccept(pool, floor.place, floor.accepts, dir, sizes);
+        }
+      } finally {
+        await floor.place.drop();
+      }
     }
-    section(`${pool.label}: poll with ${sizes.smallOrders} vs ${sizes.largeOrders} orders stored`);
-    await benchPollScale(database(kind, 'small'), database(kind, 'large'), dir, sizes);
+    if (runs('poll-scale')) {
+      const small = database(kind, 'small');
+      section(
+        `${small.label}: poll with ${sizes.smallOrders} vs ${sizes.largeOrders} orders stored`,
+      );
+      await benchPollScale(small, database(kind, 'large'), dir, sizes);
+    }
   }
   printSummary();
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
