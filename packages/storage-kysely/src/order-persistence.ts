@@ -120,6 +120,9 @@ export async function loadOrdersById(db: Db, ids: readonly number[]): Promise<Fu
   return loadOrders(db, ordered);
 }
 
+type ItemRow = ReturnType<typeof encodeItem>;
+type ItemColumn = keyof ItemRow;
+
 /** A new item line of an order, at its index in `FulfillmentOrder.items`. */
 interface NewLine {
   orderId: number;
@@ -182,9 +185,12 @@ async function insertQueueEntries(db: Db, orders: readonly FulfillmentOrder[]): 
 }
 
 /**
- * Rewrites an existing order's rows of `queue_entries` from core's `queueDocuments`: the rows of
- * queues that no longer list it go (when `before`, the order as this transaction read it, was
- * listed elsewhere, or is unknown) and the others are written in place.
+ * Rewrites an existing order's rows of `queue_entries` from core's `queueDocuments`. With
+ * `before` (the order as this transaction read it), a queue it left and one it entered are one
+ * row rewritten in place, its table page the only one touched (an accept moves the order from
+ * pending_accept to pending_allocation: one statement, not a delete and an insert at the table's
+ * end); rows of other queues it left go, the rest are written in place. Without `before`, every
+ * row of a queue that no longer lists it goes.
  */
 export async function writeQueueEntries(
   db: Db,
@@ -193,18 +199,25 @@ export async function writeQueueEntries(
 ): Promise<void> {
   const rows = queueEntryRows(order);
   const queues = rows.map((row) => row.queue);
-  const left = before === null || queuesOf(before).some((queue) => !queues.includes(queue));
-  if (left) {
+  const held = before === null ? null : queuesOf(before);
+  const left = held?.filter((queue) => !queues.includes(queue)) ?? [];
+  const upserted = [];
+  for (const row of rows) {
+    const from = held && !held.includes(row.queue) ? left.shift() : undefined;
+    if (from === undefined || !(await moveQueueEntry(db, from, row))) upserted.push(row);
+  }
+  if (held === null || left.length > 0) {
     await db
       .deleteFrom('queue_entries')
       .where('order_id', '=', order.id)
-      .$if(queues.length > 0, (qb) => qb.where('queue', 'not in', queues))
+      .$if(held !== null, (qb) => qb.where('queue', 'in', left))
+      .$if(held === null && queues.length > 0, (qb) => qb.where('queue', 'not in', queues))
       .execute();
   }
-  if (rows.length === 0) return;
+  if (upserted.length === 0) return;
   await db
     .insertInto('queue_entries')
-    .values(rows)
+    .values(upserted)
     .onConflict((oc) =>
       oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
         warehouse_code: eb.ref('excluded.warehouse_code'),
@@ -213,6 +226,26 @@ export async function writeQueueEntries(
       })),
     )
     .execute();
+}
+
+/** Rewrites the order's row of queue `from` as `row`; false when there was no such row. */
+async function moveQueueEntry(
+  db: Db,
+  from: string,
+  row: ReturnType<typeof queueEntryRows>[number],
+): Promise<boolean> {
+  const { numUpdatedRows } = await db
+    .updateTable('queue_entries')
+    .set({
+      queue: row.queue,
+      warehouse_code: row.warehouse_code,
+      updated_at: row.updated_at,
+      document: row.document,
+    })
+    .where('order_id', '=', row.order_id)
+    .where('queue', '=', from)
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
 }
 
 /**
@@ -293,7 +326,8 @@ export async function saveOrder(
     before.items.map((item, position) => [item.id, encodeItem(order.id, position, item)]),
   );
   const newLines: NewLine[] = [];
-  const changedItems: (ReturnType<typeof encodeItem> & { id: number })[] = [];
+  const changedItems: (ItemRow & { id: number })[] = [];
+  const changedItemColumns = new Set<ItemColumn>();
   for (const [position, item] of order.items.entries()) {
     if (item.id === 0) {
       newLines.push({ orderId: order.id, position, item });
@@ -302,33 +336,25 @@ export async function saveOrder(
     const previous = previousItems.get(item.id);
     if (!previous) throw new Error(`fulfil: item ${item.id} is not an item of order ${order.id}`);
     const row = encodeItem(order.id, position, item);
-    if (Object.keys(changedColumns(previous, row)).length > 0) {
-      changedItems.push({ id: item.id, ...row });
-    }
+    const changed = Object.keys(changedColumns(previous, row)) as ItemColumn[];
+    if (changed.length > 0) changedItems.push({ id: item.id, ...row });
+    for (const column of changed) changedItemColumns.add(column);
   }
-  // Every changed item in one statement: an upsert on ids known to be this order's rows.
+  // Every changed item in one statement: an upsert on ids known to be this order's rows, setting
+  // only the columns that changed, so that an index on the others (order_id, position) is left
+  // alone.
   for (const slice of chunk(changedItems, 500)) {
     await db
       .insertInto('order_items')
       .values(slice)
       .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          position: eb.ref('excluded.position'),
-          status: eb.ref('excluded.status'),
-          warehouse_code: eb.ref('excluded.warehouse_code'),
-          name: eb.ref('excluded.name'),
-          sku: eb.ref('excluded.sku'),
-          qty: eb.ref('excluded.qty'),
-          price: eb.ref('excluded.price'),
-          price_excl_tax: eb.ref('excluded.price_excl_tax'),
-          tax_amount: eb.ref('excluded.tax_amount'),
-          tax_rate: eb.ref('excluded.tax_rate'),
-          total_price: eb.ref('excluded.total_price'),
-          total_price_excl_tax: eb.ref('excluded.total_price_excl_tax'),
-          total_tax_amount: eb.ref('excluded.total_tax_amount'),
-          rejected_by: eb.ref('excluded.rejected_by'),
-          invoice_number: eb.ref('excluded.invoice_number'),
-        })),
+        oc
+          .column('id')
+          .doUpdateSet((eb) =>
+            Object.fromEntries(
+              [...changedItemColumns].map((column) => [column, eb.ref(`excluded.${column}`)]),
+            ),
+          ),
       )
       .execute();
   }

@@ -1,13 +1,16 @@
 import { createEngine, ManualClock } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { KyselyRepository } from '@fulfil/storage-kysely';
-import type {
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  UnknownRow,
+import {
+  ColumnNode,
+  InsertQueryNode,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  sql,
+  type UnknownRow,
 } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteRepository, type SqliteRepository } from '../src/index.js';
@@ -15,9 +18,11 @@ import { openSqliteRepository, type SqliteRepository } from '../src/index.js';
 /** Counts the statements run through it, by kind, untouched. */
 class StatementCounter implements KyselyPlugin {
   statements: string[] = [];
+  nodes: RootOperationNode[] = [];
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     this.statements.push(args.node.kind);
+    this.nodes.push(args.node);
     return args.node;
   }
 
@@ -76,9 +81,48 @@ describe('statements per action', () => {
 
   async function count(work: () => Promise<unknown>): Promise<string[]> {
     counter.statements = [];
+    counter.nodes = [];
     await work();
     return counter.statements;
   }
+
+  async function acceptWhole(number: string) {
+    const order = await engine.getOrder('default', number);
+    return engine.accept(engine.operator('default'), {
+      order: {
+        order_id: number,
+        items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+      },
+    });
+  }
+
+  it('an accept rewrites the queue entry in place: the same row, now in the new queue', async () => {
+    // A later order's entry: a deleted row and a new one would not share a rowid.
+    await engine.intake('default', fixtures.salesOrder('1002', [{ sku: 'SKU-1', qty: 1 }]));
+    const { id } = await engine.getOrder('default', '1001-1');
+    const entryOf = () =>
+      sql<{
+        rowid: number;
+        queue: string;
+      }>`select rowid, queue from queue_entries where order_id = ${id}`
+        .execute(base.db)
+        .then((result) => result.rows);
+    const [before] = await entryOf();
+    await acceptWhole('1001-1');
+    expect(await entryOf()).toEqual([{ rowid: before?.rowid, queue: 'pending_allocation' }]);
+  });
+
+  it('an accept sets only the item columns that changed, leaving the index on position alone', async () => {
+    await count(() => acceptWhole('1001-1'));
+    const upserts = counter.nodes.filter(
+      (node) => InsertQueryNode.is(node) && node.into?.table.identifier.name === 'order_items',
+    ) as InsertQueryNode[];
+    expect(upserts).toHaveLength(1);
+    const updated = upserts[0]?.onConflict?.updates?.map((update) =>
+      ColumnNode.is(update.column) ? update.column.column.name : '?',
+    );
+    expect(updated).toEqual(['status']);
+  });
 
   it('accept of a two-line order', async () => {
     const order = await engine.getOrder('default', '1001-1');
@@ -90,9 +134,10 @@ describe('statements per action', () => {
         },
       }),
     );
-    // 12 before writes compared with what the transaction had read: the store; the order, its
-    // items, shipments, invoices (locked); the header; both items in one upsert; the queue it
-    // left and the one it entered, with its document; the stock; the audit event.
+    // 12 before writes compared with what the transaction had read, 11 before the queue entry
+    // moved in place: the store; the order, its items, shipments, invoices (locked); the header;
+    // both items in one upsert; the queue entry rewritten from the queue it left to the one it
+    // entered, with its document; the stock; the audit event.
     expect(statements).toEqual([
       'SelectQueryNode',
       'SelectQueryNode',
@@ -101,8 +146,7 @@ describe('statements per action', () => {
       'SelectQueryNode',
       'UpdateQueryNode',
       'InsertQueryNode',
-      'DeleteQueryNode',
-      'InsertQueryNode',
+      'UpdateQueryNode',
       'InsertQueryNode',
       'InsertQueryNode',
     ]);
