@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
+import { PreparedQueries } from './prepared-queries.js';
 
 export interface KyselyRepositoryOptions {
   db: Kysely<Database>;
@@ -36,6 +37,7 @@ export class KyselyRepository implements Repository {
   readonly db: Kysely<Database>;
   readonly #profile: DriverProfile;
   readonly #onClose: (() => Promise<void>) | undefined;
+  readonly #prepared = new PreparedQueries();
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -63,7 +65,9 @@ export class KyselyRepository implements Repository {
         if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
         if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
         return await builder.execute((trx) =>
-          activeTransactions.run(inside, () => work(new KyselyRepositoryTx(trx, { rowLocks }))),
+          activeTransactions.run(inside, () =>
+            work(new KyselyRepositoryTx(trx, { rowLocks, prepared: this.#prepared })),
+          ),
         );
       } catch (error) {
         if (attempt >= this.#profile.maxAttempts || !this.#profile.isRetryable(error)) {

@@ -6,9 +6,10 @@ import {
   queuesOf,
   type Shipment,
 } from '@fulfil/core';
-import type { Kysely, Selectable } from 'kysely';
+import type { Compilable, Kysely, Selectable } from 'kysely';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database, FulfillmentOrderTable } from './database.js';
+import { PreparedQueries } from './prepared-queries.js';
 import {
   decodeInvoice,
   decodeItem,
@@ -45,6 +46,45 @@ function groupByOrder<R extends { order_id: number }, T>(
   return groups;
 }
 
+const itemRowsOf = (db: Db, ids: readonly number[]) =>
+  db
+    .selectFrom('order_items')
+    .selectAll()
+    .where('order_id', 'in', ids)
+    .orderBy('order_id')
+    .orderBy('position');
+
+const shipmentRowsOf = (db: Db, ids: readonly number[]) =>
+  db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('order_id', 'in', ids)
+    .orderBy('order_id')
+    .orderBy('id');
+
+const invoiceRowsOf = (db: Db, ids: readonly number[]) =>
+  db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('order_id', 'in', ids)
+    .orderBy('order_id')
+    .orderBy('id');
+
+/** The rows `query` reads for these orders; one order's (an action's) through a prepared query. */
+async function partRows<R>(
+  db: Db,
+  prepared: PreparedQueries,
+  name: string,
+  ids: readonly number[],
+  query: (db: Db, ids: readonly number[]) => Compilable<R>,
+): Promise<R[]> {
+  const result =
+    ids.length === 1
+      ? await prepared.run(db, name, ids, (trx, argument) => query(trx, [argument<number>(0)]))
+      : await db.executeQuery(query(db, ids));
+  return result.rows;
+}
+
 /**
  * Completes header rows into orders with three more queries in all (items, shipments,
  * invoices), however many orders: never one query per order. Keeps the order of `headers`.
@@ -52,6 +92,7 @@ function groupByOrder<R extends { order_id: number }, T>(
 export async function loadOrders(
   db: Db,
   headers: readonly OrderRow[],
+  prepared = new PreparedQueries(),
 ): Promise<FulfillmentOrder[]> {
   if (headers.length === 0) return [];
   const itemRows = [];
@@ -61,33 +102,11 @@ export async function loadOrders(
     headers.map((header) => Number(header.id)),
     IN_LIST_SIZE,
   )) {
-    itemRows.push(
-      ...(await db
-        .selectFrom('order_items')
-        .selectAll()
-        .where('order_id', 'in', ids)
-        .orderBy('order_id')
-        .orderBy('position')
-        .execute()),
-    );
+    itemRows.push(...(await partRows(db, prepared, 'items of an order', ids, itemRowsOf)));
     shipmentRows.push(
-      ...(await db
-        .selectFrom('shipments')
-        .selectAll()
-        .where('order_id', 'in', ids)
-        .orderBy('order_id')
-        .orderBy('id')
-        .execute()),
+      ...(await partRows(db, prepared, 'shipments of an order', ids, shipmentRowsOf)),
     );
-    invoiceRows.push(
-      ...(await db
-        .selectFrom('invoices')
-        .selectAll()
-        .where('order_id', 'in', ids)
-        .orderBy('order_id')
-        .orderBy('id')
-        .execute()),
-    );
+    invoiceRows.push(...(await partRows(db, prepared, 'invoices of an order', ids, invoiceRowsOf)));
   }
   const items = groupByOrder(itemRows, decodeItem);
   const shipments = groupByOrder(shipmentRows, decodeShipment);
@@ -196,6 +215,7 @@ export async function writeQueueEntries(
   db: Db,
   order: FulfillmentOrder,
   before: FulfillmentOrder | null,
+  prepared = new PreparedQueries(),
 ): Promise<void> {
   const rows = queueEntryRows(order);
   const queues = rows.map((row) => row.queue);
@@ -204,7 +224,7 @@ export async function writeQueueEntries(
   const upserted = [];
   for (const row of rows) {
     const from = held && !held.includes(row.queue) ? left.shift() : undefined;
-    if (from === undefined || !(await moveQueueEntry(db, from, row))) upserted.push(row);
+    if (from === undefined || !(await moveQueueEntry(db, prepared, from, row))) upserted.push(row);
   }
   if (held === null || left.length > 0) {
     await db
@@ -231,21 +251,27 @@ export async function writeQueueEntries(
 /** Rewrites the order's row of queue `from` as `row`; false when there was no such row. */
 async function moveQueueEntry(
   db: Db,
+  prepared: PreparedQueries,
   from: string,
   row: ReturnType<typeof queueEntryRows>[number],
 ): Promise<boolean> {
-  const { numUpdatedRows } = await db
-    .updateTable('queue_entries')
-    .set({
-      queue: row.queue,
-      warehouse_code: row.warehouse_code,
-      updated_at: row.updated_at,
-      document: row.document,
-    })
-    .where('order_id', '=', row.order_id)
-    .where('queue', '=', from)
-    .executeTakeFirst();
-  return numUpdatedRows > 0n;
+  const { numAffectedRows } = await prepared.run(
+    db,
+    'move a queue entry',
+    [row.queue, row.warehouse_code, row.updated_at, row.document, row.order_id, from],
+    (trx, argument) =>
+      trx
+        .updateTable('queue_entries')
+        .set({
+          queue: argument<string>(0),
+          warehouse_code: argument<string>(1),
+          updated_at: argument<string>(2),
+          document: argument<string>(3),
+        })
+        .where('order_id', '=', argument<number>(4))
+        .where('queue', '=', argument<string>(5)),
+  );
+  return (numAffectedRows ?? 0n) > 0n;
 }
 
 /**
@@ -313,6 +339,7 @@ export async function saveOrder(
   db: Db,
   order: FulfillmentOrder,
   before: FulfillmentOrder,
+  prepared = new PreparedQueries(),
 ): Promise<FulfillmentOrder> {
   if (order.id !== before.id || order.store_id !== before.store_id) {
     throw new Error(`fulfil: order ${order.id} is not the order ${before.id} read before`);
@@ -373,6 +400,6 @@ export async function saveOrder(
   }
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
-  await writeQueueEntries(db, stored, before);
+  await writeQueueEntries(db, stored, before, prepared);
   return stored;
 }
