@@ -107,6 +107,14 @@ async function startChild(dir: string, name: string, args: string[]): Promise<Ru
   }
 }
 
+/** Node's flags for every `fulfil serve` under test: none, or a CPU profile per process. */
+let serverFlags: string[] = [];
+
+/** Every `fulfil serve` started from now on writes a `.cpuprofile` into `dir` when it stops. */
+export function profileServersInto(dir: string): void {
+  serverFlags = ['--cpu-prof', '--cpu-prof-dir', dir];
+}
+
 /** `fulfil serve` on `databaseUrl`, any free port, no courier loop; `extra` options after. */
 export function startFulfil(
   dir: string,
@@ -115,6 +123,7 @@ export function startFulfil(
   extra: readonly string[] = [],
 ): Promise<RunningChild> {
   return startChild(dir, 'fulfil', [
+    ...serverFlags,
     FULFIL_CLI,
     'serve',
     '--db',

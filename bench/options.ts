@@ -1,27 +1,34 @@
 /**
  * The command line of `pnpm bench`: `--quick` (every scenario, tiny sizes: proves the benchmarks
- * still run, measures nothing worth reading), `--orders N` (how many orders the large
- * database of the scale scenarios holds; default 1,000,000) and `--only GROUP[,GROUP]` (only
- * those groups of scenarios, see `SCENARIO_GROUPS`).
+ * still run, measures nothing worth reading), `--orders N` (how many orders the large database
+ * of the scale scenarios holds; default 1,000,000), `--only <scenario>` (repeatable: run only
+ * the scenarios of these files, e.g. `--only http-accept`) and `--cpu-prof <dir>` (every
+ * `fulfil serve` under test writes a CPU profile there when it stops).
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-/** The groups of scenarios `--only` can pick, in the order a run takes them. */
-export const SCENARIO_GROUPS = [
-  'in-process',
-  'import',
+/** The scenarios, each named after its file in bench/. */
+export const SCENARIOS = [
+  'poll',
+  'accept',
+  'stock-sync',
+  'bulk-import',
   'http-poll',
   'http-accept',
   'poll-scale',
 ] as const;
-export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
+
+export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
   quick: boolean;
-  /** The groups to run: all of them unless `--only` names some. */
-  only: ReadonlySet<ScenarioGroup>;
   /** Orders in the large database of the scale scenarios (poll 10k vs N, RSS). */
   orders: number;
+  /** The scenarios to run: every one unless `--only` names some. */
+  only: ReadonlySet<Scenario>;
+  /** Where the servers under test write their `.cpuprofile`, when profiling. */
+  cpuProfDir: string | undefined;
   /** The Postgres scenarios run when this is set (`FULFIL_TEST_POSTGRES_URL`). */
   postgresUrl: string | undefined;
 }
@@ -32,7 +39,12 @@ const QUICK_ORDERS = 2_000;
 export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
-    options: { quick: { type: 'boolean' }, orders: { type: 'string' }, only: { type: 'string' } },
+    options: {
+      quick: { type: 'boolean' },
+      orders: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      'cpu-prof': { type: 'string' },
+    },
     strict: true,
   });
   const quick = values.quick === true;
@@ -40,23 +52,19 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
   if (orders !== undefined && !(Number.isInteger(orders) && orders >= 1_000)) {
     throw new Error(`--orders takes an integer >= 1000, not "${values.orders}"`);
   }
-  return {
-    quick,
-    only: groupsOf(values.only),
-    orders: orders ?? (quick ? QUICK_ORDERS : DEFAULT_ORDERS),
-    postgresUrl: env.FULFIL_TEST_POSTGRES_URL || undefined,
-  };
-}
-
-function groupsOf(only: string | undefined): ReadonlySet<ScenarioGroup> {
-  if (only === undefined) return new Set(SCENARIO_GROUPS);
-  const names = only.split(',').map((name) => name.trim());
-  for (const name of names) {
-    if (!(SCENARIO_GROUPS as readonly string[]).includes(name)) {
-      throw new Error(`--only takes groups among ${SCENARIO_GROUPS.join(', ')}, not "${name}"`);
+  const only = values.only ?? [];
+  for (const name of only) {
+    if (!(SCENARIOS as readonly string[]).includes(name)) {
+      throw new Error(`--only takes one of ${SCENARIOS.join(', ')}, not "${name}"`);
     }
   }
-  return new Set(names as ScenarioGroup[]);
+  return {
+    quick,
+    orders: orders ?? (quick ? QUICK_ORDERS : DEFAULT_ORDERS),
+    only: new Set((only.length > 0 ? only : SCENARIOS) as Scenario[]),
+    cpuProfDir: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
+    postgresUrl: env.FULFIL_TEST_POSTGRES_URL || undefined,
+  };
 }
 
 /** How much each scenario does: the issue's sizes, or tiny ones with `--quick`. */

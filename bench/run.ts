@@ -1,5 +1,6 @@
 /**
- * Runs the benchmarks: `pnpm bench [--quick] [--orders N] [--only http-poll,…]`. Each scenario prints our figure, a
+ * Runs the benchmarks: `pnpm bench [--quick] [--orders N] [--only <scenario>…] [--cpu-prof <dir>]`
+ * (options.ts). Each scenario prints our figure, a
  * floor measured in the same run on the same data, and their ratio; the run ends with one table
  * of them all (summary.ts). Benchmarks, not tests: nothing here asserts on a timing, but a
  * scenario whose two sides did not do the same work, or whose server failed a request, fails
@@ -14,12 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchAccept } from './accept.js';
 import { benchImport } from './bulk-import.js';
-import { runFulfil } from './child.js';
+import { profileServersInto, runFulfil } from './child.js';
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './databases.js';
-import { fillStore } from './fill-store.js';
 import { benchHttpAccept } from './http-accept.js';
 import { benchHttpPoll } from './http-poll.js';
-import { readOptions, sizesOf } from './options.js';
+import { readOptions, type Scenario, sizesOf } from './options.js';
 import { benchPoll } from './poll.js';
 import { benchPollScale } from './poll-scale.js';
 import { Sqlite } from './raw-sqlite.js';
@@ -28,6 +28,8 @@ import { printSummary } from './summary.js';
 
 const options = readOptions(process.argv.slice(2), process.env);
 const sizes = sizesOf(options);
+const runs = (scenario: Scenario) => options.only.has(scenario);
+if (options.cpuProfDir) profileServersInto(options.cpuProfDir);
 const started = performance.now();
 const dir = mkdtempSync(join(tmpdir(), 'fulfil-bench-'));
 const created: BenchDatabase[] = [];
@@ -59,40 +61,34 @@ try {
   // Builds the packages now when they are stale, not while a server is being timed.
   await runFulfil(dir, ['--help']);
 
-  const only = options.only;
-  if (only.has('in-process')) {
+  if (runs('poll') || runs('accept') || runs('stock-sync')) {
     section('in process: engine against raw better-sqlite3, same data');
-    await benchPoll(dir, options.quick);
-    await benchAccept(dir, options.quick);
-    await benchStockSync(dir, options.quick);
+    if (runs('poll')) await benchPoll(dir, options.quick);
+    if (runs('accept')) await benchAccept(dir, options.quick);
+    if (runs('stock-sync')) await benchStockSync(dir, options.quick);
   }
 
   const kinds = options.postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
   for (const kind of kinds) {
-    // The accept scenario takes the orders and the floor store the import leaves behind.
-    if (only.has('import') || only.has('http-accept')) {
+    // The bulk import fills the database the HTTP poll and accept scenarios use.
+    if (runs('bulk-import') || runs('http-poll') || runs('http-accept')) {
       const pool = database(kind, 'pool');
       section(`${pool.label}: bulk import of ${sizes.poolOrders} orders`);
       const floor = await benchImport(pool, dir, sizes.poolOrders, options.postgresUrl);
       try {
-        if (only.has('http-poll')) {
+        if (runs('http-poll')) {
           section(`${pool.label}: poll over HTTP`);
           await benchHttpPoll(pool, dir, sizes);
         }
-        if (only.has('http-accept')) {
+        if (runs('http-accept')) {
           section(`${pool.label}: accept over HTTP`);
           await benchHttpAccept(pool, floor.place, floor.accepts, dir, sizes);
         }
       } finally {
         await floor.place.drop();
       }
-    } else if (only.has('http-poll')) {
-      const pool = database(kind, 'pool');
-      section(`${pool.label}: ${sizes.poolOrders} orders through intake, then poll over HTTP`);
-      await fillStore(pool, { invoiced: 0, pending: sizes.poolOrders });
-      await benchHttpPoll(pool, dir, sizes);
     }
-    if (only.has('poll-scale')) {
+    if (runs('poll-scale')) {
       const small = database(kind, 'small');
       section(
         `${small.label}: poll with ${sizes.smallOrders} vs ${sizes.largeOrders} orders stored`,

@@ -33,6 +33,7 @@ export {
   migrateToLatest,
 } from './migrations.js';
 export { pollQueueDocuments, pollQueueIds } from './poll-query.js';
+export { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
 export { fillMissingDocuments } from './read-model.js';
 export type { SchemaFlags } from './schema-flags.js';
 export {

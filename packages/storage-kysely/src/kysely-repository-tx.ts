@@ -24,6 +24,7 @@ import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
 import { insertOrders, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
 import { pollQueueDocuments, pollQueueIds } from './poll-query.js';
+import { PreparedQueries } from './prepared-queries.js';
 import {
   decodeAuditEvent,
   decodeStore,
@@ -42,6 +43,8 @@ export interface KyselyRepositoryTxOptions {
    * lock (a read-only transaction, which reads one snapshot instead).
    */
   rowLocks: boolean;
+  /** The repository's prepared queries, compiled once for all its transactions. */
+  prepared?: PreparedQueries;
 }
 
 function assertQuantity(value: number, field: string): number {
@@ -72,21 +75,21 @@ export class KyselyRepositoryTx implements RepositoryTx {
    * writes only what differs from them, without reading them again.
    */
   readonly #held = new Map<number, FulfillmentOrder>();
+  readonly #prepared: PreparedQueries;
 
   constructor(db: Kysely<Database>, options: KyselyRepositoryTxOptions) {
     this.#db = db;
     this.#rowLocks = options.rowLocks;
+    this.#prepared = options.prepared ?? new PreparedQueries();
   }
 
   // ── stores ───────────────────────────────────────────────────────────────────────────────
 
   async findStore(code: string): Promise<Store | null> {
-    const row = await this.#db
-      .selectFrom('stores')
-      .selectAll()
-      .where('code', '=', code)
-      .executeTakeFirst();
-    return row ? decodeStore(row) : null;
+    const { rows } = await this.#prepared.run(this.#db, 'store by code', [code], (db, argument) =>
+      db.selectFrom('stores').selectAll().where('code', '=', argument<string>(0)),
+    );
+    return rows[0] ? decodeStore(rows[0]) : null;
   }
 
   async findStoreById(id: number): Promise<Store | null> {
@@ -287,12 +290,10 @@ export class KyselyRepositoryTx implements RepositoryTx {
   }
 
   async findTokenByHash(hash: string): Promise<TokenRecord | null> {
-    const row = await this.#db
-      .selectFrom('tokens')
-      .selectAll()
-      .where('hash', '=', hash)
-      .executeTakeFirst();
-    return row ? decodeToken(row) : null;
+    const { rows } = await this.#prepared.run(this.#db, 'token by hash', [hash], (db, argument) =>
+      db.selectFrom('tokens').selectAll().where('hash', '=', argument<string>(0)),
+    );
+    return rows[0] ? decodeToken(rows[0]) : null;
   }
 
   async listTokens(storeId: number): Promise<TokenRecord[]> {
@@ -335,15 +336,29 @@ export class KyselyRepositoryTx implements RepositoryTx {
     key: { id: number } | { storeId: number; number: string },
     lock: 'update' | 'share',
   ): Promise<FulfillmentOrder | null> {
-    const query = this.#db.selectFrom('fulfillment_orders').selectAll();
-    const header = await ('id' in key
-      ? query.where('id', '=', key.id)
-      : query.where('store_id', '=', key.storeId).where('fulfillment_order_number', '=', key.number)
-    )
-      .$if(this.#rowLocks, (qb) => (lock === 'update' ? qb.forUpdate() : qb.forShare()))
-      .executeTakeFirst();
+    const locking = this.#rowLocks ? lock : 'none';
+    const select = (db: Kysely<Database>) =>
+      db
+        .selectFrom('fulfillment_orders')
+        .selectAll()
+        .$if(locking === 'update', (qb) => qb.forUpdate())
+        .$if(locking === 'share', (qb) => qb.forShare());
+    const { rows } = await ('id' in key
+      ? this.#prepared.run(this.#db, `order by id, lock ${locking}`, [key.id], (db, argument) =>
+          select(db).where('id', '=', argument<number>(0)),
+        )
+      : this.#prepared.run(
+          this.#db,
+          `order by number, lock ${locking}`,
+          [key.storeId, key.number],
+          (db, argument) =>
+            select(db)
+              .where('store_id', '=', argument<number>(0))
+              .where('fulfillment_order_number', '=', argument<string>(1)),
+        ));
+    const header = rows[0];
     if (!header) return null;
-    const [order] = await loadOrders(this.#db, [header]);
+    const [order] = await loadOrders(this.#db, [header], this.#prepared);
     if (!order) return null;
     this.#held.set(order.id, order);
     return order;
@@ -364,7 +379,7 @@ export class KyselyRepositoryTx implements RepositoryTx {
     const before = this.#held.get(order.id);
     // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
     if (!before) throw new Error(`fulfil: order ${order.id} was not read in this transaction`);
-    const stored = await saveOrder(this.#db, order, before);
+    const stored = await saveOrder(this.#db, order, before, this.#prepared);
     this.#held.set(stored.id, stored);
     return stored;
   }

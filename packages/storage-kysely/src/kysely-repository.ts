@@ -5,6 +5,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
+import { PreparedQueries } from './prepared-queries.js';
 
 export interface KyselyRepositoryOptions {
   db: Kysely<Database>;
@@ -37,6 +38,7 @@ export class KyselyRepository implements Repository {
   readonly #profile: DriverProfile;
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #changeStamp: CompiledQuery<{ stamp: string | number }>;
+  readonly #prepared = new PreparedQueries();
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -84,7 +86,9 @@ export class KyselyRepository implements Repository {
         if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
         if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
         return await builder.execute((trx) =>
-          activeTransactions.run(inside, () => work(new KyselyRepositoryTx(trx, { rowLocks }))),
+          activeTransactions.run(inside, () =>
+            work(new KyselyRepositoryTx(trx, { rowLocks, prepared: this.#prepared })),
+          ),
         );
       } catch (error) {
         if (attempt >= this.#profile.maxAttempts || !this.#profile.isRetryable(error)) {

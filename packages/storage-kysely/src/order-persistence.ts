@@ -6,9 +6,10 @@ import {
   queuesOf,
   type Shipment,
 } from '@fulfil/core';
-import type { Kysely, Selectable } from 'kysely';
+import type { Compilable, Kysely, Selectable } from 'kysely';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database, FulfillmentOrderTable } from './database.js';
+import { PreparedQueries } from './prepared-queries.js';
 import {
   decodeInvoice,
   decodeItem,
@@ -45,6 +46,45 @@ function groupByOrder<R extends { order_id: number }, T>(
   return groups;
 }
 
+const itemRowsOf = (db: Db, ids: readonly number[]) =>
+  db
+    .selectFrom('order_items')
+    .selectAll()
+    .where('order_id', 'in', ids)
+    .orderBy('order_id')
+    .orderBy('position');
+
+const shipmentRowsOf = (db: Db, ids: readonly number[]) =>
+  db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('order_id', 'in', ids)
+    .orderBy('order_id')
+    .orderBy('id');
+
+const invoiceRowsOf = (db: Db, ids: readonly number[]) =>
+  db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('order_id', 'in', ids)
+    .orderBy('order_id')
+    .orderBy('id');
+
+/** The rows `query` reads for these orders; one order's (an action's) through a prepared query. */
+async function partRows<R>(
+  db: Db,
+  prepared: PreparedQueries,
+  name: string,
+  ids: readonly number[],
+  query: (db: Db, ids: readonly number[]) => Compilable<R>,
+): Promise<R[]> {
+  const result =
+    ids.length === 1
+      ? await prepared.run(db, name, ids, (trx, argument) => query(trx, [argument<number>(0)]))
+      : await db.executeQuery(query(db, ids));
+  return result.rows;
+}
+
 /**
  * Completes header rows into orders with three more queries in all (items, shipments,
  * invoices), however many orders: never one query per order. Keeps the order of `headers`.
@@ -52,6 +92,7 @@ function groupByOrder<R extends { order_id: number }, T>(
 export async function loadOrders(
   db: Db,
   headers: readonly OrderRow[],
+  prepared = new PreparedQueries(),
 ): Promise<FulfillmentOrder[]> {
   if (headers.length === 0) return [];
   const itemRows = [];
@@ -61,33 +102,11 @@ export async function loadOrders(
     headers.map((header) => Number(header.id)),
     IN_LIST_SIZE,
   )) {
-    itemRows.push(
-      ...(await db
-        .selectFrom('order_items')
-        .selectAll()
-        .where('order_id', 'in', ids)
-        .orderBy('order_id')
-        .orderBy('position')
-        .execute()),
-    );
+    itemRows.push(...(await partRows(db, prepared, 'items of an order', ids, itemRowsOf)));
     shipmentRows.push(
-      ...(await db
-        .selectFrom('shipments')
-        .selectAll()
-        .where('order_id', 'in', ids)
-        .orderBy('order_id')
-        .orderBy('id')
-        .execute()),
+      ...(await partRows(db, prepared, 'shipments of an order', ids, shipmentRowsOf)),
     );
-    invoiceRows.push(
-      ...(await db
-        .selectFrom('invoices')
-        .selectAll()
-        .where('order_id', 'in', ids)
-        .orderBy('order_id')
-        .orderBy('id')
-        .execute()),
-    );
+    invoiceRows.push(...(await partRows(db, prepared, 'invoices of an order', ids, invoiceRowsOf)));
   }
   const items = groupByOrder(itemRows, decodeItem);
   const shipments = groupByOrder(shipmentRows, decodeShipment);
@@ -119,6 +138,9 @@ export async function loadOrdersById(db: Db, ids: readonly number[]): Promise<Fu
   });
   return loadOrders(db, ordered);
 }
+
+type ItemRow = ReturnType<typeof encodeItem>;
+type ItemColumn = keyof ItemRow;
 
 /** A new item line of an order, at its index in `FulfillmentOrder.items`. */
 interface NewLine {
@@ -182,29 +204,40 @@ async function insertQueueEntries(db: Db, orders: readonly FulfillmentOrder[]): 
 }
 
 /**
- * Rewrites an existing order's rows of `queue_entries` from core's `queueDocuments`: the rows of
- * queues that no longer list it go (when `before`, the order as this transaction read it, was
- * listed elsewhere, or is unknown) and the others are written in place.
+ * Rewrites an existing order's rows of `queue_entries` from core's `queueDocuments`. With
+ * `before` (the order as this transaction read it), a queue it left and one it entered are one
+ * row rewritten in place, its table page the only one touched (an accept moves the order from
+ * pending_accept to pending_allocation: one statement, not a delete and an insert at the table's
+ * end); rows of other queues it left go, the rest are written in place. Without `before`, every
+ * row of a queue that no longer lists it goes.
  */
 export async function writeQueueEntries(
   db: Db,
   order: FulfillmentOrder,
   before: FulfillmentOrder | null,
+  prepared = new PreparedQueries(),
 ): Promise<void> {
   const rows = queueEntryRows(order);
   const queues = rows.map((row) => row.queue);
-  const left = before === null || queuesOf(before).some((queue) => !queues.includes(queue));
-  if (left) {
+  const held = before === null ? null : queuesOf(before);
+  const left = held?.filter((queue) => !queues.includes(queue)) ?? [];
+  const upserted = [];
+  for (const row of rows) {
+    const from = held && !held.includes(row.queue) ? left.shift() : undefined;
+    if (from === undefined || !(await moveQueueEntry(db, prepared, from, row))) upserted.push(row);
+  }
+  if (held === null || left.length > 0) {
     await db
       .deleteFrom('queue_entries')
       .where('order_id', '=', order.id)
-      .$if(queues.length > 0, (qb) => qb.where('queue', 'not in', queues))
+      .$if(held !== null, (qb) => qb.where('queue', 'in', left))
+      .$if(held === null && queues.length > 0, (qb) => qb.where('queue', 'not in', queues))
       .execute();
   }
-  if (rows.length === 0) return;
+  if (upserted.length === 0) return;
   await db
     .insertInto('queue_entries')
-    .values(rows)
+    .values(upserted)
     .onConflict((oc) =>
       oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
         warehouse_code: eb.ref('excluded.warehouse_code'),
@@ -213,6 +246,32 @@ export async function writeQueueEntries(
       })),
     )
     .execute();
+}
+
+/** Rewrites the order's row of queue `from` as `row`; false when there was no such row. */
+async function moveQueueEntry(
+  db: Db,
+  prepared: PreparedQueries,
+  from: string,
+  row: ReturnType<typeof queueEntryRows>[number],
+): Promise<boolean> {
+  const { numAffectedRows } = await prepared.run(
+    db,
+    'move a queue entry',
+    [row.queue, row.warehouse_code, row.updated_at, row.document, row.order_id, from],
+    (trx, argument) =>
+      trx
+        .updateTable('queue_entries')
+        .set({
+          queue: argument<string>(0),
+          warehouse_code: argument<string>(1),
+          updated_at: argument<string>(2),
+          document: argument<string>(3),
+        })
+        .where('order_id', '=', argument<number>(4))
+        .where('queue', '=', argument<string>(5)),
+  );
+  return (numAffectedRows ?? 0n) > 0n;
 }
 
 /**
@@ -280,6 +339,7 @@ export async function saveOrder(
   db: Db,
   order: FulfillmentOrder,
   before: FulfillmentOrder,
+  prepared = new PreparedQueries(),
 ): Promise<FulfillmentOrder> {
   if (order.id !== before.id || order.store_id !== before.store_id) {
     throw new Error(`fulfil: order ${order.id} is not the order ${before.id} read before`);
@@ -293,7 +353,8 @@ export async function saveOrder(
     before.items.map((item, position) => [item.id, encodeItem(order.id, position, item)]),
   );
   const newLines: NewLine[] = [];
-  const changedItems: (ReturnType<typeof encodeItem> & { id: number })[] = [];
+  const changedItems: (ItemRow & { id: number })[] = [];
+  const changedItemColumns = new Set<ItemColumn>();
   for (const [position, item] of order.items.entries()) {
     if (item.id === 0) {
       newLines.push({ orderId: order.id, position, item });
@@ -302,33 +363,25 @@ export async function saveOrder(
     const previous = previousItems.get(item.id);
     if (!previous) throw new Error(`fulfil: item ${item.id} is not an item of order ${order.id}`);
     const row = encodeItem(order.id, position, item);
-    if (Object.keys(changedColumns(previous, row)).length > 0) {
-      changedItems.push({ id: item.id, ...row });
-    }
+    const changed = Object.keys(changedColumns(previous, row)) as ItemColumn[];
+    if (changed.length > 0) changedItems.push({ id: item.id, ...row });
+    for (const column of changed) changedItemColumns.add(column);
   }
-  // Every changed item in one statement: an upsert on ids known to be this order's rows.
+  // Every changed item in one statement: an upsert on ids known to be this order's rows, setting
+  // only the columns that changed, so that an index on the others (order_id, position) is left
+  // alone.
   for (const slice of chunk(changedItems, 500)) {
     await db
       .insertInto('order_items')
       .values(slice)
       .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          position: eb.ref('excluded.position'),
-          status: eb.ref('excluded.status'),
-          warehouse_code: eb.ref('excluded.warehouse_code'),
-          name: eb.ref('excluded.name'),
-          sku: eb.ref('excluded.sku'),
-          qty: eb.ref('excluded.qty'),
-          price: eb.ref('excluded.price'),
-          price_excl_tax: eb.ref('excluded.price_excl_tax'),
-          tax_amount: eb.ref('excluded.tax_amount'),
-          tax_rate: eb.ref('excluded.tax_rate'),
-          total_price: eb.ref('excluded.total_price'),
-          total_price_excl_tax: eb.ref('excluded.total_price_excl_tax'),
-          total_tax_amount: eb.ref('excluded.total_tax_amount'),
-          rejected_by: eb.ref('excluded.rejected_by'),
-          invoice_number: eb.ref('excluded.invoice_number'),
-        })),
+        oc
+          .column('id')
+          .doUpdateSet((eb) =>
+            Object.fromEntries(
+              [...changedItemColumns].map((column) => [column, eb.ref(`excluded.${column}`)]),
+            ),
+          ),
       )
       .execute();
   }
@@ -347,6 +400,6 @@ export async function saveOrder(
   }
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
-  await writeQueueEntries(db, stored, before);
+  await writeQueueEntries(db, stored, before, prepared);
   return stored;
 }

@@ -1,0 +1,61 @@
+import {
+  type Compilable,
+  type CompiledQuery,
+  createQueryId,
+  type Kysely,
+  type QueryResult,
+  type RootOperationNode,
+} from 'kysely';
+import type { Database } from './database.js';
+
+/** Stands for an argument of a prepared query while kysely compiles it. */
+class Argument {
+  constructor(readonly index: number) {}
+}
+
+/** The argument at `index` of `PreparedQueries.run`, typed as the column it is compared with. */
+export type ArgumentOf = <T>(index: number) => T;
+
+interface Compiled {
+  sql: string;
+  query: RootOperationNode;
+  /** Each parameter of the SQL: the index of an argument, or a constant of the query itself. */
+  parameters: (Argument | unknown)[];
+}
+
+/**
+ * The hot statements of an action (reading a store, a token, an order and its parts, moving a
+ * queue entry), built and compiled by kysely once per repository instead of on every call:
+ * building a query tree and compiling it cost more than SQLite takes to run these statements.
+ * A query is built with stand-ins for its arguments; the SQL kysely compiles (plugins included)
+ * is kept under its name, and each run binds that call's arguments in their place.
+ *
+ * A name must always stand for the same query shape on the same database: one instance per
+ * repository, and the name says what varies (`order:for update`).
+ */
+export class PreparedQueries {
+  readonly #compiled = new Map<string, Compiled>();
+
+  run<R>(
+    db: Kysely<Database>,
+    name: string,
+    args: readonly unknown[],
+    build: (db: Kysely<Database>, argument: ArgumentOf) => Compilable<R>,
+  ): Promise<QueryResult<R>> {
+    let compiled = this.#compiled.get(name);
+    if (!compiled) {
+      const query = build(db, (index) => new Argument(index) as never).compile();
+      compiled = { sql: query.sql, query: query.query, parameters: [...query.parameters] };
+      this.#compiled.set(name, compiled);
+    }
+    const bound: CompiledQuery<R> = {
+      sql: compiled.sql,
+      query: compiled.query,
+      queryId: createQueryId(),
+      parameters: compiled.parameters.map((parameter) =>
+        parameter instanceof Argument ? args[parameter.index] : parameter,
+      ),
+    };
+    return db.executeQuery(bound);
+  }
+}
