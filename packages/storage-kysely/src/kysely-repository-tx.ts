@@ -10,6 +10,7 @@ import {
   type QueueCount,
   type QueueName,
   type RepositoryTx,
+  type SequenceClaim,
   type StockDelta,
   type StockLevel,
   type StockQuery,
@@ -20,6 +21,7 @@ import {
   type Warehouse,
 } from '@fulfil/core';
 import type { Kysely } from 'kysely';
+import { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
 import { insertOrders, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
@@ -33,6 +35,7 @@ import {
   encodeToken,
   encodeWarehouse,
 } from './row-codec.js';
+import { claimSequences } from './sequence-claims.js';
 
 export interface KyselyRepositoryTxOptions {
   /**
@@ -42,6 +45,8 @@ export interface KyselyRepositoryTxOptions {
    * lock (a read-only transaction, which reads one snapshot instead).
    */
   rowLocks: boolean;
+  /** The repository's compiled multi-row statements, kept across its transactions. */
+  bulkStatements?: BulkStatements;
 }
 
 function assertQuantity(value: number, field: string): number {
@@ -67,6 +72,7 @@ const byWarehouseThenSku = (
 export class KyselyRepositoryTx implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
+  readonly #bulk: BulkStatements;
   /**
    * The orders this transaction has read or written, as they now stand in it: `saveOrder`
    * writes only what differs from them, without reading them again.
@@ -76,6 +82,7 @@ export class KyselyRepositoryTx implements RepositoryTx {
   constructor(db: Kysely<Database>, options: KyselyRepositoryTxOptions) {
     this.#db = db;
     this.#rowLocks = options.rowLocks;
+    this.#bulk = options.bulkStatements ?? new BulkStatements();
   }
 
   // ── stores ───────────────────────────────────────────────────────────────────────────────
@@ -350,12 +357,12 @@ export class KyselyRepositoryTx implements RepositoryTx {
   }
 
   async insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
-    const [stored] = await insertOrders(this.#db, [order]);
+    const [stored] = await insertOrders(this.#db, this.#bulk, [order]);
     return stored as FulfillmentOrder;
   }
 
   async insertOrders(orders: readonly NewFulfillmentOrder[]): Promise<FulfillmentOrder[]> {
-    const stored = await insertOrders(this.#db, orders);
+    const stored = await insertOrders(this.#db, this.#bulk, orders);
     for (const order of stored) this.#held.set(order.id, order);
     return stored;
   }
@@ -364,7 +371,7 @@ export class KyselyRepositoryTx implements RepositoryTx {
     const before = this.#held.get(order.id);
     // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
     if (!before) throw new Error(`fulfil: order ${order.id} was not read in this transaction`);
-    const stored = await saveOrder(this.#db, order, before);
+    const stored = await saveOrder(this.#db, this.#bulk, order, before);
     this.#held.set(stored.id, stored);
     return stored;
   }
@@ -400,6 +407,13 @@ export class KyselyRepositoryTx implements RepositoryTx {
       .returning('last_sequence')
       .executeTakeFirstOrThrow();
     return Number(row.last_sequence);
+  }
+
+  async claimFulfillmentSequences(
+    storeId: number,
+    claims: readonly SequenceClaim[],
+  ): Promise<number[]> {
+    return claimSequences(this.#db, this.#bulk, storeId, claims);
   }
 
   async countQueues(): Promise<QueueCount[]> {

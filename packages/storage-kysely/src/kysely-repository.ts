@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseUnavailable, type Repository, type RepositoryTx } from '@fulfil/core';
 import type { Kysely } from 'kysely';
+import { BulkStatements } from './bulk-statements.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
@@ -36,6 +37,7 @@ export class KyselyRepository implements Repository {
   readonly db: Kysely<Database>;
   readonly #profile: DriverProfile;
   readonly #onClose: (() => Promise<void>) | undefined;
+  readonly #bulkStatements = new BulkStatements();
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -63,7 +65,9 @@ export class KyselyRepository implements Repository {
         if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
         if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
         return await builder.execute((trx) =>
-          activeTransactions.run(inside, () => work(new KyselyRepositoryTx(trx, { rowLocks }))),
+          activeTransactions.run(inside, () =>
+            work(new KyselyRepositoryTx(trx, { rowLocks, bulkStatements: this.#bulkStatements })),
+          ),
         );
       } catch (error) {
         if (attempt >= this.#profile.maxAttempts || !this.#profile.isRetryable(error)) {
