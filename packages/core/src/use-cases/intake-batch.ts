@@ -20,7 +20,6 @@ export type IntakeOutcome =
 /** Another transaction took in one of the batch's sales orders between our check and our claim. */
 class IntakeRaced extends Error {}
 
-
 function numberOf(input: unknown): string | null {
   const number = (input as { sales_order_number?: unknown } | null)?.sales_order_number;
   return typeof number === 'string' ? number : null;
