@@ -1,5 +1,5 @@
 /**
- * Runs every benchmark: `pnpm bench [--quick] [--orders N]`. Each scenario prints our figure, a
+ * Runs every benchmark: `pnpm bench [--quick] [--orders N] [--only <scenario-file-name>]`. Each scenario prints our figure, a
  * floor measured in the same run on the same data, and their ratio; the run ends with one table
  * of them all (summary.ts). Benchmarks, not tests: nothing here asserts on a timing, but a
  * scenario whose two sides did not do the same work, or whose server failed a request, fails
@@ -18,7 +18,7 @@ import { runFulfil } from './child.js';
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './databases.js';
 import { benchHttpAccept } from './http-accept.js';
 import { benchHttpPoll } from './http-poll.js';
-import { readOptions, sizesOf } from './options.js';
+import { readOptions, runs, sizesOf } from './options.js';
 import { benchPoll } from './poll.js';
 import { benchPollScale } from './poll-scale.js';
 import { Sqlite } from './raw-sqlite.js';
@@ -58,26 +58,44 @@ try {
   // Builds the packages now when they are stale, not while a server is being timed.
   await runFulfil(dir, ['--help']);
 
-  section('in process: engine against raw better-sqlite3, same data');
-  await benchPoll(dir, options.quick);
-  await benchAccept(dir, options.quick);
-  await benchStockSync(dir, options.quick);
+  if (runs(options, 'poll') || runs(options, 'accept') || runs(options, 'stock-sync')) {
+    section('in process: engine against raw better-sqlite3, same data');
+  }
+  if (runs(options, 'poll')) await benchPoll(dir, options.quick);
+  if (runs(options, 'accept')) await benchAccept(dir, options.quick);
+  if (runs(options, 'stock-sync')) await benchStockSync(dir, options.quick);
 
   const kinds = options.postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
   for (const kind of kinds) {
-    const pool = database(kind, 'pool');
-    section(`${pool.label}: bulk import of ${sizes.poolOrders} orders`);
-    const floor = await benchImport(pool, dir, sizes.poolOrders, options.postgresUrl);
-    try {
-      section(`${pool.label}: poll over HTTP`);
-      await benchHttpPoll(pool, dir, sizes);
-      section(`${pool.label}: accept over HTTP`);
-      await benchHttpAccept(pool, floor.place, floor.accepts, dir, sizes);
-    } finally {
-      await floor.place.drop();
+    // The HTTP scenarios poll and accept the orders the bulk import took in.
+    if (
+      runs(options, 'bulk-import') ||
+      runs(options, 'http-poll') ||
+      runs(options, 'http-accept')
+    ) {
+      const pool = database(kind, 'pool');
+      section(`${pool.label}: bulk import of ${sizes.poolOrders} orders`);
+      const floor = await benchImport(pool, dir, sizes.poolOrders, options.postgresUrl);
+      try {
+        if (runs(options, 'http-poll')) {
+          section(`${pool.label}: poll over HTTP`);
+          await benchHttpPoll(pool, dir, sizes);
+        }
+        if (runs(options, 'http-accept')) {
+          section(`${pool.label}: accept over HTTP`);
+          await benchHttpAccept(pool, floor.place, floor.accepts, dir, sizes);
+        }
+      } finally {
+        await floor.place.drop();
+      }
     }
-    section(`${pool.label}: poll with ${sizes.smallOrders} vs ${sizes.largeOrders} orders stored`);
-    await benchPollScale(database(kind, 'small'), database(kind, 'large'), dir, sizes);
+    if (runs(options, 'poll-scale')) {
+      const small = database(kind, 'small');
+      section(
+        `${small.label}: poll with ${sizes.smallOrders} vs ${sizes.largeOrders} orders stored`,
+      );
+      await benchPollScale(small, database(kind, 'large'), dir, sizes);
+    }
   }
   printSummary();
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
