@@ -1,6 +1,6 @@
 /**
  * Bulk import: `fulfil orders import <file>` (a child process: reading and validating the file,
- * routing, one transaction per order today) against the raw floor storing the same orders
+ * routing, a thousand orders per transaction) against the raw floor storing the same orders
  * (floor-schema.ts: order, lines, queue entry, audit; a thousand orders per transaction).
  * Leaves both databases filled with the orders in pending_accept for the HTTP scenarios.
  */

@@ -10,6 +10,7 @@ import {
   type QueueCount,
   type QueueName,
   type RepositoryTx,
+  type SequenceClaim,
   type StockDelta,
   type StockLevel,
   type StockQuery,
@@ -20,6 +21,7 @@ import {
   type Warehouse,
 } from '@fulfil/core';
 import type { Kysely } from 'kysely';
+import { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
 import { insertOrders, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
@@ -34,6 +36,7 @@ import {
   encodeToken,
   encodeWarehouse,
 } from './row-codec.js';
+import { claimSequences } from './sequence-claims.js';
 
 export interface KyselyRepositoryTxOptions {
   /**
@@ -45,6 +48,8 @@ export interface KyselyRepositoryTxOptions {
   rowLocks: boolean;
   /** The repository's prepared queries, compiled once for all its transactions. */
   prepared?: PreparedQueries;
+  /** The repository's compiled multi-row statements, kept across its transactions. */
+  bulkStatements?: BulkStatements;
 }
 
 function assertQuantity(value: number, field: string): number {
@@ -70,6 +75,7 @@ const byWarehouseThenSku = (
 export class KyselyRepositoryTx implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
+  readonly #bulk: BulkStatements;
   /**
    * The orders this transaction has read or written, as they now stand in it: `saveOrder`
    * writes only what differs from them, without reading them again.
@@ -81,6 +87,7 @@ export class KyselyRepositoryTx implements RepositoryTx {
     this.#db = db;
     this.#rowLocks = options.rowLocks;
     this.#prepared = options.prepared ?? new PreparedQueries();
+    this.#bulk = options.bulkStatements ?? new BulkStatements();
   }
 
   // ── stores ───────────────────────────────────────────────────────────────────────────────
@@ -365,12 +372,12 @@ export class KyselyRepositoryTx implements RepositoryTx {
   }
 
   async insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
-    const [stored] = await insertOrders(this.#db, [order]);
+    const [stored] = await insertOrders(this.#db, this.#bulk, [order]);
     return stored as FulfillmentOrder;
   }
 
   async insertOrders(orders: readonly NewFulfillmentOrder[]): Promise<FulfillmentOrder[]> {
-    const stored = await insertOrders(this.#db, orders);
+    const stored = await insertOrders(this.#db, this.#bulk, orders);
     for (const order of stored) this.#held.set(order.id, order);
     return stored;
   }
@@ -379,7 +386,7 @@ export class KyselyRepositoryTx implements RepositoryTx {
     const before = this.#held.get(order.id);
     // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
     if (!before) throw new Error(`fulfil: order ${order.id} was not read in this transaction`);
-    const stored = await saveOrder(this.#db, order, before, this.#prepared);
+    const stored = await saveOrder(this.#db, this.#bulk, order, before, this.#prepared);
     this.#held.set(stored.id, stored);
     return stored;
   }
@@ -415,6 +422,13 @@ export class KyselyRepositoryTx implements RepositoryTx {
       .returning('last_sequence')
       .executeTakeFirstOrThrow();
     return Number(row.last_sequence);
+  }
+
+  async claimFulfillmentSequences(
+    storeId: number,
+    claims: readonly SequenceClaim[],
+  ): Promise<number[]> {
+    return claimSequences(this.#db, this.#bulk, storeId, claims);
   }
 
   async countQueues(): Promise<QueueCount[]> {

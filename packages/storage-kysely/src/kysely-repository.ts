@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseUnavailable, type Repository, type RepositoryTx } from '@fulfil/core';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { BulkStatements } from './bulk-statements.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
@@ -39,6 +40,7 @@ export class KyselyRepository implements Repository {
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #changeStamp: CompiledQuery<{ stamp: string | number }>;
   readonly #prepared = new PreparedQueries();
+  readonly #bulkStatements = new BulkStatements();
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -87,7 +89,13 @@ export class KyselyRepository implements Repository {
         if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
         return await builder.execute((trx) =>
           activeTransactions.run(inside, () =>
-            work(new KyselyRepositoryTx(trx, { rowLocks, prepared: this.#prepared })),
+            work(
+              new KyselyRepositoryTx(trx, {
+                rowLocks,
+                prepared: this.#prepared,
+                bulkStatements: this.#bulkStatements,
+              }),
+            ),
           ),
         );
       } catch (error) {

@@ -7,6 +7,7 @@ import {
   type Shipment,
 } from '@fulfil/core';
 import type { Compilable, Kysely, Selectable } from 'kysely';
+import type { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database, FulfillmentOrderTable } from './database.js';
 import { PreparedQueries } from './prepared-queries.js';
@@ -152,17 +153,27 @@ interface NewLine {
 const lineKey = (orderId: number, position: number) => `${orderId}:${position}`;
 
 /** Inserts new item lines of any orders; returns their ids by {@link lineKey}. */
-async function insertItems(db: Db, lines: readonly NewLine[]): Promise<Map<string, number>> {
+async function insertItems(
+  db: Db,
+  bulk: BulkStatements,
+  lines: readonly NewLine[],
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  // ~20 variables per row: 500 rows stay under SQLite's limit.
-  for (const slice of chunk(lines, 500)) {
-    const rows = await db
-      .insertInto('order_items')
-      .values(slice.map(({ orderId, position, item }) => encodeItem(orderId, position, item)))
-      .returning(['id', 'order_id', 'position'])
-      .execute();
-    for (const row of rows)
-      ids.set(lineKey(Number(row.order_id), Number(row.position)), Number(row.id));
+  const rows = lines.map(({ orderId, position, item }) => encodeItem(orderId, position, item));
+  const first = rows[0];
+  if (!first) return ids;
+  const inserted = await bulk.run(
+    db,
+    {
+      name: 'insert order_items',
+      columns: Object.keys(first) as (keyof typeof first)[],
+      build: (db, rows) =>
+        db.insertInto('order_items').values(rows).returning(['id', 'order_id', 'position']),
+    },
+    rows,
+  );
+  for (const row of inserted) {
+    ids.set(lineKey(Number(row.order_id), Number(row.position)), Number(row.id));
   }
   return ids;
 }
@@ -197,10 +208,23 @@ function queueEntryRows(order: FulfillmentOrder) {
 }
 
 /** Writes the `queue_entries` of new orders: one per queue that lists each, with its document. */
-async function insertQueueEntries(db: Db, orders: readonly FulfillmentOrder[]): Promise<void> {
-  for (const slice of chunk(orders.flatMap(queueEntryRows), 500)) {
-    await db.insertInto('queue_entries').values(slice).execute();
-  }
+async function insertQueueEntries(
+  db: Db,
+  bulk: BulkStatements,
+  orders: readonly FulfillmentOrder[],
+): Promise<void> {
+  const rows = orders.flatMap(queueEntryRows);
+  const first = rows[0];
+  if (!first) return;
+  await bulk.run(
+    db,
+    {
+      name: 'insert queue_entries',
+      columns: Object.keys(first) as (keyof typeof first)[],
+      build: (db, rows) => db.insertInto('queue_entries').values(rows),
+    },
+    rows,
+  );
 }
 
 /**
@@ -280,19 +304,28 @@ async function moveQueueEntry(
  */
 export async function insertOrders(
   db: Db,
+  bulk: BulkStatements,
   orders: readonly FulfillmentOrder[],
 ): Promise<FulfillmentOrder[]> {
   const headerIds = new Map<string, number>();
-  // ~35 variables per row: 500 rows stay under SQLite's limit.
-  for (const slice of chunk(orders, 500)) {
-    const rows = await db
-      .insertInto('fulfillment_orders')
-      .values(slice.map(encodeOrderHeader))
-      .returning(['id', 'store_id', 'fulfillment_order_number'])
-      .execute();
-    for (const row of rows) {
-      headerIds.set(`${row.store_id}:${row.fulfillment_order_number}`, Number(row.id));
-    }
+  const headers = orders.map(encodeOrderHeader);
+  const first = headers[0];
+  if (!first) return [];
+  const rows = await bulk.run(
+    db,
+    {
+      name: 'insert fulfillment_orders',
+      columns: Object.keys(first) as (keyof typeof first)[],
+      build: (db, rows) =>
+        db
+          .insertInto('fulfillment_orders')
+          .values(rows)
+          .returning(['id', 'store_id', 'fulfillment_order_number']),
+    },
+    headers,
+  );
+  for (const row of rows) {
+    headerIds.set(`${row.store_id}:${row.fulfillment_order_number}`, Number(row.id));
   }
   const withIds = orders.map((order) => ({
     order,
@@ -300,6 +333,7 @@ export async function insertOrders(
   }));
   const itemIds = await insertItems(
     db,
+    bulk,
     withIds.flatMap(({ order, id }) =>
       order.items.map((item, position) => ({ orderId: id, position, item })),
     ),
@@ -316,7 +350,7 @@ export async function insertOrders(
     for (const invoice of order.invoices) invoices.push(await insertInvoice(db, id, invoice));
     stored.push({ ...order, id, items, shipments, invoices });
   }
-  await insertQueueEntries(db, stored);
+  await insertQueueEntries(db, bulk, stored);
   return stored;
 }
 
@@ -337,6 +371,7 @@ function changedColumns<T extends object>(previous: T, next: T): Partial<T> {
  */
 export async function saveOrder(
   db: Db,
+  bulk: BulkStatements,
   order: FulfillmentOrder,
   before: FulfillmentOrder,
   prepared = new PreparedQueries(),
@@ -385,7 +420,7 @@ export async function saveOrder(
       )
       .execute();
   }
-  const itemIds = await insertItems(db, newLines);
+  const itemIds = await insertItems(db, bulk, newLines);
   const items = order.items.map((item, position) =>
     item.id === 0 ? { ...item, id: itemIds.get(lineKey(order.id, position)) ?? 0 } : item,
   );

@@ -59,6 +59,48 @@ if (url) {
       }
     });
 
+    it('two importers and live intakes racing on the same sales orders take each in once', async () => {
+      const numbers = Array.from({ length: 300 }, (_, i) => `91${String(i).padStart(4, '0')}`);
+      const orders = numbers.map((number) =>
+        fixtures.salesOrder(number, undefined, { warehouse_code: 'WH-A' }),
+      );
+      const [first, second, ...single] = await Promise.all([
+        engines[0]?.intakeBatch('default', orders),
+        engines[1]?.intakeBatch('default', [...orders].reverse()),
+        ...orders
+          .filter((_, i) => i % 30 === 7)
+          .map((order, i) =>
+            engines[i % 2]?.intake('default', order).then(
+              (created) => created.map((fulfillment) => fulfillment.fulfillment_order_number),
+              (error: DomainError) => error.code,
+            ),
+          ),
+      ]);
+      const created = new Map<string, string[]>();
+      for (const outcome of [...(first ?? []), ...(second ?? [])]) {
+        if (outcome.outcome === 'refused') throw outcome.error;
+        if (outcome.outcome !== 'created') continue;
+        created.set(outcome.sales_order_number, [
+          ...(created.get(outcome.sales_order_number) ?? []),
+          ...outcome.fulfillment_orders.map((order) => order.fulfillment_order_number),
+        ]);
+      }
+      for (const result of single) {
+        if (!Array.isArray(result)) {
+          expect(result).toBe('already_exists');
+          continue;
+        }
+        const number = result[0]?.replace(/-1$/, '') ?? '';
+        created.set(number, [...(created.get(number) ?? []), ...result]);
+      }
+      // Each sales order became exactly one fulfillment order, `<n>-1`, whoever took it in.
+      expect([...created.keys()].sort()).toEqual(numbers);
+      for (const [number, made] of created) expect(made).toEqual([`${number}-1`]);
+      await expect(engines[1]?.getOrder('default', `${numbers[7]}-2`)).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    });
+
     it('a store code holding NUL is refused before storage, as an unknown store', async () => {
       await expect(engines[0]?.authenticate('de\u0000fault', 'x'.repeat(40))).rejects.toMatchObject(
         {

@@ -80,6 +80,12 @@ export type NewAuditEvent = Omit<AuditEvent, 'id'>;
 
 export type NewToken = Omit<TokenRecord, 'id'>;
 
+/** `count` numbers of one sales order's sequence of fulfillment orders. */
+export interface SequenceClaim {
+  sales_order_number: string;
+  count: number;
+}
+
 /** The operations available inside one transaction. */
 export interface RepositoryTx {
   // ── stores ───────────────────────────────────────────────────────────────────────────────
@@ -189,6 +195,13 @@ export interface RepositoryTx {
    * transactions never get the same number.
    */
   nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number>;
+  /**
+   * Claims `count` consecutive numbers of each sales order's sequence, for many sales orders in
+   * one set-based write; answers the first number claimed for each, in the order given (1 for a
+   * sales order never claimed before). Atomic exactly like `nextFulfillmentSequence`: two
+   * transactions never get the same number. The sales order numbers must differ from each other.
+   */
+  claimFulfillmentSequences(storeId: number, claims: readonly SequenceClaim[]): Promise<number[]>;
   /**
    * Which of these sales order numbers the store has taken in (whose sequence was claimed), in
    * no particular order. Any number of them: the adapter splits long lists.

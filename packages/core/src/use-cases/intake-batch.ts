@@ -20,9 +20,6 @@ export type IntakeOutcome =
 /** Another transaction took in one of the batch's sales orders between our check and our claim. */
 class IntakeRaced extends Error {}
 
-/** Attempts of a batch that keeps losing races on its sales orders; each retry sees them as taken in. */
-const MAX_ATTEMPTS = 3;
-
 function numberOf(input: unknown): string | null {
   const number = (input as { sales_order_number?: unknown } | null)?.sales_order_number;
   return typeof number === 'string' ? number : null;
@@ -52,7 +49,10 @@ export async function intakeBatch(
   actorName = 'operator',
 ): Promise<IntakeOutcome[]> {
   const checked = salesOrders.map(check);
-  for (let attempt = 1; ; attempt++) {
+  // A batch that lost a race is run again; it never loops for ever: the racing transaction had
+  // committed the sales order (the claim waits for it), so the next attempt finds it taken in,
+  // and each retry therefore knows at least one more of the batch's sales orders than the last.
+  for (;;) {
     try {
       return await deps.repository.transaction(async (tx) => {
         const session = await openIntakeSession(deps, tx, storeCode, actorName);
@@ -84,15 +84,17 @@ export async function intakeBatch(
             outcomes.push({ outcome: 'refused', sales_order_number: number, error });
             continue;
           }
-          await session.claim(plan).catch((error: unknown) => {
-            throw isDomainError(error) && error.code === 'already_exists'
-              ? new IntakeRaced()
-              : error;
-          });
+          session.claim(plan);
           known.add(number);
           outcomes.push({ outcome: 'claimed', sales_order_number: number });
         }
-        const created = (await session.flush()).values();
+        const created = (
+          await session.flush().catch((error: unknown) => {
+            throw isDomainError(error) && error.code === 'already_exists'
+              ? new IntakeRaced()
+              : error;
+          })
+        ).values();
         return outcomes.map(
           (outcome): IntakeOutcome =>
             outcome.outcome === 'claimed'
@@ -107,7 +109,7 @@ export async function intakeBatch(
         );
       });
     } catch (error) {
-      if (!(error instanceof IntakeRaced) || attempt >= MAX_ATTEMPTS) throw error;
+      if (!(error instanceof IntakeRaced)) throw error;
     }
   }
 }

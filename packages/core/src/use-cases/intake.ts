@@ -82,14 +82,17 @@ export interface IntakeSession {
    */
   plan(order: SalesOrder): Promise<IntakePlan>;
   /**
-   * Claims the sales order's fulfillment order numbers and keeps its new orders for `flush`.
-   * Fails with `already_exists` when the sales order was taken in before (or by a transaction
-   * racing this one); the transaction must then be rolled back, since the claim was written.
+   * Builds the sales order's fulfillment orders, numbered `<n>-1`, `<n>-2`, …, reserves their
+   * stock in the session, and keeps them for `flush`. Writes nothing. Fails with
+   * `already_exists` when the session already holds that sales order.
    */
-  claim(plan: IntakePlan): Promise<void>;
+  claim(plan: IntakePlan): void;
   /**
-   * Writes every order claimed since the last flush, their stock effects and audit events.
-   * Returns the fulfillment orders created, one list per claim, in the order claimed.
+   * Claims the sequences of every sales order kept since the last flush (one set-based write),
+   * then writes their orders, stock effects and audit events. Fails with `already_exists` when
+   * one of them was taken in meanwhile by a racing transaction: its sequence was claimed by now,
+   * so the transaction must then be rolled back. Returns the fulfillment orders created, one list
+   * per claim, in the order claimed.
    */
   flush(): Promise<FulfillmentOrder[][]>;
 }
@@ -101,6 +104,12 @@ function alreadyTakenIn(salesOrderNumber: string): DomainError {
     'sales_order_number',
     salesOrderNumber,
   );
+}
+
+/** A sales order kept by `claim`, with its new orders, until `flush` writes them. */
+interface ClaimedSalesOrder {
+  sales_order_number: string;
+  orders: FulfillmentOrder[];
 }
 
 const stockKey = (warehouse: string, sku: string) => `${warehouse}\u0000${sku}`;
@@ -115,7 +124,9 @@ export async function openIntakeSession(
   const warehouses = byPriority(await tx.listWarehouses(store.id));
   const available = new Map<string, number>();
   const loadedSkus = new Set<string>();
-  let claimed: { sales_order_number: string; orders: FulfillmentOrder[] }[] = [];
+  let claimed: ClaimedSalesOrder[] = [];
+  /** Sales orders claimed in this session, flushed or not: each may be taken in once. */
+  const claimedNumbers = new Set<string>();
   let stock: StockDelta[] = [];
 
   async function loadStock(skus: readonly string[]): Promise<void> {
@@ -158,11 +169,9 @@ export async function openIntakeSession(
       assertCompleteRoute(order, routes, warehouses);
       return { order, routes };
     },
-    async claim({ order, routes }) {
-      // Claiming the sales order's first number is the guard: the sequence is atomic, so of two
-      // intakes racing on one sales order exactly one gets 1 (a lookup of "<n>-1" would let both in).
-      const first = await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
-      if (first !== 1) throw alreadyTakenIn(order.sales_order_number);
+    claim({ order, routes }) {
+      const number = order.sales_order_number;
+      if (claimedNumbers.has(number)) throw alreadyTakenIn(number);
       const at = now(deps);
       const orders: FulfillmentOrder[] = [];
       for (const [position, route] of routes.entries()) {
@@ -172,13 +181,11 @@ export async function openIntakeSession(
         const items = route.lines.map((line) =>
           itemFromSalesLine(order.items[line] as SalesOrder['items'][number], warehouse.code),
         );
-        const sequence =
-          position === 0
-            ? first
-            : await tx.nextFulfillmentSequence(store.id, order.sales_order_number);
         const opened = openFulfillmentOrder({
           header: headerOf(order, store.id),
-          number: fulfillmentOrderNumber(order.sales_order_number, sequence),
+          // The sequence claimed at flush must start at 1 (a sales order never taken in), so
+          // the numbers are known now; flush fails the whole transaction otherwise.
+          number: fulfillmentOrderNumber(number, position + 1),
           warehouse,
           items,
           // One fulfillment order takes the sales order's amounts as they are; a split shares them out.
@@ -191,13 +198,28 @@ export async function openIntakeSession(
         reserve(opened.stock);
         orders.push(opened.order);
       }
-      claimed.push({ sales_order_number: order.sales_order_number, orders });
+      claimedNumbers.add(number);
+      claimed.push({ sales_order_number: number, orders });
     },
     async flush() {
       const batch = claimed;
       const deltas = stock;
       claimed = [];
       stock = [];
+      // Claiming each sales order's first number is the guard: the sequence is atomic, so of two
+      // intakes racing on one sales order exactly one gets 1 (a lookup of "<n>-1" would let both in).
+      const firsts = batch.length
+        ? await tx.claimFulfillmentSequences(
+            store.id,
+            batch.map((entry) => ({
+              sales_order_number: entry.sales_order_number,
+              count: entry.orders.length,
+            })),
+          )
+        : [];
+      const raced = batch.findIndex((_, index) => firsts[index] !== 1);
+      if (raced !== -1)
+        throw alreadyTakenIn((batch[raced] as ClaimedSalesOrder).sales_order_number);
       const saved = await tx.insertOrders(batch.flatMap((entry) => entry.orders));
       if (deltas.length) await tx.adjustStock(store.id, deltas);
       const audit: NewAuditEvent[] = saved.map((order) => ({
@@ -236,7 +258,7 @@ export async function intakeSalesOrder(
     const session = await openIntakeSession(deps, tx, storeCode, actorName);
     const [known] = await tx.knownSalesOrders(session.store.id, [order.sales_order_number]);
     if (known !== undefined) throw alreadyTakenIn(order.sales_order_number);
-    await session.claim(await session.plan(order));
+    session.claim(await session.plan(order));
     const [created = []] = await session.flush();
     return created;
   });

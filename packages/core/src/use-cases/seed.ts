@@ -146,7 +146,7 @@ async function seedStore(
       continue;
     }
     try {
-      await session.claim(await session.plan(order));
+      session.claim(await session.plan(order));
     } catch (error) {
       if (!isDomainError(error)) throw error;
       const field = error.parameters[0]?.fieldName;

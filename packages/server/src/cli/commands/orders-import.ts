@@ -137,16 +137,28 @@ export const ordersImportCommand: Command = {
       let places: RecordPlace[] = [];
       let values: unknown[] = [];
       let done = 0;
-      const flush = async () => {
+      // The batch the database is taking in while the next one is read and parsed. One at a
+      // time, in the order of the input (the first of two equal sales orders is the one taken
+      // in), so at most two batches are in memory.
+      let inFlight: Promise<void> | undefined;
+      const submit = async () => {
+        await inFlight;
         if (values.length === 0) return;
-        const outcomes = await engine.intakeBatch(context.store, values.map(unverified), 'cli');
-        for (const [position, outcome] of outcomes.entries()) {
-          count(summary, places[position] as RecordPlace, outcome);
-        }
-        done += values.length;
+        const batch = values;
+        const where = places;
         places = [];
         values = [];
-        progress.update(done, input.bytesRead());
+        inFlight = engine
+          .intakeBatch(context.store, batch.map(unverified), 'cli')
+          .then((outcomes) => {
+            for (const [position, outcome] of outcomes.entries()) {
+              count(summary, where[position] as RecordPlace, outcome);
+            }
+            done += batch.length;
+            progress.update(done, input.bytesRead());
+          });
+        // Failures surface at the next `await inFlight`; until then the rejection is handled.
+        inFlight.catch(() => {});
       };
       try {
         for await (const record of jsonRecords(input.chunks)) {
@@ -164,10 +176,13 @@ export const ordersImportCommand: Command = {
           }
           places.push(record.where);
           values.push((record as { value: unknown }).value);
-          if (values.length >= INTAKE_BATCH_SIZE) await flush();
+          if (values.length >= INTAKE_BATCH_SIZE) await submit();
         }
-        await flush();
+        await submit();
+        await inFlight;
       } finally {
+        // Reading failed: the batch already submitted still ends before the database closes.
+        await inFlight?.catch(() => {});
         progress.finish();
       }
     });
