@@ -1,7 +1,8 @@
 /**
  * Moving a store in bulk: `fulfil orders import` of N two-item sales orders from NDJSON into a
  * SQLite file and, when FULFIL_TEST_POSTGRES_URL is set, into Postgres (a schema of its own,
- * dropped afterwards). The CLI runs as a child process under /usr/bin/time, so the figures are
+ * dropped afterwards); then `fulfil export` of that store and `fulfil import` of the dump into an
+ * empty database of the same kind. The CLI runs as a child process under /usr/bin/time, so the figures are
  * what an operator sees: orders per second and the child's peak RSS. The floor is the same file
  * streamed and parsed line by line by a bare node process in the same run.
  *
@@ -106,15 +107,28 @@ function importInto(db: string) {
   return run;
 }
 
+/** Where the export writes and the import reads (in the run's directory). */
+const dumpFile = () => join(dir, 'store.ndjson');
+
 async function exportFrom(db: string) {
-  const dump = join(dir, 'store.ndjson');
+  const dump = dumpFile();
   const run = timed([cli, 'export', '--out', dump, '--db', db]);
   let exported = 0;
   for await (const line of createInterface({ input: createReadStream(dump) })) {
     if (line.startsWith('{"table":"fulfillment_orders"')) exported++;
   }
-  rmSync(dump);
   if (exported !== orders) throw new Error(`exported ${exported} of ${orders}`);
+  return run;
+}
+
+/** `fulfil import` of the dump just exported into an empty database: the other half of a move. */
+function importDump(db: string) {
+  const run = timed([cli, 'import', dumpFile(), '--db', db]);
+  rmSync(dumpFile());
+  const counts = JSON.parse(run.stdout) as { rows: { fulfillment_orders?: number } };
+  if (counts.rows.fulfillment_orders !== orders) {
+    throw new Error(`imported ${counts.rows.fulfillment_orders} of ${orders}`);
+  }
   return run;
 }
 
@@ -128,18 +142,25 @@ try {
   const sqlite = `sqlite:${join(dir, 'store.db')}`;
   row('orders import → SQLite file', importInto(sqlite), floorRate);
   row('export ← SQLite file', await exportFrom(sqlite), floorRate);
+  row('import dump → SQLite file', importDump(`sqlite:${join(dir, 'moved.db')}`), floorRate);
   const postgres = process.env.FULFIL_TEST_POSTGRES_URL;
   if (postgres) {
-    const schema = `bench_move_${process.pid}`;
-    const url = new URL(postgres);
-    url.searchParams.set('schema', schema);
+    const schemas = [`bench_move_${process.pid}`, `bench_moved_${process.pid}`];
+    const [source, target] = schemas.map((schema) => {
+      const url = new URL(postgres);
+      url.searchParams.set('schema', schema);
+      return url.toString();
+    }) as [string, string];
     try {
-      row('orders import → Postgres', importInto(url.toString()), floorRate);
-      row('export ← Postgres', await exportFrom(url.toString()), floorRate);
+      row('orders import → Postgres', importInto(source), floorRate);
+      row('export ← Postgres', await exportFrom(source), floorRate);
+      row('import dump → Postgres', importDump(target), floorRate);
     } finally {
-      execFileSync('psql', [postgres, '-qc', `drop schema if exists ${schema} cascade`], {
-        env: { ...process.env, PGOPTIONS: '--client-min-messages=warning' },
-      });
+      for (const schema of schemas) {
+        execFileSync('psql', [postgres, '-qc', `drop schema if exists ${schema} cascade`], {
+          env: { ...process.env, PGOPTIONS: '--client-min-messages=warning' },
+        });
+      }
     }
   }
 } finally {

@@ -1,11 +1,11 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import type { KyselyRepository } from './kysely-repository.js';
 
 /**
  * A store as NDJSON records, to move it between databases and adapters: a header, then every row
  * of the store's tables, as stored (ids, numbers, token hashes, timestamps), so that the moved
- * store answers exactly as before. Reads are keyset-paged and records are handed out one by one,
- * so memory does not grow with the store.
+ * store answers exactly as before. Reads are keyset-paged and the text is handed out a page at a
+ * time, so memory does not grow with the store.
  */
 export const STORE_DUMP_FORMAT = 'fulfil-store-dump';
 export const STORE_DUMP_VERSION = 1;
@@ -62,33 +62,99 @@ const KNOWN_TABLES = new Set([
   ...ORDER_TABLES.map((t) => t.table),
 ]);
 
-function withoutStore(row: Record<string, unknown>): Record<string, unknown> {
-  const { store_id: _, ...rest } = row;
-  return rest;
+/** What the export reads of a table: its columns in the database's order, store id left out. */
+interface DumpTable {
+  table: string;
+  key: readonly string[];
+  columns: readonly string[];
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the dump reads tables generically.
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
+/** A row read for the dump: its key columns, to page on, and the whole row as JSON text. */
+type JsonRow = Record<string, unknown> & { dump_json: string };
+
+/**
+ * The columns of `table` as `select *` gives them, the store id left out; none when the table
+ * is empty, and then no store has a row of it to dump either.
+ */
+async function dumpTable(db: AnyDb, table: string, key: readonly string[]): Promise<DumpTable> {
+  const row = await db.selectFrom(table).selectAll().limit(1).executeTakeFirst();
+  return { table, key, columns: Object.keys(row ?? {}).filter((column) => column !== 'store_id') };
+}
+
+/**
+ * The rows of `table` that `filter` picks, in key order, each as JSON text built by the database:
+ * making a JS object of every row and then serialising it cost most of an export. Both databases
+ * write the JSON that JSON.stringify would (keys in column order, the same escapes).
+ */
+async function jsonRows(
+  db: AnyDb,
+  postgres: boolean,
+  { table, key, columns }: DumpTable,
+  filter: (query: AnySelect) => AnySelect,
+  limit?: number,
+): Promise<JsonRow[]> {
+  if (columns.length === 0) return [];
+  let rows = filter(
+    db.selectFrom(table).select(columns.map((column) => sql.ref(column).as(column))),
+  );
+  for (const column of key) rows = rows.orderBy(column);
+  if (limit !== undefined) rows = rows.limit(limit);
+  const json = postgres
+    ? sql<string>`row_to_json(t)::text`
+    : sql<string>`json_object(${sql.join(columns.flatMap((column) => [sql.lit(column), sql.ref(`t.${column}`)]))})`;
+  let query = db
+    .selectFrom(rows.as('t'))
+    .select([...key.map((column) => sql.ref(`t.${column}`).as(column)), json.as('dump_json')]);
+  for (const column of key) query = query.orderBy(`t.${column}`);
+  return (await query.execute()) as JsonRow[];
+}
+
+/**
+ * Keyset pages of the rows of `table` that belong to store `storeId`, in key order. Paged by id,
+ * the filter on the store is kept off every index (`+store_id`): SQLite would otherwise walk the
+ * store's unique index and sort all of the store's rows for every page, which makes an export
+ * quadratic; through the primary key each page is one short range.
+ */
 async function* keysetPages(
   db: AnyDb,
-  table: string,
-  key: readonly string[],
+  postgres: boolean,
+  source: DumpTable,
   storeId: number,
-): AsyncGenerator<Record<string, unknown>[]> {
+): AsyncGenerator<JsonRow[]> {
+  const { key } = source;
+  const byId = key.length === 1 && key[0] === 'id';
   let after: unknown[] | undefined;
   for (;;) {
-    let query = db.selectFrom(table).selectAll().where('store_id', '=', storeId);
-    if (after) {
-      const columns = sql.join(key.map((column) => sql.ref(column)));
-      const values = sql.join(after.map((value) => sql`${value}`));
-      query = query.where(sql<boolean>`(${columns}) > (${values})`);
-    }
-    for (const column of key) query = query.orderBy(column);
-    const rows = (await query.limit(PAGE).execute()) as Record<string, unknown>[];
+    const rows = await jsonRows(
+      db,
+      postgres,
+      source,
+      (query) => {
+        query = query.where(byId ? sql<number>`+store_id` : sql.ref('store_id'), '=', storeId);
+        if (!after) return query;
+        const columns = sql.join(key.map((column) => sql.ref(column)));
+        const values = sql.join(after.map((value) => sql`${value}`));
+        return query.where(sql<boolean>`(${columns}) > (${values})`);
+      },
+      PAGE,
+    );
     if (rows.length === 0) return;
     yield rows;
-    const last = rows[rows.length - 1] as Record<string, unknown>;
+    const last = rows[rows.length - 1] as JsonRow;
     after = key.map((column) => last[column]);
     if (rows.length < PAGE) return;
   }
+}
+
+/** The NDJSON lines of `rows` of `table`: `{"table":…,"row":…}` each. */
+function dumpLines(table: string, rows: readonly JsonRow[]): string {
+  const prefix = `{"table":${JSON.stringify(table)},"row":`;
+  let text = '';
+  for (const row of rows) text += `${prefix}${row.dump_json}}\n`;
+  return text;
 }
 
 /** Thrown when a store cannot be exported or a dump cannot be imported; says why, names the line. */
@@ -96,11 +162,15 @@ export class StoreDumpError extends Error {
   override readonly name = 'StoreDumpError';
 }
 
-/** The records of store `storeCode`, header first; read in pages, one read transaction each. */
+/**
+ * Store `storeCode` as NDJSON text, header first, in chunks of a page of rows or more: few and
+ * large writes for whoever streams it out. Each page of orders is followed by the rows of each
+ * table that hangs off them, one query a table for the page.
+ */
 export async function* exportStore(
   repository: KyselyRepository,
   storeCode: string,
-): AsyncGenerator<StoreDumpRecord> {
+): AsyncGenerator<string> {
   const db = repository.db as AnyDb;
   const store = await db
     .selectFrom('stores')
@@ -108,24 +178,39 @@ export async function* exportStore(
     .where('code', '=', storeCode)
     .executeTakeFirst();
   if (!store) throw new StoreDumpError(`store ${storeCode} does not exist`);
-  yield { format: STORE_DUMP_FORMAT, version: STORE_DUMP_VERSION, store: storeCode };
-  yield { table: 'stores', row: { settings: store.settings } };
+  const header: StoreDumpHeader = {
+    format: STORE_DUMP_FORMAT,
+    version: STORE_DUMP_VERSION,
+    store: storeCode,
+  };
+  const settings: StoreDumpRow = { table: 'stores', row: { settings: store.settings } };
+  yield `${JSON.stringify(header)}\n${JSON.stringify(settings)}\n`;
+  const postgres = isPostgres(db);
   for (const { table, key } of STORE_TABLES) {
-    for await (const rows of keysetPages(db, table, key, store.id)) {
-      for (const row of rows) yield { table, row: withoutStore(row) };
+    const source = await dumpTable(db, table, key);
+    for await (const rows of keysetPages(db, postgres, source, store.id)) {
+      yield dumpLines(table, rows);
     }
   }
-  for await (const orders of keysetPages(db, 'fulfillment_orders', ['id'], store.id)) {
-    for (const row of orders) yield { table: 'fulfillment_orders', row: withoutStore(row) };
-    const ids = orders.map((order) => order.id as number);
-    for (const { table, key } of ORDER_TABLES) {
-      let query = db.selectFrom(table).selectAll().where('order_id', 'in', ids);
-      for (const column of key) query = query.orderBy(column);
-      for (const row of (await query.execute()) as Record<string, unknown>[]) {
-        yield { table, row: withoutStore(row) };
-      }
+  const children = await Promise.all(
+    ORDER_TABLES.map(({ table, key }) => dumpTable(db, table, key)),
+  );
+  const orders = await dumpTable(db, 'fulfillment_orders', ['id']);
+  for await (const page of keysetPages(db, postgres, orders, store.id)) {
+    let text = dumpLines('fulfillment_orders', page);
+    const ids = page.map((order) => order.id as number);
+    for (const child of children) {
+      const rows = await jsonRows(db, postgres, child, (query) =>
+        query.where('order_id', 'in', ids),
+      );
+      text += dumpLines(child.table, rows);
     }
+    yield text;
   }
+}
+
+function isPostgres(db: AnyDb): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** A record of a dump as read, with the line it came from for errors. */
@@ -190,7 +275,7 @@ export async function importStore(
   let takenOrders = new Set<number>();
   let lastTable = '';
   let seenStore = false;
-  const postgres = (repository.db as AnyDb).getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(repository.db as AnyDb);
   await (repository.db as AnyDb).transaction().execute(async (db) => {
     const iterator = records[Symbol.asyncIterator]();
     const first = await iterator.next();
@@ -322,5 +407,10 @@ export async function importStore(
       }
     }
   });
+  if (postgres) {
+    // Postgres plans from statistics that a bulk load leaves stale until autovacuum comes by;
+    // without them the store's first pages and polls walk whole tables.
+    for (const table of KNOWN_TABLES) await sql`analyze ${sql.table(table)}`.execute(repository.db);
+  }
   return counts;
 }

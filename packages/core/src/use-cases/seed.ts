@@ -1,9 +1,9 @@
-import { type ErrorDetail, fieldErrors, isDomainError } from '../domain/errors.js';
+import { type ErrorDetail, fieldErrors } from '../domain/errors.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { type Seed, SeedFile } from '../schemas/operator.js';
 import { parseWith } from '../schemas/parse.js';
 import type { EngineDeps } from './deps.js';
-import { openIntakeSession } from './intake.js';
+import { INTAKE_BATCH_SIZE, intakeBatch } from './intake-batch.js';
 import { upsertStoreWithin, upsertWarehouseWithin } from './stores.js';
 import { issueToken } from './tokens.js';
 
@@ -55,9 +55,15 @@ function repeats<T>(
 
 /**
  * What a schema cannot check inside one store: the warehouses named by stock, tokens and orders
- * exist, and no token name or sales order number appears twice.
+ * exist, an order is pinned only to an active one, and no token name or sales order number
+ * appears twice. Checked before any order is taken in, since orders go in by batches.
  */
-function assertConsistent(store: SeedStore, index: number, known: ReadonlySet<string>): void {
+function assertConsistent(
+  store: SeedStore,
+  index: number,
+  known: ReadonlySet<string>,
+  active: ReadonlySet<string>,
+): void {
   const base = `stores[${index}]`;
   const problems: ErrorDetail[] = [
     ...repeats(
@@ -88,7 +94,15 @@ function assertConsistent(store: SeedStore, index: number, known: ReadonlySet<st
     }
   }
   for (const [i, order] of store.orders.entries()) {
-    check(order.warehouse_code, `${base}.orders[${i}].warehouse_code`);
+    const code = order.warehouse_code;
+    const path = `${base}.orders[${i}].warehouse_code`;
+    check(code, path);
+    if (code && known.has(code) && !active.has(code)) {
+      problems.push({
+        message: 'Warehouse %fieldValue is not an active warehouse of this store.',
+        parameters: [{ fieldName: path, fieldValue: code }],
+      });
+    }
   }
   if (problems.length)
     throw fieldErrors('invalid_seed', (problems[0] as ErrorDetail).message, problems);
@@ -115,7 +129,12 @@ async function seedStore(
     present.add(warehouse.code);
     report.warehouses.created.push(warehouse.code);
   }
-  assertConsistent(seed, index, present);
+  const active = new Set(
+    (await tx.listWarehouses(store.id))
+      .filter((warehouse) => warehouse.active)
+      .map((warehouse) => warehouse.code),
+  );
+  assertConsistent(seed, index, present, active);
   if (options.resetStock) {
     await tx.setOnHand(store.id, seed.stock);
     report.stock.reset += seed.stock.length;
@@ -133,39 +152,49 @@ async function seedStore(
     await issueToken(deps, tx, store, token);
     report.tokens.created.push(token.name);
   }
-  const session = await openIntakeSession(deps, tx, store.code, 'seed');
-  const takenIn = new Set(
-    await tx.knownSalesOrders(
-      store.id,
-      seed.orders.map((order) => order.sales_order_number),
-    ),
-  );
-  for (const [i, order] of seed.orders.entries()) {
-    if (takenIn.has(order.sales_order_number)) {
-      report.orders.kept.push(order.sales_order_number);
-      continue;
+}
+
+/**
+ * Takes in the orders of store `index` of the seed through the batched intake `orders import`
+ * uses: a transaction per {@link INTAKE_BATCH_SIZE} orders, so neither the transaction nor what is
+ * held in memory grows with the file. Orders the store has are kept. `orders` are the file's own
+ * (intake validates them as sent, amounts in API units); the file was validated whole before.
+ */
+async function seedOrders(
+  deps: EngineDeps,
+  storeCode: string,
+  index: number,
+  orders: readonly unknown[],
+  report: SeedReport,
+): Promise<void> {
+  for (let start = 0; start < orders.length; start += INTAKE_BATCH_SIZE) {
+    const batch = orders.slice(start, start + INTAKE_BATCH_SIZE);
+    const outcomes = await intakeBatch(deps, storeCode, batch, 'seed');
+    for (const [position, outcome] of outcomes.entries()) {
+      if (outcome.outcome === 'created') {
+        report.orders.created.push(
+          ...outcome.fulfillment_orders.map((order) => order.fulfillment_order_number),
+        );
+      } else if (outcome.outcome === 'exists') {
+        report.orders.kept.push(outcome.sales_order_number);
+      } else {
+        const { error } = outcome;
+        const field = error.parameters[0]?.fieldName;
+        const path = `stores[${index}].orders[${start + position}]${field ? `.${field}` : ''}`;
+        throw fieldErrors('invalid_seed', error.message, [
+          { message: error.message, parameters: [{ ...error.parameters[0], fieldName: path }] },
+        ]);
+      }
     }
-    try {
-      session.claim(await session.plan(order));
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      const field = error.parameters[0]?.fieldName;
-      const path = `stores[${index}].orders[${i}]${field ? `.${field}` : ''}`;
-      throw fieldErrors('invalid_seed', error.message, [
-        { message: error.message, parameters: [{ ...error.parameters[0], fieldName: path }] },
-      ]);
-    }
-  }
-  for (const created of await session.flush()) {
-    report.orders.created.push(
-      ...created.map((fulfillment) => fulfillment.fulfillment_order_number),
-    );
   }
 }
 
 /**
- * Loads a seed file (docs/seed-file.md) in one transaction: all of it or nothing. Every error names
- * the path of the bad field. Over an existing database it adds what is missing (stores,
+ * Loads a seed file (docs/seed-file.md). The whole file is validated first; stores, warehouses,
+ * stock and tokens are loaded in one transaction, then the orders by batches, one transaction
+ * each, as `orders import` takes them in. Every error names the path of the bad field; an order
+ * that cannot be routed stops the load after its batch, the orders taken in so far staying in
+ * (loading the file again adds the rest). Over an existing database it adds what is missing (stores,
  * warehouses, stock rows, tokens, sales orders) and changes nothing that exists (docs/behaviour.md):
  * settings, warehouses, stock partners reported and orders in flight stay as they are. Only
  * `resetStock` sets the listed stock rows' on hand again.
@@ -176,7 +205,7 @@ export async function loadSeed(
   options: SeedOptions = {},
 ): Promise<SeedReport> {
   const seed = parseWith(SeedFile, document, 'invalid_seed');
-  return deps.repository.transaction(async (tx) => {
+  const report = await deps.repository.transaction(async (tx) => {
     const report: SeedReport = {
       stores: { created: [], kept: [] },
       warehouses: { created: [], kept: [] },
@@ -188,4 +217,9 @@ export async function loadSeed(
       await seedStore(deps, tx, store, index, report, options);
     return report;
   });
+  const sent = document as { stores: { orders?: unknown[] }[] };
+  for (const [index, store] of seed.stores.entries()) {
+    await seedOrders(deps, store.code, index, sent.stores[index]?.orders ?? [], report);
+  }
+  return report;
 }

@@ -88,7 +88,7 @@ export async function* jsonRecords(
   for (const [index, value] of document.entries()) yield { where: { index }, value };
 }
 
-/** Writes one JSON value a line to `output`, waiting when it asks to (bounded memory). */
-export async function writeJsonLine(output: Writable, value: unknown): Promise<void> {
-  if (!output.write(`${JSON.stringify(value)}\n`)) await once(output, 'drain');
+/** Writes `text` to `output`, waiting when it asks to (bounded memory). */
+export async function writeText(output: Writable, text: string): Promise<void> {
+  if (!output.write(text)) await once(output, 'drain');
 }

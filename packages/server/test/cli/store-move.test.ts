@@ -5,7 +5,15 @@ import type { KyselyRepository } from '@fulfil/storage-kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openRepository } from '../../src/database-url.js';
 import { startHttpServer } from '../../src/index.js';
-import { advance, call, START, TOKENS, testSeed } from '../http/support.js';
+import {
+  advance,
+  call,
+  findInQueue,
+  salesOrder as orderOf,
+  START,
+  TOKENS,
+  testSeed,
+} from '../http/support.js';
 import { runCli, salesOrder, tempDir } from './run-cli.js';
 
 const QUEUES = [
@@ -51,11 +59,20 @@ async function observe(db: string): Promise<string[]> {
       '000123-1',
       '100001004-1',
       '100001005-1',
+      '100001006-1',
+      '100001007-1',
+      '100001007-2',
+      '100001008-1',
     ]) {
       const history = await engine.getOrderHistory('default', number).catch(String);
       seen.push(JSON.stringify(history));
     }
     seen.push(JSON.stringify(await engine.listStock('default')));
+    seen.push(JSON.stringify(await engine.listTokens('default')));
+    for (const token of Object.values(TOKENS)) {
+      const actor = await engine.authenticate('default', token).catch(String);
+      seen.push(`${token} ${JSON.stringify(actor)}`);
+    }
   } finally {
     await server.close();
     await engine.close();
@@ -71,7 +88,11 @@ describe('fulfil export / import: moving a store', () => {
   });
   afterEach(() => remove());
 
-  /** A SQLite store with orders in many states: invoiced, waiting, failed, canceled, courier. */
+  /**
+   * A SQLite store with orders in every state: invoiced, waiting, failed, canceled, courier,
+   * partly shipped and invoiced, rerouted (with the child order the rejected line went to), and
+   * allocated from another warehouse (a transfer).
+   */
   async function sourceStore(): Promise<string> {
     const db = `sqlite:${join(dir, 'source.db')}`;
     const engine = createEngine({
@@ -79,19 +100,61 @@ describe('fulfil export / import: moving a store', () => {
       clock: new ManualClock(START),
     });
     const seed = testSeed();
-    seed.stores[0]?.orders?.push({
-      ...(seed.stores[0].orders[0] as object),
-      sales_order_id: 1004,
-      sales_order_number: '100001004',
-      warehouse_code: 'COURIER',
-      items: [{ ...(seed.stores[0].orders[0] as { items: object[] }).items[0], sku: 'SKU-3' }],
-    } as never);
+    const store = seed.stores[0] as NonNullable<(typeof seed.stores)[0]>;
+    store.settings = { ...store.settings, partial_items: true, reroute: true };
+    store.orders?.push(
+      {
+        ...(store.orders[0] as object),
+        sales_order_id: 1004,
+        sales_order_number: '100001004',
+        warehouse_code: 'COURIER',
+        items: [{ ...(store.orders[0] as { items: object[] }).items[0], sku: 'SKU-3' }],
+      } as never,
+      orderOf(1006, '100001006', 'WH-A', [
+        ['SKU-1', 2],
+        ['SKU-2', 1],
+      ]),
+      orderOf(1007, '100001007', 'WH-A', [
+        ['SKU-1', 1],
+        ['SKU-2', 1],
+      ]),
+      orderOf(1008, '100001008', 'WH-A', [['SKU-1', 1]]),
+    );
     await engine.loadSeed(seed);
     await engine.revokeToken('default', 'revoked');
     const server = await startHttpServer({ engine, log: () => {} });
+    const act = async (action: string, body: object) => {
+      const reply = await call(server, 'POST', `/V1/fulfillmentOrder/${action}`, {
+        token: TOKENS.all,
+        json: body,
+      });
+      if (reply.status !== 200) throw new Error(`${action}: ${reply.status} ${reply.text}`);
+    };
     try {
       await advance(server, '100001001-1', 'invoiced');
       await advance(server, '100001002-1', 'pending_shipment');
+      // Partly shipped and invoiced: the first line goes out and is invoiced, the second waits.
+      await advance(server, '100001006-1', 'pending_shipment');
+      const partial = await findInQueue(server, 'pending_shipment', TOKENS.all, '100001006-1');
+      const first = { item_id: partial.items[0].id };
+      await act('ship', { shipment: { order_id: '100001006-1', items: [first] } });
+      await act('invoice', {
+        invoice: { order_id: '100001006-1', items: [first], invoice_number: 'INV-PART' },
+      });
+      // Rerouted: WH-A rejects SKU-1, which goes to WH-B as 100001007-2.
+      const rerouted = await findInQueue(server, 'pending_accept', TOKENS.all, '100001007-1');
+      await act('reject', {
+        order: { order_id: '100001007-1', items: [{ item_id: rerouted.items[0].id }] },
+      });
+      // Transferred: accepted at WH-A, allocated from WH-B's stock.
+      await advance(server, '100001008-1', 'pending_allocation');
+      const transfer = await findInQueue(server, 'pending_allocation', TOKENS.all, '100001008-1');
+      await act('allocate', {
+        allocation: {
+          order_id: '100001008-1',
+          items: [{ item_id: transfer.items[0].id, warehouse_code: 'WH-B' }],
+        },
+      });
     } finally {
       await server.close();
     }
@@ -126,6 +189,16 @@ describe('fulfil export / import: moving a store', () => {
     }
     expect(joined).toContain('"status":"invoiced"');
     expect(joined).toContain('"status":"canceled"');
+    // … and the partial, rerouted and transferred orders of sourceStore.
+    expect(joined).toContain('"status":"partially_shipped"');
+    expect(joined).toContain('"invoice_number":"INV-PART"');
+    expect(joined).toContain('"status":"rejected"');
+    expect(joined).toContain('"fulfillment_order_number":"100001007-2"');
+    const transferred = before.find(
+      (seen) => seen.includes('"100001008-1"') && seen.startsWith('{'),
+    );
+    expect(transferred).toMatch(/"sku":"SKU-1","qty":1,"warehouse_code":"WH-B"/);
+    expect(transferred).toContain('"action":"allocate","details":{"items":[{"item_id":');
     const target = `sqlite:${join(dir, 'target.db')}`;
     const dump = await move(source, target, 'a.ndjson');
     expect(dump).not.toContain(TOKENS.erp);
@@ -149,7 +222,7 @@ describe('fulfil export / import: moving a store', () => {
         // Merging the same dump again takes in nothing and changes nothing.
         const merged = await runCli(['import', join(dir, 'a.ndjson'), '--db', postgres, '--merge']);
         expect(merged.stderr.text).toBe('');
-        expect(merged.stdout.json()).toMatchObject({ rows: {}, kept: { fulfillment_orders: 5 } });
+        expect(merged.stdout.json()).toMatchObject({ rows: {}, kept: { fulfillment_orders: 9 } });
         expect(await observe(postgres)).toEqual(before);
         const back = `sqlite:${join(dir, 'back.db')}`;
         expect(await move(postgres, back, 'b.ndjson')).toBe(first);
@@ -189,7 +262,7 @@ describe('fulfil export / import: moving a store', () => {
       kept: Record<string, number>;
     }>();
     expect(counts.rows.fulfillment_orders).toBe(1);
-    expect(counts.kept.fulfillment_orders).toBe(5);
+    expect(counts.kept.fulfillment_orders).toBe(9);
     expect(counts.kept.audit_events).toBeGreaterThan(5);
     expect(await observe(target)).toEqual(before);
   });

@@ -1,4 +1,4 @@
-import type { Engine } from '@fulfil/core';
+import { createEngine, type Engine, INTAKE_BATCH_SIZE, ManualClock } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseKinds, type TestDatabase } from '../databases/open.js';
@@ -11,6 +11,7 @@ import { databaseKinds, type TestDatabase } from '../databases/open.js';
 
 const ERP = 'reseed-erp-secret-0123456789abcdefghij';
 const PARTNER = 'reseed-partner-secret-0123456789abcdef';
+const START = '2026-05-01T10:00:00Z';
 
 function seedFile() {
   return {
@@ -166,6 +167,42 @@ for (const kind of databaseKinds()) {
         { warehouse_code: 'WH-B', on_hand: 4, reserved: 0 },
       ]);
       expect((await engine.getStore('default')).settings.reroute).toBe(false);
+    });
+
+    it('takes in the orders of a seed file by batches, as orders import does', async () => {
+      let transactions = 0;
+      const repository = database.repository;
+      const counted = Object.create(repository, {
+        transaction: {
+          value: (...args: Parameters<typeof repository.transaction>) => {
+            transactions++;
+            return repository.transaction(...args);
+          },
+        },
+      });
+      const counting = createEngine({ repository: counted, clock: new ManualClock(START) });
+      const file = seedFile();
+      const store = file.stores[0] as (typeof file.stores)[0];
+      store.orders = Array.from({ length: 2 * INTAKE_BATCH_SIZE + 1 }, (_, i) =>
+        fixtures.salesOrder(String(600_000 + i), [{ sku: 'SKU-1', qty: 1 }], {
+          warehouse_code: 'WH-A',
+        }),
+      );
+      const first = await counting.loadSeed(file);
+      // The stores, warehouses, stock and tokens in one transaction, then three batches.
+      expect(transactions).toBe(4);
+      expect(first.orders.created).toHaveLength(2 * INTAKE_BATCH_SIZE + 1);
+      expect(first.orders.created.at(-1)).toBe(`${600_000 + 2 * INTAKE_BATCH_SIZE}-1`);
+      transactions = 0;
+      const again = await counting.loadSeed(file);
+      expect(transactions).toBe(4);
+      expect(again.orders).toEqual({
+        created: [],
+        kept: store.orders.map((order) => order.sales_order_number),
+      });
+      expect(await engine.getOrder('default', '600000-1')).toMatchObject({
+        status: 'pending_accept',
+      });
     });
   });
 }

@@ -5,7 +5,7 @@ import { exportStore } from '@fulfil/storage-kysely';
 import { stringOption } from '../args.js';
 import { type Command, resolvePath } from '../command.js';
 import type { CliOutput } from '../io.js';
-import { writeJsonLine } from '../ndjson.js';
+import { writeText } from '../ndjson.js';
 import { withSqlRepository } from './store-repository.js';
 
 export const exportCommand: Command = {
@@ -30,6 +30,7 @@ export const exportCommand: Command = {
     const output: Writable = file
       ? createWriteStream(resolvePath(context, file))
       : new Writable({
+          decodeStrings: false,
           write(chunk, _encoding, done) {
             const stdout = context.io.stdout as CliOutput & Partial<Pick<Writable, 'once'>>;
             // Wait for a slow reader (a pipe into `fulfil import -`): memory stays bounded.
@@ -39,8 +40,8 @@ export const exportCommand: Command = {
           },
         });
     await withSqlRepository(context, async (repository) => {
-      for await (const record of exportStore(repository, context.store)) {
-        await writeJsonLine(output, record);
+      for await (const text of exportStore(repository, context.store)) {
+        await writeText(output, text);
       }
     });
     output.end();

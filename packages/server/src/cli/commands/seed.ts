@@ -20,7 +20,8 @@ export const seedCommand: Command = {
     },
   },
   details:
-    'The file is validated first and loaded in one transaction, all or nothing.\n' +
+    'The file is validated first. Stores, warehouses, stock and tokens are loaded in one\n' +
+    'transaction, all or nothing; orders then by batches, as "orders import" takes them in.\n' +
     `${RESEED_HELP}\n` +
     '--reset-stock is the one exception: it overwrites the on-hand qty of the stock rows the\n' +
     'file lists (reservations are kept), and still changes nothing else.\n' +
