@@ -6,7 +6,7 @@
  * what an operator sees: orders per second and the child's peak RSS. The floor is the same file
  * streamed and parsed line by line by a bare node process in the same run.
  *
- *   node --import tsx bench/store-move.ts [--quick] [--orders N]      (after `pnpm build`)
+ *   node --import tsx bench/store-move.ts [--quick] [--orders N] [--only sqlite|postgres]      (after `pnpm build`)
  *
  * Nothing here asserts on a timing; it only checks that every order was taken in.
  */
@@ -28,8 +28,12 @@ import { parseArgs } from 'node:util';
 import * as fixtures from '../packages/core/src/testing/fixtures.js';
 
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean' }, orders: { type: 'string' } },
+  options: { quick: { type: 'boolean' }, orders: { type: 'string' }, only: { type: 'string' } },
 });
+// `--only sqlite` or `--only postgres`: one side of a long run (a million orders take minutes each).
+if (values.only !== undefined && values.only !== 'sqlite' && values.only !== 'postgres') {
+  throw new Error(`--only takes sqlite or postgres, not "${values.only}"`);
+}
 const orders = Number(values.orders ?? (values.quick ? 2_000 : 1_000_000));
 const cli = fileURLToPath(new URL('../packages/server/dist/cli.js', import.meta.url));
 const SKUS = ['SKU-1', 'SKU-2'];
@@ -139,11 +143,13 @@ try {
   if (Number(floor.stdout) !== orders) throw new Error('the floor did not read every line');
   const floorRate = orders / floor.seconds;
   console.log(`store move: ${orders} two-item sales orders, NDJSON, CLI as a child process`);
-  const sqlite = `sqlite:${join(dir, 'store.db')}`;
-  row('orders import → SQLite file', importInto(sqlite), floorRate);
-  row('export ← SQLite file', await exportFrom(sqlite), floorRate);
-  row('import dump → SQLite file', importDump(`sqlite:${join(dir, 'moved.db')}`), floorRate);
-  const postgres = process.env.FULFIL_TEST_POSTGRES_URL;
+  if (values.only !== 'postgres') {
+    const sqlite = `sqlite:${join(dir, 'store.db')}`;
+    row('orders import → SQLite file', importInto(sqlite), floorRate);
+    row('export ← SQLite file', await exportFrom(sqlite), floorRate);
+    row('import dump → SQLite file', importDump(`sqlite:${join(dir, 'moved.db')}`), floorRate);
+  }
+  const postgres = values.only === 'sqlite' ? undefined : process.env.FULFIL_TEST_POSTGRES_URL;
   if (postgres) {
     const schemas = [`bench_move_${process.pid}`, `bench_moved_${process.pid}`];
     const [source, target] = schemas.map((schema) => {
