@@ -140,18 +140,19 @@ export async function ordersInQueue(
   }
 }
 
-/** `count` orders made by `make` in one transaction; returns them as stored. */
+/**
+ * `count` orders made by `make` in one transaction, through the repository's batch insert (one
+ * statement per table instead of one per order: on Postgres a million one by one took half an
+ * hour); returns them as stored.
+ */
 export async function insertOrders(
   repository: Repository,
   count: number,
   make: (n: number) => FulfillmentOrder,
 ): Promise<FulfillmentOrder[]> {
   if (count === 0) return [];
-  return repository.transaction(async (tx) => {
-    const stored: FulfillmentOrder[] = [];
-    for (let n = 0; n < count; n++) stored.push(await tx.insertOrder(make(n)));
-    return stored;
-  });
+  const orders = Array.from({ length: count }, (_, n) => make(n));
+  return repository.transaction((tx) => tx.insertOrders(orders));
 }
 
 /** `SKUS` lines of 2 units each, all in `status`. */
