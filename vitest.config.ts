@@ -11,6 +11,7 @@ export default defineConfig({
         find: /^@fulfil\/core\/testing\/fixtures$/,
         replacement: src('core/src/testing/fixtures.ts'),
       },
+      { find: /^@fulfil\/core\/xml$/, replacement: src('core/src/wire/xml-text.ts') },
       { find: /^@fulfil\/core\/testing$/, replacement: src('core/src/testing/index.ts') },
       { find: /^@fulfil\/core$/, replacement: src('core/src/index.ts') },
       { find: /^@fulfil\/storage-kysely$/, replacement: src('storage-kysely/src/index.ts') },

@@ -1,3 +1,4 @@
+import { decodeXmlReferences, xmlElement } from '@fulfil/core/xml';
 import type { Shape } from './generated.js';
 
 /**
@@ -6,35 +7,9 @@ import type { Shape } from './generated.js';
  * shape of the expected resource, never guessed: `<order_id>000123</order_id>` stays text.
  */
 
-// Characters XML 1.0 cannot carry at all.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
-const NOT_XML_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-
-function escapeText(text: string): string {
-  return text
-    .replace(NOT_XML_CHAR, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-}
-
-function element(name: string, value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (Array.isArray(value)) {
-    return `<${name}>${value.map((entry) => element('item', entry)).join('')}</${name}>`;
-  }
-  if (typeof value === 'object') {
-    const children = Object.entries(value as Record<string, unknown>)
-      .map(([key, child]) => element(key, child))
-      .join('');
-    return `<${name}>${children}</${name}>`;
-  }
-  return `<${name}>${escapeText(String(value))}</${name}>`;
-}
-
 /** A request body as the service reads XML: `<?xml version="1.0"?><request>…</request>`. */
 export function encodeXmlRequest(body: object): string {
-  return `<?xml version="1.0"?>\n${element('request', body)}`;
+  return `<?xml version="1.0"?>\n${xmlElement('request', body)}`;
 }
 
 /** One element of a parsed document: its name, its child elements and its text. */
@@ -47,22 +22,6 @@ export interface XmlElement {
 /** The malformed or unexpected XML a client cannot read. */
 export class XmlDecodeError extends Error {
   override readonly name = 'XmlDecodeError';
-}
-
-const PREDEFINED: Readonly<Record<string, string>> = {
-  lt: '<',
-  gt: '>',
-  amp: '&',
-  quot: '"',
-  apos: "'",
-};
-
-function decodeReferences(text: string): string {
-  return text.replace(/&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g, (whole, name: string) => {
-    if (!name.startsWith('#')) return PREDEFINED[name] ?? whole;
-    const codePoint = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-    return codePoint > 0 && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : whole;
-  });
 }
 
 function indexAfter(text: string, marker: string, from: number): number {
@@ -83,7 +42,7 @@ export function parseXml(text: string): XmlElement {
     const open = text.indexOf('<', at);
     const top = stack[stack.length - 1];
     const between = text.slice(at, open === -1 ? text.length : open);
-    if (top) top.text += decodeReferences(between);
+    if (top) top.text += decodeXmlReferences(between);
     else if (between.trim() !== '') throw new XmlDecodeError('text outside the root element');
     if (open === -1) break;
     if (text.startsWith('<?', open)) {

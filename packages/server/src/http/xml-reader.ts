@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { decodeXmlReferences } from '@fulfil/core/xml';
 import { HttpError, undecodableBody } from './errors.js';
 
 /**
@@ -36,24 +37,6 @@ interface Open {
   cdata: string;
 }
 
-const PREDEFINED: Readonly<Record<string, string>> = {
-  lt: '<',
-  gt: '>',
-  amp: '&',
-  quot: '"',
-  apos: "'",
-};
-
-/** Replaces the predefined entities and character references; anything else stays as written. */
-function decodeReferences(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(/&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g, (whole, name: string) => {
-    if (!name.startsWith('#')) return PREDEFINED[name] ?? whole;
-    const codePoint = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-    return codePoint > 0 && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : whole;
-  });
-}
-
 const NAME = /[A-Za-z_][\w.:-]*/y;
 /** Names that would reach an object's prototype instead of becoming a field. */
 const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
@@ -80,7 +63,7 @@ function addChild(parent: Open, name: string, value: XmlValue): void {
 }
 
 function elementValue(element: Open): XmlValue {
-  return element.children ?? decodeReferences(element.text.trim()) + element.cdata;
+  return element.children ?? decodeXmlReferences(element.text.trim()) + element.cdata;
 }
 
 /**

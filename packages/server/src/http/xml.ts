@@ -1,3 +1,4 @@
+import { xmlElement } from '@fulfil/core/xml';
 import { undecodableBody } from './errors.js';
 import { readXmlDocument, type XmlReadLimits } from './xml-reader.js';
 
@@ -42,37 +43,8 @@ export async function parseXmlRequest(text: string, limits = DEFAULT_XML_LIMITS)
   return body === '' ? {} : body;
 }
 
-// Characters XML 1.0 cannot carry at all; they are replaced rather than producing a broken document.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
-const NOT_XML_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-
-function escapeText(text: string): string {
-  return text
-    .replace(NOT_XML_CHAR, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
-function element(name: string, value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (Array.isArray(value)) {
-    return `<${name}>${value.map((entry) => element('item', entry)).join('')}</${name}>`;
-  }
-  if (typeof value === 'object') {
-    const children = Object.entries(value as Record<string, unknown>)
-      .map(([key, child]) => element(key, child))
-      .join('');
-    return `<${name}>${children}</${name}>`;
-  }
-  if (typeof value === 'number' && !Number.isFinite(value)) return '';
-  return `<${name}>${escapeText(String(value))}</${name}>`;
-}
-
 /** A response document: `<?xml version="1.0"?><response>…</response>`; absent fields omitted. */
 export function encodeXmlResponse(value: unknown): string {
-  const root = element(RESPONSE_ROOT, value) || `<${RESPONSE_ROOT}></${RESPONSE_ROOT}>`;
+  const root = xmlElement(RESPONSE_ROOT, value) || `<${RESPONSE_ROOT}></${RESPONSE_ROOT}>`;
   return `<?xml version="1.0"?>\n${root}`;
 }
