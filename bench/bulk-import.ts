@@ -1,6 +1,7 @@
 /**
  * Bulk import: `fulfil orders import <file>` (a child process: reading and validating the file,
- * routing, a thousand orders per transaction) against the raw floor storing the same orders
+ * routing, a thousand orders per transaction; the process's start is timed apart and left out,
+ * as the floor has none) against the raw floor storing the same orders
  * (floor-schema.ts: order, lines, queue entry, audit; a thousand orders per transaction).
  * Leaves both databases filled with the orders in pending_accept for the HTTP scenarios.
  */
@@ -60,9 +61,19 @@ export async function benchImport(
   const orders = Array.from({ length: count }, (_, n) => benchSalesOrder(n));
   const file = join(dir, `import-${database.kind}.json`);
   writeFileSync(file, JSON.stringify(orders));
-  const started = performance.now();
-  await runFulfil(dir, ['orders', 'import', file, '--db', database.url, '--store', STORE]);
-  const ours = perSecond(count, performance.now() - started);
+  const empty = join(dir, 'import-empty.json');
+  writeFileSync(empty, '[]');
+  const importMs = async (path: string) => {
+    const started = performance.now();
+    await runFulfil(dir, ['orders', 'import', path, '--db', database.url, '--store', STORE]);
+    return performance.now() - started;
+  };
+  // The floor runs in this process: the CLI's start (node, opening the database, its migration
+  // check) is timed on an empty file in the same run and taken out, so both sides count only
+  // the orders going in.
+  const startMs = await importMs(empty);
+  const totalMs = await importMs(file);
+  const ours = perSecond(count, Math.max(1, totalMs - startMs));
 
   const place = floorPlaceFor(database, dir, postgresUrl);
   const floorStore = await createFloor(place);
@@ -76,8 +87,8 @@ export async function benchImport(
     await floorStore.close();
   }
   addRow({
-    scenario: `bulk import ${count} orders (CLI, process start included), ${database.label}`,
-    fulfil: `${Math.round(ours)} orders/s`,
+    scenario: `bulk import ${count} orders (CLI; its start, ${Math.round(startMs)} ms, measured and taken out), ${database.label}`,
+    fulfil: `${Math.round(ours)} orders/s (${Math.round(perSecond(count, totalMs))} with the start)`,
     floor: `${Math.round(floor)} orders/s`,
     ratio: ratioOf(ours, floor),
     target: database.kind === 'sqlite' ? '≥ 5,000 orders/s' : '—',
