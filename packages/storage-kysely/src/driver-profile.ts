@@ -37,6 +37,18 @@ export interface DriverProfile {
    * the port's guarantee when run on its own, outside any transaction.
    */
   changeStampSql: string;
+  /**
+   * Whether a statement may bind a JS array as one parameter and unnest it (Postgres): many rows
+   * then go in one statement of one text, one array per column, whatever their count. Without
+   * it (SQLite), many rows go as `values (…), (…)` lists. Default false.
+   */
+  arrayParameters?: boolean;
+  /**
+   * Asks the driver to prepare `sql` once on each connection and run it by name from then on,
+   * sparing the database a parse and plan on every run. Called for a few fixed texts only (the
+   * multi-row inserts); optional.
+   */
+  keepPrepared?: (sql: string) => void;
   /** Attempts in all, the first included; 1 turns retrying off. */
   maxAttempts: number;
   /** Delay before the first retry; doubled on each next one, with random jitter. */
