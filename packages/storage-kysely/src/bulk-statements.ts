@@ -29,13 +29,11 @@ export interface BulkShape<T extends keyof Database & string, Row, Out> {
 /** How the repository's database takes many rows in one statement. */
 export interface BulkStatementsOptions {
   /**
-   * Bind one array per column and unnest them (Postgres): one statement of one text per shape,
-   * whatever the row count, so the database parses and plans it once and no statement runs into
-   * a limit of bound values. Otherwise a `values (…), (…)` list, split by {@link statementSizes}.
+   * Bind one array per column and unnest them (Postgres): one short statement per shape, the
+   * same text whatever the row count, with nothing per row for the database to parse and no
+   * limit of bound values. Otherwise a `values (…), (…)` list, split by {@link statementSizes}.
    */
   arrayParameters?: boolean;
-  /** Asks the driver to keep a statement text prepared on its connections; see `DriverProfile`. */
-  keepPrepared?: (sql: string) => void;
 }
 
 /**
@@ -66,11 +64,9 @@ export class BulkStatements {
   /** Postgres type of each column of a table, read from the catalog once: `bigint`, `text`, … */
   readonly #columnTypes = new Map<string, Map<string, string>>();
   readonly #arrays: boolean;
-  readonly #keepPrepared: ((sql: string) => void) | undefined;
 
   constructor(options: BulkStatementsOptions = {}) {
     this.#arrays = options.arrayParameters ?? false;
-    this.#keepPrepared = options.keepPrepared;
   }
 
   /** Inserts `rows` as `shape` says, in as few statements as the database allows; their rows out. */
@@ -136,14 +132,7 @@ export class BulkStatements {
       .insertInto(shape.table)
       .columns(shape.columns as never)
       .expression(sql`select * from unnest(${sql.join(arrays)})`);
-    const text = this.#keep(
-      shape.name,
-      shape,
-      shape.finish(insert).compile(),
-      shape.columns.length,
-    );
-    this.#keepPrepared?.(text);
-    return text;
+    return this.#keep(shape.name, shape, shape.finish(insert).compile(), shape.columns.length);
   }
 
   #keep<T extends keyof Database & string, Row, Out>(

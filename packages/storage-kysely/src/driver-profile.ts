@@ -43,12 +43,6 @@ export interface DriverProfile {
    * it (SQLite), many rows go as `values (…), (…)` lists. Default false.
    */
   arrayParameters?: boolean;
-  /**
-   * Asks the driver to prepare `sql` once on each connection and run it by name from then on,
-   * sparing the database a parse and plan on every run. Called for a few fixed texts only (the
-   * multi-row inserts); optional.
-   */
-  keepPrepared?: (sql: string) => void;
   /** Attempts in all, the first included; 1 turns retrying off. */
   maxAttempts: number;
   /** Delay before the first retry; doubled on each next one, with random jitter. */

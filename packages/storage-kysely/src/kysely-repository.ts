@@ -51,7 +51,6 @@ export class KyselyRepository implements Repository {
     this.#changeStamp = CompiledQuery.raw(options.profile.changeStampSql);
     this.bulkStatements = new BulkStatements({
       arrayParameters: options.profile.arrayParameters ?? false,
-      keepPrepared: options.profile.keepPrepared,
     });
   }
 

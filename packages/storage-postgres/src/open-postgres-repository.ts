@@ -8,7 +8,6 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { int8AsNumber } from './int8-as-number.js';
 import { migrateWithLock } from './migrate-with-lock.js';
-import { NamedStatementPool } from './named-statement-pool.js';
 import { isPostgresRetryable, isPostgresUnavailable } from './postgres-errors.js';
 
 /** Pool settings passed to pg; the defaults suit a small service. */
@@ -39,12 +38,6 @@ export interface PostgresRepositoryOptions {
   pool?: PostgresPoolOptions;
   /** Attempts of a transaction that hits a deadlock or serialization failure. Default 5. */
   maxAttempts?: number;
-  /**
-   * Run the multi-row inserts of a batch as named prepared statements, parsed once per
-   * connection. Default true; turn it off behind a pooler that does not keep prepared statements
-   * across transactions (PgBouncer in transaction mode before 1.21).
-   */
-  preparedStatements?: boolean;
   /** Skip the migrations on open (the schema must already be current). Default false. */
   skipMigrations?: boolean;
   /**
@@ -82,7 +75,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 const CHANGE_STAMP_SQL = 'select pg_current_snapshot()::text as stamp';
 
-function postgresProfile(maxAttempts: number, pool: NamedStatementPool | null): DriverProfile {
+function postgresProfile(maxAttempts: number): DriverProfile {
   return {
     // Reads see one snapshot across their several queries; writes run at read committed and
     // rely on row locks (`lockOrder` … FOR UPDATE) and atomic upserts.
@@ -92,10 +85,10 @@ function postgresProfile(maxAttempts: number, pool: NamedStatementPool | null): 
     isRetryable: isPostgresRetryable,
     isUnavailable: isPostgresUnavailable,
     changeStampSql: CHANGE_STAMP_SQL,
-    // A batch's rows of a table go in one `insert … select * from unnest($1::bigint[], …)`,
-    // prepared once per connection: no parse of a statement per row count, no parameter limit.
+    // A batch's rows of a table go in one `insert … select * from unnest($1::bigint[], …)`: one
+    // text whatever the row count, so no statement is parsed per row count, and no limit of
+    // bound values.
     arrayParameters: true,
-    ...(pool ? { keepPrepared: (sql: string) => pool.keep(sql) } : {}),
     maxAttempts,
     retryBaseDelayMs: 20,
   };
@@ -150,19 +143,12 @@ export async function openPostgresRepository(
     client.on('error', () => {});
   });
 
-  const namedStatements =
-    options.preparedStatements === false ? null : new NamedStatementPool(pgPool);
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: namedStatements ?? pgPool }),
-  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
   try {
     if (!options.skipMigrations) await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return new KyselyRepository({
-    db,
-    profile: postgresProfile(options.maxAttempts ?? 5, namedStatements),
-  });
+  return new KyselyRepository({ db, profile: postgresProfile(options.maxAttempts ?? 5) });
 }
