@@ -1,4 +1,12 @@
-import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import {
+  type Compilable,
+  CompiledQuery,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type Kysely,
+  sql,
+} from 'kysely';
+import { arrayLiteral } from './array-literal.js';
 import type { Database } from './database.js';
 
 /** Bound values per statement at most: under SQLite's limit (32,766) and Postgres' (65,535). */
@@ -7,15 +15,25 @@ const MAX_VALUES = 32_000;
 const MAX_ROWS = 1000;
 
 /**
- * A multi-row statement whose SQL depends only on how many rows it carries: an insert of many
- * rows, an upsert. `build` writes it with kysely for given rows; its values must all be bound
- * parameters, in row order, each row's in the order of `columns`.
+ * A multi-row insert into `table` of rows that carry `columns`, each value a bound parameter;
+ * `finish` completes it (conflict handling, returning) the same way whatever the rows.
  */
-export interface BulkShape<Row, Out> {
+export interface BulkShape<T extends keyof Database & string, Row, Out> {
   /** Names the statement among the repository's bulk statements. */
   name: string;
+  table: T;
   columns: readonly (keyof Row & string)[];
-  build(db: Kysely<Database>, rows: Row[]): Compilable<Out>;
+  finish(insert: InsertQueryBuilder<Database, T, InsertResult>): Compilable<Out>;
+}
+
+/** How the repository's database takes many rows in one statement. */
+export interface BulkStatementsOptions {
+  /**
+   * Bind one array per column and unnest them (Postgres): one short statement per shape, the
+   * same text whatever the row count, with nothing per row for the database to parse and no
+   * limit of bound values. Otherwise a `values (…), (…)` list, split by {@link statementSizes}.
+   */
+  arrayParameters?: boolean;
 }
 
 /**
@@ -37,19 +55,32 @@ export function statementSizes(count: number, largest: number): number[] {
 }
 
 /**
- * The repository's multi-row statements, each compiled once per row count and then only given
- * new values: writing a thousand orders costs a few statements and no query building per row.
- * Lives as long as the repository (one dialect).
+ * The repository's multi-row statements, compiled once (per row count, for a `values` list) and
+ * then only given new values: writing a thousand orders costs a few statements and no query
+ * building per row. Lives as long as the repository (one database).
  */
 export class BulkStatements {
   readonly #compiled = new Map<string, string>();
+  /** Postgres type of each column of a table, read from the catalog once: `bigint`, `text`, … */
+  readonly #columnTypes = new Map<string, Map<string, string>>();
+  readonly #arrays: boolean;
 
-  /** Runs `shape` over `rows`, as few statements as the bound-value limits allow; their rows out. */
-  async run<Row, Out>(
+  constructor(options: BulkStatementsOptions = {}) {
+    this.#arrays = options.arrayParameters ?? false;
+  }
+
+  /** Inserts `rows` as `shape` says, in as few statements as the database allows; their rows out. */
+  async run<T extends keyof Database & string, Row, Out>(
     db: Kysely<Database>,
-    shape: BulkShape<Row, Out>,
+    shape: BulkShape<T, Row, Out>,
     rows: readonly Row[],
   ): Promise<Out[]> {
+    if (rows.length === 0) return [];
+    if (this.#arrays) {
+      const columns = shape.columns.map((column) => arrayLiteral(rows.map((row) => row[column])));
+      const text = await this.#arraysSql(db, shape);
+      return (await db.executeQuery<Out>(CompiledQuery.raw(text, columns))).rows;
+    }
     const width = shape.columns.length;
     const largest = Math.min(MAX_ROWS, Math.floor(MAX_VALUES / width));
     const out: Out[] = [];
@@ -59,33 +90,76 @@ export class BulkStatements {
       let next = 0;
       for (let row = start; row < start + size; row++) {
         const values = rows[row] as Row;
-        for (const column of shape.columns) parameters[next++] = values[column];
+        for (const column of shape.columns) parameters[next++] = values[column] ?? null;
       }
       start += size;
       const result = await db.executeQuery<Out>(
-        CompiledQuery.raw(this.#sql(db, shape, size), parameters),
+        CompiledQuery.raw(this.#valuesSql(db, shape, size), parameters),
       );
       for (const row of result.rows) out.push(row);
     }
     return out;
   }
 
-  #sql<Row, Out>(db: Kysely<Database>, shape: BulkShape<Row, Out>, size: number): string {
+  #valuesSql<T extends keyof Database & string, Row, Out>(
+    db: Kysely<Database>,
+    shape: BulkShape<T, Row, Out>,
+    size: number,
+  ): string {
     const key = `${shape.name}:${size}`;
     const known = this.#compiled.get(key);
     if (known !== undefined) return known;
     // Placeholder rows: only the statement's text is kept, the values are bound at each run.
-    const row = Object.fromEntries(shape.columns.map((column) => [column, 0])) as Row;
-    const compiled = shape
-      .build(
-        db,
-        Array.from({ length: size }, () => row),
-      )
-      .compile();
-    if (compiled.parameters.length !== size * shape.columns.length) {
+    const row = Object.fromEntries(shape.columns.map((column) => [column, 0]));
+    const rows = Array.from({ length: size }, () => row);
+    const compiled = shape.finish(db.insertInto(shape.table).values(rows as never)).compile();
+    return this.#keep(key, shape, compiled, size * shape.columns.length);
+  }
+
+  async #arraysSql<T extends keyof Database & string, Row, Out>(
+    db: Kysely<Database>,
+    shape: BulkShape<T, Row, Out>,
+  ): Promise<string> {
+    const known = this.#compiled.get(shape.name);
+    if (known !== undefined) return known;
+    const types = await this.#typesOf(db, shape.table);
+    const arrays = shape.columns.map((column) => {
+      const type = types.get(column);
+      if (type === undefined) throw new Error(`fulfil: ${shape.table} has no column ${column}`);
+      return sql`${sql.val(null)}::${sql.raw(`${type}[]`)}`;
+    });
+    const insert = db
+      .insertInto(shape.table)
+      .columns(shape.columns as never)
+      .expression(sql`select * from unnest(${sql.join(arrays)})`);
+    return this.#keep(shape.name, shape, shape.finish(insert).compile(), shape.columns.length);
+  }
+
+  #keep<T extends keyof Database & string, Row, Out>(
+    key: string,
+    shape: BulkShape<T, Row, Out>,
+    compiled: CompiledQuery,
+    parameters: number,
+  ): string {
+    if (compiled.parameters.length !== parameters) {
       throw new Error(`fulfil: the bulk statement ${shape.name} binds other values than its rows`);
     }
     this.#compiled.set(key, compiled.sql);
     return compiled.sql;
+  }
+
+  async #typesOf(db: Kysely<Database>, table: string): Promise<Map<string, string>> {
+    const known = this.#columnTypes.get(table);
+    if (known) return known;
+    const { rows } = await db.executeQuery<{ name: string; type: string }>(
+      CompiledQuery.raw(
+        'select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute' +
+          ' where attrelid = $1::regclass and attnum > 0 and not attisdropped',
+        [table],
+      ),
+    );
+    const types = new Map(rows.map((row) => [row.name, row.type]));
+    this.#columnTypes.set(table, types);
+    return types;
   }
 }

@@ -37,6 +37,12 @@ export interface DriverProfile {
    * the port's guarantee when run on its own, outside any transaction.
    */
   changeStampSql: string;
+  /**
+   * Whether a statement may bind a JS array as one parameter and unnest it (Postgres): many rows
+   * then go in one statement of one text, one array per column, whatever their count. Without
+   * it (SQLite), many rows go as `values (…), (…)` lists. Default false.
+   */
+  arrayParameters?: boolean;
   /** Attempts in all, the first included; 1 turns retrying off. */
   maxAttempts: number;
   /** Delay before the first retry; doubled on each next one, with random jitter. */

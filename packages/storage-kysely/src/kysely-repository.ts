@@ -40,7 +40,8 @@ export class KyselyRepository implements Repository {
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #changeStamp: CompiledQuery<{ stamp: string | number }>;
   readonly #prepared = new PreparedQueries();
-  readonly #bulkStatements = new BulkStatements();
+  /** The repository's multi-row inserts, compiled once: its transactions and the dump import use them. */
+  readonly bulkStatements: BulkStatements;
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -48,6 +49,9 @@ export class KyselyRepository implements Repository {
     this.#profile = options.profile;
     this.#onClose = options.onClose;
     this.#changeStamp = CompiledQuery.raw(options.profile.changeStampSql);
+    this.bulkStatements = new BulkStatements({
+      arrayParameters: options.profile.arrayParameters ?? false,
+    });
   }
 
   /**
@@ -93,7 +97,7 @@ export class KyselyRepository implements Repository {
               new KyselyRepositoryTx(trx, {
                 rowLocks,
                 prepared: this.#prepared,
-                bulkStatements: this.#bulkStatements,
+                bulkStatements: this.bulkStatements,
               }),
             ),
           ),

@@ -166,9 +166,9 @@ async function insertItems(
     db,
     {
       name: 'insert order_items',
+      table: 'order_items',
       columns: Object.keys(first) as (keyof typeof first)[],
-      build: (db, rows) =>
-        db.insertInto('order_items').values(rows).returning(['id', 'order_id', 'position']),
+      finish: (insert) => insert.returning(['id', 'order_id', 'position']),
     },
     rows,
   );
@@ -220,8 +220,9 @@ async function insertQueueEntries(
     db,
     {
       name: 'insert queue_entries',
+      table: 'queue_entries',
       columns: Object.keys(first) as (keyof typeof first)[],
-      build: (db, rows) => db.insertInto('queue_entries').values(rows),
+      finish: (insert) => insert,
     },
     rows,
   );
@@ -315,12 +316,9 @@ export async function insertOrders(
     db,
     {
       name: 'insert fulfillment_orders',
+      table: 'fulfillment_orders',
       columns: Object.keys(first) as (keyof typeof first)[],
-      build: (db, rows) =>
-        db
-          .insertInto('fulfillment_orders')
-          .values(rows)
-          .returning(['id', 'store_id', 'fulfillment_order_number']),
+      finish: (insert) => insert.returning(['id', 'store_id', 'fulfillment_order_number']),
     },
     headers,
   );

@@ -35,11 +35,10 @@ export async function claimSequences(
     db,
     {
       name: 'claim sales_order_sequences',
+      table: 'sales_order_sequences',
       columns: ['store_id', 'sales_order_number', 'last_sequence'],
-      build: (tx, values) =>
-        tx
-          .insertInto('sales_order_sequences')
-          .values(values)
+      finish: (insert) =>
+        insert
           .onConflict((oc) =>
             oc.columns(['store_id', 'sales_order_number']).doUpdateSet((eb) => ({
               last_sequence: eb(

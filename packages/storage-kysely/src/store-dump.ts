@@ -1,4 +1,5 @@
 import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database } from './database.js';
 import type { KyselyRepository } from './kysely-repository.js';
 
 /**
@@ -51,9 +52,10 @@ const ID_TABLES = ['tokens', 'fulfillment_orders', ...ORDER_TABLES.map((t) => t.
   (table) => table !== 'queue_entries',
 );
 
-/** A column every row of `table` has, to count the rows an insert took. */
-function keyOf(table: string): string {
-  return [...STORE_TABLES, ...ORDER_TABLES].find((t) => t.table === table)?.key[0] ?? 'id';
+/** A column every row of `table` has, as `id`: to count the rows an insert took. */
+function keyColumn(table: string) {
+  const key = [...STORE_TABLES, ...ORDER_TABLES].find((t) => t.table === table)?.key[0] ?? 'id';
+  return sql.ref<number>(key).as('id');
 }
 
 const KNOWN_TABLES = new Set([
@@ -277,6 +279,7 @@ export async function importStore(
   let lastTable = '';
   let seenStore = false;
   const postgres = isPostgres(repository.db as AnyDb);
+  const bulk = repository.bulkStatements;
   await (repository.db as AnyDb).transaction().execute(async (db) => {
     const iterator = records[Symbol.asyncIterator]();
     const first = await iterator.next();
@@ -321,36 +324,38 @@ export async function importStore(
         rows = rows.filter((row) => takenOrders.has(row.order_id as number));
         keep(all - rows.length);
       }
-      const columns = Object.keys(rows[0] ?? {}).length;
-      // Stay under the bound parameters a statement may carry on either adapter.
-      const perStatement = Math.max(1, Math.floor(30000 / Math.max(1, columns)));
-      for (let start = 0; start < rows.length; start += perStatement) {
-        const slice = rows.slice(start, start + perStatement);
-        let taken = slice.length;
-        try {
-          if (!merge) {
-            await db.insertInto(table).values(slice).execute();
-          } else {
-            // Rows the store has already (by any unique key) are left as they are.
-            const inserted = await db
-              .insertInto(table)
-              .values(slice)
-              .onConflict((conflict) => conflict.doNothing())
-              .returning(`${keyOf(table)} as id`)
-              .execute();
-            taken = inserted.length;
-            if (table === 'fulfillment_orders') {
-              for (const row of inserted) takenOrders.add(row.id as number);
-            }
+      if (rows.length === 0) return;
+      // Every column any row names; one a row lacks is stored as null.
+      const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+      let taken = rows.length;
+      try {
+        const inserted = await bulk.run(
+          db as unknown as Kysely<Database>,
+          {
+            name: `import ${table} (${columns.join(', ')})${merge ? ', kept if there' : ''}`,
+            table: table as keyof Database & string,
+            columns,
+            // Under `merge`, rows the store has already (by any unique key) are left as they are.
+            finish: (insert) =>
+              merge
+                ? insert.onConflict((conflict) => conflict.doNothing()).returning(keyColumn(table))
+                : insert,
+          },
+          rows,
+        );
+        if (merge) {
+          taken = inserted.length;
+          if (table === 'fulfillment_orders') {
+            for (const row of inserted as unknown as { id: number }[]) takenOrders.add(row.id);
           }
-        } catch (error) {
-          throw new StoreDumpError(
-            `rows of ${table} up to line ${line} cannot be stored: ${(error as Error).message}`,
-          );
         }
-        counts.rows[table] = (counts.rows[table] ?? 0) + taken;
-        if (taken < slice.length) keep(slice.length - taken);
+      } catch (error) {
+        throw new StoreDumpError(
+          `rows of ${table} up to line ${line} cannot be stored: ${(error as Error).message}`,
+        );
       }
+      counts.rows[table] = (counts.rows[table] ?? 0) + taken;
+      if (taken < rows.length) keep(rows.length - taken);
     };
     for (;;) {
       const next = await iterator.next();

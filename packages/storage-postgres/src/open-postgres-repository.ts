@@ -85,6 +85,10 @@ function postgresProfile(maxAttempts: number): DriverProfile {
     isRetryable: isPostgresRetryable,
     isUnavailable: isPostgresUnavailable,
     changeStampSql: CHANGE_STAMP_SQL,
+    // A batch's rows of a table go in one `insert … select * from unnest($1::bigint[], …)`: one
+    // text whatever the row count, so no statement is parsed per row count, and no limit of
+    // bound values.
+    arrayParameters: true,
     maxAttempts,
     retryBaseDelayMs: 20,
   };

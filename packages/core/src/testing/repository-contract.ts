@@ -11,7 +11,7 @@ import { presentOrder } from '../domain/present.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type { FulfillmentOrder, QueueName, Store } from '../domain/types.js';
 import type { PollQuery, Repository, RepositoryTx } from '../ports/repository.js';
-import { FIXTURE_TIME, item, order, storeSettings, token, warehouse } from './fixtures.js';
+import { address, FIXTURE_TIME, item, order, storeSettings, token, warehouse } from './fixtures.js';
 
 /** What an adapter hands the contract: a fresh, empty, migrated repository per test. */
 export interface RepositoryUnderTest {
@@ -725,6 +725,95 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
           last_error: 'timeout',
           next_attempt_at: '2026-03-01 12:00:00',
         });
+      });
+
+      it('insertOrders stores awkward text, nulls and big integers exactly, many rows at once', async () => {
+        const store = await seedStore();
+        // Whatever a text encoding of many rows must escape (quotes, backslashes, the delimiters
+        // of arrays and records, NULL spelled out, blanks) and text beyond ASCII.
+        const awkward = [
+          `O'Brien "the \\ one"`,
+          '{a,b}',
+          '(x, "y")',
+          'NULL',
+          '',
+          'back\\\\slash\\"',
+          '\\N',
+          ' spaced ',
+          'tab\there\nnewline\r',
+          'Łódź 東京 🚚 e\u0301 \u202eRTL',
+          '🚚 "quoted" \\ back\tslash',
+          ',',
+        ];
+        const drafts = awkward.map((text, index) =>
+          order({
+            store_id: store.id,
+            sales_order_number: `Ω${text}-${index}`,
+            customer_firstname: text,
+            customer_lastname: text.toUpperCase(),
+            customer_email: '',
+            allow_partial: [null, true, false][index % 3] as boolean | null,
+            amounts:
+              index % 2 === 0
+                ? {}
+                : {
+                    grand_total: Number.MAX_SAFE_INTEGER,
+                    cod_amount: -Number.MAX_SAFE_INTEGER,
+                    shipping_amount: 0,
+                  },
+            billing_address: address({ street: text, company: '', vat_id: text }),
+            payment: { method_code: text, method_name: `${text}\\` },
+            courier: {
+              attempts: index,
+              last_error: index % 2 ? text : null,
+              next_attempt_at: null,
+            },
+            items: [
+              item(`SKU-${text}`, {
+                name: text,
+                rejected_by: [text, 'WH-"B"'],
+                invoice_number: index % 2 ? text : null,
+                amounts: { price: Number.MAX_SAFE_INTEGER, total_price: -1, tax_rate: 0 },
+              }),
+              item('SKU-2', { amounts: {} }),
+            ],
+          }),
+        );
+        const stored = await write((tx) => tx.insertOrders(drafts));
+        for (const [index, draft] of drafts.entries()) {
+          const found = await read((tx) => tx.findOrder(store.id, draft.fulfillment_order_number));
+          const ids = stored[index]?.items.map((line) => line.id) ?? [];
+          expect(found).toEqual({
+            ...draft,
+            id: stored[index]?.id,
+            items: draft.items.map((line, position) => ({ ...line, id: ids[position] })),
+          });
+          expect(found?.amounts).toStrictEqual(draft.amounts);
+          expect(found?.items.map((line) => line.amounts)).toStrictEqual(
+            draft.items.map((line) => line.amounts),
+          );
+        }
+        await expectFreshDocuments(store.id);
+        const first = stored[0] as FulfillmentOrder;
+        await write((tx) =>
+          tx.appendAudit(
+            awkward.map((text) => ({
+              order_id: first.id,
+              at: FIXTURE_TIME,
+              actor: text,
+              action: text,
+              details: { text, big: Number.MAX_SAFE_INTEGER, none: null },
+            })),
+          ),
+        );
+        const trail = await read((tx) => tx.listAudit(first.id));
+        expect(trail.map(({ actor, action, details }) => ({ actor, action, details }))).toEqual(
+          awkward.map((text) => ({
+            actor: text,
+            action: text,
+            details: { text, big: Number.MAX_SAFE_INTEGER, none: null },
+          })),
+        );
       });
 
       it('findOrder, lockOrder and lockOrderById are null when there is no such order', async () => {

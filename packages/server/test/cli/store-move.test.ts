@@ -110,10 +110,15 @@ describe('fulfil export / import: moving a store', () => {
         warehouse_code: 'COURIER',
         items: [{ ...(store.orders[0] as { items: object[] }).items[0], sku: 'SKU-3' }],
       } as never,
-      orderOf(1006, '100001006', 'WH-A', [
-        ['SKU-1', 2],
-        ['SKU-2', 1],
-      ]),
+      {
+        ...orderOf(1006, '100001006', 'WH-A', [
+          ['SKU-1', 2],
+          ['SKU-2', 1],
+        ]),
+        // Text that every encoding of many rows must carry exactly, on either database.
+        customer_firstname: `O'Brien "the \\ one" {a,b} NULL`,
+        customer_lastname: 'Łódź 東京 🚚\ttab',
+      },
       orderOf(1007, '100001007', 'WH-A', [
         ['SKU-1', 1],
         ['SKU-2', 1],
