@@ -27,7 +27,7 @@ type AnySelect = SelectQueryBuilder<any, any, any>;
 /** Orders a page: the rows of the tables that hang off them follow each page. */
 const PAGE = 1000;
 /** Rows of a table that hangs off the orders in one fetch of its Postgres cursor. */
-const CHILD_FETCH = 4000;
+const CHILD_FETCH = 1000;
 
 /** What the export reads of a table: its columns in the database's order, store id left out. */
 interface DumpTable {
