@@ -29,7 +29,8 @@ export const exportCommand: Command = {
   async run(context) {
     const file = stringOption(context.args, 'out');
     const output: Writable = file
-      ? createWriteStream(resolvePath(context, file))
+      ? // Room for a page and a half: the next page is read while the last one is written.
+        createWriteStream(resolvePath(context, file), { highWaterMark: 8 * 1024 * 1024 })
       : new Writable({
           decodeStrings: false,
           write(chunk, _encoding, done) {
