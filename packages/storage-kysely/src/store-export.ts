@@ -94,10 +94,18 @@ function linesQuery(
   return query;
 }
 
-function joinLines(rows: readonly DumpLine[]): string {
-  let text = '';
-  for (const row of rows) text += row.line;
-  return text;
+/**
+ * The lines of `rows`, in order, as one buffer of UTF-8 bytes. Each line is encoded straight into
+ * its place: joining a page into one string first and encoding that took more time and left a
+ * large string a page for the garbage collector, which set the export's peak memory.
+ */
+function joinLines(...tables: readonly (readonly DumpLine[])[]): Buffer {
+  let size = 0;
+  for (const rows of tables) for (const row of rows) size += Buffer.byteLength(row.line);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const rows of tables) for (const row of rows) at += bytes.write(row.line, at);
+  return bytes;
 }
 
 /**
@@ -136,13 +144,13 @@ async function* keysetPages(
 
 /** Reads a store's orders a page at a time, and the rows of every table hanging off them. */
 interface OrderPages {
-  /** The lines of the next page of orders, their ids with them; none once all are read. */
+  /** The next page of orders, their ids with their lines; none once all are read. */
   nextOrders(): Promise<DumpLine[]>;
   /**
-   * The lines of table `children[index]` that belong to orders after `after` (none: from the
+   * The rows of table `children[index]` that belong to orders after `after` (none: from the
    * first) up to `last`, the last order of the page just read.
    */
-  childLines(index: number, after: number | undefined, last: number): Promise<string>;
+  childRows(index: number, after: number | undefined, last: number): Promise<DumpLine[]>;
 }
 
 /**
@@ -162,7 +170,7 @@ function pagedOrders(
       const page = await pages.next();
       return page.done ? [] : page.value;
     },
-    async childLines(index, after, last) {
+    async childRows(index, after, last) {
       const pageOrders = db
         .selectFrom('fulfillment_orders')
         .select('id')
@@ -173,7 +181,7 @@ function pagedOrders(
       const rows = await linesQuery(db, false, child, (query) =>
         query.where('order_id', 'in', ids),
       ).execute();
-      return joinLines(rows as DumpLine[]);
+      return rows as DumpLine[];
     },
   };
 }
@@ -212,7 +220,7 @@ async function cursorOrders(
   );
   return {
     nextOrders: () => orderCursor.fetch(),
-    childLines: (index, _after, last) => (childRows[index] as RowsByOrder).through(last),
+    childRows: (index, _after, last) => (childRows[index] as RowsByOrder).through(last),
   };
 }
 
@@ -226,24 +234,24 @@ class RowsByOrder {
     this.#cursor = cursor;
   }
 
-  /** The lines of the rows not handed out yet whose order id is at most `last`. */
-  async through(last: number): Promise<string> {
-    let text = '';
+  /** The rows not handed out yet whose order id is at most `last`. */
+  async through(last: number): Promise<DumpLine[]> {
+    const taken: DumpLine[] = [];
     for (;;) {
       for (; this.#at < this.#rows.length; this.#at++) {
         const row = this.#rows[this.#at] as DumpLine;
-        if ((row.order_id as number) > last) return text;
-        text += row.line;
+        if ((row.order_id as number) > last) return taken;
+        taken.push(row);
       }
       this.#rows = await this.#cursor.fetch();
       this.#at = 0;
-      if (this.#rows.length === 0) return text;
+      if (this.#rows.length === 0) return taken;
     }
   }
 }
 
 /** The store's orders a page at a time, each page followed by the rows that belong to it. */
-async function* orderPages(db: AnyDb, postgres: boolean, storeId: number): AsyncGenerator<string> {
+async function* orderPages(db: AnyDb, postgres: boolean, storeId: number): AsyncGenerator<Buffer> {
   const orders = await dumpTable(db, 'fulfillment_orders', ['id'], 'id');
   if (orders.columns.length === 0) return;
   const children: DumpTable[] = [];
@@ -259,12 +267,12 @@ async function* orderPages(db: AnyDb, postgres: boolean, storeId: number): Async
     const page = await pages.nextOrders();
     if (page.length === 0) return;
     const last = (page[page.length - 1] as DumpLine).id as number;
-    let text = joinLines(page);
+    const tables = [page];
     for (let index = 0; index < children.length; index++) {
-      text += await pages.childLines(index, after, last);
+      tables.push(await pages.childRows(index, after, last));
     }
     after = last;
-    yield text;
+    yield joinLines(...tables);
   }
 }
 
@@ -278,8 +286,8 @@ async function letGo(snapshot: Pick<ControlledTransaction<unknown>, 'rollback'>)
 }
 
 /**
- * Store `storeCode` as NDJSON text, header first, in chunks of a page of rows or more: few and
- * large writes for whoever streams it out. Each page of orders is followed by the rows of each
+ * Store `storeCode` as NDJSON, header first, in chunks of a page of rows or more (UTF-8 bytes,
+ * the header as text): few and large writes for whoever streams it out. Each page of orders is followed by the rows of each
  * table that hangs off them.
  *
  * Everything is read in one read-only transaction, so the dump is one snapshot of the store:
@@ -289,7 +297,7 @@ async function letGo(snapshot: Pick<ControlledTransaction<unknown>, 'rollback'>)
 export async function* exportStore(
   repository: KyselyRepository,
   storeCode: string,
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Uint8Array> {
   const postgres = isPostgres(repository.db as AnyDb);
   // ANALYZE writes, so it cannot run in the read-only snapshot; it goes first.
   if (postgres) await refreshStatistics(repository.db as AnyDb);

@@ -23,11 +23,15 @@ const orderOf = (i: number) =>
     { warehouse_code: 'WH-A' },
   );
 
-async function textOf(chunks: AsyncIterable<string>): Promise<string> {
+async function textOf(chunks: AsyncIterable<string | Uint8Array>): Promise<string> {
   let text = '';
-  for await (const chunk of chunks) text += chunk;
+  for await (const chunk of chunks) text += textOfChunk(chunk);
   return text;
 }
+
+/** A chunk of a dump as text (each holds whole lines, so no character is cut in two). */
+const textOfChunk = (chunk: string | Uint8Array) =>
+  typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
 
 async function withRepository<T>(db: string, work: (repository: KyselyRepository) => Promise<T>) {
   const repository = (await openRepository(db)) as KyselyRepository;
@@ -89,8 +93,8 @@ async function exportWhile(db: string, meanwhile: () => Promise<void>): Promise<
     let text = '';
     let written = false;
     for await (const chunk of exportStore(repository, 'default')) {
-      text += chunk;
-      if (!written && chunk.includes('{"table":"fulfillment_orders"')) {
+      text += textOfChunk(chunk);
+      if (!written && text.includes('{"table":"fulfillment_orders"')) {
         await meanwhile();
         written = true;
       }
