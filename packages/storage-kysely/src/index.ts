@@ -38,7 +38,6 @@ export { fillMissingDocuments } from './read-model.js';
 export type { SchemaFlags } from './schema-flags.js';
 export {
   checkHeader,
-  exportStore,
   importStore,
   type NumberedRecord,
   STORE_DUMP_FORMAT,
@@ -46,3 +45,4 @@ export {
   StoreDumpError,
   type StoreDumpRecord,
 } from './store-dump.js';
+export { exportStore } from './store-export.js';

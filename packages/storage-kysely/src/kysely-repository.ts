@@ -1,7 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseUnavailable, type Repository, type RepositoryTx } from '@fulfil/core';
-import { CompiledQuery, type Kysely } from 'kysely';
+import {
+  type AccessMode,
+  CompiledQuery,
+  type ControlledTransaction,
+  type IsolationLevel,
+  type Kysely,
+} from 'kysely';
 import { BulkStatements } from './bulk-statements.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
@@ -13,6 +19,12 @@ export interface KyselyRepositoryOptions {
   profile: DriverProfile;
   /** Runs after `db.destroy()` in `close` (e.g. removing a temp file); optional. */
   onClose?: () => Promise<void>;
+}
+
+/** What kysely's transaction builders, callback and controlled, have in common. */
+interface TransactionSettingsBuilder<Self> {
+  setAccessMode(accessMode: AccessMode): Self;
+  setIsolationLevel(isolationLevel: IsolationLevel): Self;
 }
 
 /** Which repositories the current async context is inside a transaction of. */
@@ -83,15 +95,11 @@ export class KyselyRepository implements Repository {
       throw new Error('fulfil: transactions never nest; use the tx you were given');
     }
     const inside = new Set(active ?? []).add(this);
-    const settings = this.#profile.transactionSettings(mode);
     const rowLocks = this.#profile.rowLocks && mode === 'write';
 
     for (let attempt = 1; ; attempt++) {
       try {
-        let builder = this.db.transaction();
-        if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
-        if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
-        return await builder.execute((trx) =>
+        return await this.#withSettings(this.db.transaction(), mode).execute((trx) =>
           activeTransactions.run(inside, () =>
             work(
               new KyselyRepositoryTx(trx, {
@@ -110,6 +118,33 @@ export class KyselyRepository implements Repository {
         await sleep(backoff / 2 + Math.random() * backoff);
       }
     }
+  }
+
+  /**
+   * Begins a read-only transaction that sees one snapshot of the database until the caller
+   * commits or rolls it back, for a read too long to be one `transaction` callback (an export
+   * streamed out as it is read). Postgres reads at `repeatable read`; SQLite in WAL mode takes
+   * its snapshot at the first read, and writers go on meanwhile. On SQLite it holds the single
+   * connection of this repository until it ends: run every query of the read through it.
+   */
+  async startReadSnapshot(): Promise<ControlledTransaction<Database>> {
+    if (this.#closed) throw new Error('fulfil: the repository is closed');
+    try {
+      return await this.#withSettings(this.db.startTransaction(), 'read').execute();
+    } catch (error) {
+      throw this.#profile.isUnavailable(error) ? databaseUnavailable(error) : error;
+    }
+  }
+
+  /** `builder` set up as the profile wants a transaction of `mode`. */
+  #withSettings<Builder extends TransactionSettingsBuilder<Builder>>(
+    builder: Builder,
+    mode: 'read' | 'write',
+  ): Builder {
+    const settings = this.#profile.transactionSettings(mode);
+    if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
+    if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
+    return builder;
   }
 
   async close(): Promise<void> {

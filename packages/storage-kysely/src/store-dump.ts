@@ -1,12 +1,12 @@
-import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from './database.js';
 import type { KyselyRepository } from './kysely-repository.js';
 
 /**
  * A store as NDJSON records, to move it between databases and adapters: a header, then every row
  * of the store's tables, as stored (ids, numbers, token hashes, timestamps), so that the moved
- * store answers exactly as before. Reads are keyset-paged and the text is handed out a page at a
- * time, so memory does not grow with the store.
+ * store answers exactly as before. Each page of orders is followed by the rows of the tables that
+ * hang off them (see `exportStore`); `importStore` reads it back in one transaction.
  */
 export const STORE_DUMP_FORMAT = 'fulfil-store-dump';
 export const STORE_DUMP_VERSION = 1;
@@ -28,10 +28,11 @@ export type StoreDumpRecord = StoreDumpHeader | StoreDumpRow;
 // biome-ignore lint/suspicious/noExplicitAny: the dump reads and writes tables generically.
 type AnyDb = Kysely<any>;
 
+/** Rows of one table inserted by one statement, at most. */
 const PAGE = 1000;
 
 /** Tables owned by the store directly, and the columns that order them (their primary key). */
-const STORE_TABLES: readonly { table: string; key: readonly string[] }[] = [
+export const STORE_TABLES: readonly { table: string; key: readonly string[] }[] = [
   { table: 'warehouses', key: ['code'] },
   { table: 'stock', key: ['warehouse_code', 'sku'] },
   { table: 'tokens', key: ['id'] },
@@ -39,7 +40,7 @@ const STORE_TABLES: readonly { table: string; key: readonly string[] }[] = [
 ];
 
 /** Tables that hang off a fulfillment order; written after the page of orders they belong to. */
-const ORDER_TABLES: readonly { table: string; key: readonly string[] }[] = [
+export const ORDER_TABLES: readonly { table: string; key: readonly string[] }[] = [
   { table: 'order_items', key: ['id'] },
   { table: 'shipments', key: ['id'] },
   { table: 'invoices', key: ['id'] },
@@ -64,155 +65,13 @@ const KNOWN_TABLES = new Set([
   ...ORDER_TABLES.map((t) => t.table),
 ]);
 
-/** What the export reads of a table: its columns in the database's order, store id left out. */
-interface DumpTable {
-  table: string;
-  key: readonly string[];
-  columns: readonly string[];
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the dump reads tables generically.
-type AnySelect = SelectQueryBuilder<any, any, any>;
-
-/** A row read for the dump: its key columns, to page on, and the whole row as JSON text. */
-type JsonRow = Record<string, unknown> & { dump_json: string };
-
-/**
- * The columns of `table` as `select *` gives them, the store id left out; none when the table
- * is empty, and then no store has a row of it to dump either.
- */
-async function dumpTable(db: AnyDb, table: string, key: readonly string[]): Promise<DumpTable> {
-  const row = await db.selectFrom(table).selectAll().limit(1).executeTakeFirst();
-  return { table, key, columns: Object.keys(row ?? {}).filter((column) => column !== 'store_id') };
-}
-
-/**
- * The rows of `table` that `filter` picks, in key order, each as JSON text built by the database:
- * making a JS object of every row and then serialising it cost most of an export. Both databases
- * write the JSON that JSON.stringify would (keys in column order, the same escapes).
- */
-async function jsonRows(
-  db: AnyDb,
-  postgres: boolean,
-  { table, key, columns }: DumpTable,
-  filter: (query: AnySelect) => AnySelect,
-  limit?: number,
-): Promise<JsonRow[]> {
-  if (columns.length === 0) return [];
-  let rows = filter(
-    db.selectFrom(table).select(columns.map((column) => sql.ref(column).as(column))),
-  );
-  for (const column of key) rows = rows.orderBy(column);
-  if (limit !== undefined) rows = rows.limit(limit);
-  const json = postgres
-    ? sql<string>`row_to_json(t)::text`
-    : sql<string>`json_object(${sql.join(columns.flatMap((column) => [sql.lit(column), sql.ref(`t.${column}`)]))})`;
-  let query = db
-    .selectFrom(rows.as('t'))
-    .select([...key.map((column) => sql.ref(`t.${column}`).as(column)), json.as('dump_json')]);
-  for (const column of key) query = query.orderBy(`t.${column}`);
-  return (await query.execute()) as JsonRow[];
-}
-
-/**
- * Keyset pages of the rows of `table` that belong to store `storeId`, in key order. Paged by id,
- * the filter on the store is kept off every index (`+store_id`): SQLite would otherwise walk the
- * store's unique index and sort all of the store's rows for every page, which makes an export
- * quadratic; through the primary key each page is one short range.
- */
-async function* keysetPages(
-  db: AnyDb,
-  postgres: boolean,
-  source: DumpTable,
-  storeId: number,
-): AsyncGenerator<JsonRow[]> {
-  const { key } = source;
-  const byId = key.length === 1 && key[0] === 'id';
-  let after: unknown[] | undefined;
-  for (;;) {
-    const rows = await jsonRows(
-      db,
-      postgres,
-      source,
-      (query) => {
-        query = query.where(byId ? sql<number>`+store_id` : sql.ref('store_id'), '=', storeId);
-        if (!after) return query;
-        const columns = sql.join(key.map((column) => sql.ref(column)));
-        const values = sql.join(after.map((value) => sql`${value}`));
-        return query.where(sql<boolean>`(${columns}) > (${values})`);
-      },
-      PAGE,
-    );
-    if (rows.length === 0) return;
-    yield rows;
-    const last = rows[rows.length - 1] as JsonRow;
-    after = key.map((column) => last[column]);
-    if (rows.length < PAGE) return;
-  }
-}
-
-/** The NDJSON lines of `rows` of `table`: `{"table":…,"row":…}` each. */
-function dumpLines(table: string, rows: readonly JsonRow[]): string {
-  const prefix = `{"table":${JSON.stringify(table)},"row":`;
-  let text = '';
-  for (const row of rows) text += `${prefix}${row.dump_json}}\n`;
-  return text;
-}
-
 /** Thrown when a store cannot be exported or a dump cannot be imported; says why, names the line. */
 export class StoreDumpError extends Error {
   override readonly name = 'StoreDumpError';
 }
 
-/**
- * Store `storeCode` as NDJSON text, header first, in chunks of a page of rows or more: few and
- * large writes for whoever streams it out. Each page of orders is followed by the rows of each
- * table that hangs off them, one query a table for the page.
- */
-export async function* exportStore(
-  repository: KyselyRepository,
-  storeCode: string,
-): AsyncGenerator<string> {
-  const db = repository.db as AnyDb;
-  const store = await db
-    .selectFrom('stores')
-    .selectAll()
-    .where('code', '=', storeCode)
-    .executeTakeFirst();
-  if (!store) throw new StoreDumpError(`store ${storeCode} does not exist`);
-  const header: StoreDumpHeader = {
-    format: STORE_DUMP_FORMAT,
-    version: STORE_DUMP_VERSION,
-    store: storeCode,
-  };
-  const settings: StoreDumpRow = { table: 'stores', row: { settings: store.settings } };
-  yield `${JSON.stringify(header)}\n${JSON.stringify(settings)}\n`;
-  const postgres = isPostgres(db);
-  if (postgres) await refreshStatistics(db);
-  for (const { table, key } of STORE_TABLES) {
-    const source = await dumpTable(db, table, key);
-    for await (const rows of keysetPages(db, postgres, source, store.id)) {
-      yield dumpLines(table, rows);
-    }
-  }
-  const children = await Promise.all(
-    ORDER_TABLES.map(({ table, key }) => dumpTable(db, table, key)),
-  );
-  const orders = await dumpTable(db, 'fulfillment_orders', ['id']);
-  for await (const page of keysetPages(db, postgres, orders, store.id)) {
-    let text = dumpLines('fulfillment_orders', page);
-    const ids = page.map((order) => order.id as number);
-    for (const child of children) {
-      const rows = await jsonRows(db, postgres, child, (query) =>
-        query.where('order_id', 'in', ids),
-      );
-      text += dumpLines(child.table, rows);
-    }
-    yield text;
-  }
-}
-
-function isPostgres(db: AnyDb): boolean {
+/** Whether `db` is a Postgres database (the export and import differ in a few statements). */
+export function isPostgres(db: AnyDb): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
@@ -423,6 +282,6 @@ export async function importStore(
  * whole tables (a million-order export ran 9 times slower). ANALYZE samples, so it takes
  * seconds at any size, and it blocks no reader or writer.
  */
-async function refreshStatistics(db: AnyDb): Promise<void> {
+export async function refreshStatistics(db: AnyDb): Promise<void> {
   for (const table of KNOWN_TABLES) await sql`analyze ${sql.table(table)}`.execute(db);
 }

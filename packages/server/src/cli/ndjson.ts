@@ -88,7 +88,7 @@ export async function* jsonRecords(
   for (const [index, value] of document.entries()) yield { where: { index }, value };
 }
 
-/** Writes `text` to `output`, waiting when it asks to (bounded memory). */
-export async function writeText(output: Writable, text: string): Promise<void> {
+/** Writes `text` (or its UTF-8 bytes) to `output`, waiting when it asks to (bounded memory). */
+export async function writeText(output: Writable, text: string | Uint8Array): Promise<void> {
   if (!output.write(text)) await once(output, 'drain');
 }

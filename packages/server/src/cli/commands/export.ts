@@ -23,12 +23,14 @@ export const exportCommand: Command = {
     'The first line is a header (format version, store code); every other line is one row of the\n' +
     'store: settings, warehouses, stock with reservations, tokens (their hashes, never a secret),\n' +
     'sales order sequences, fulfillment orders with items, shipments, invoices, queue entries and\n' +
-    'audit. Read in pages, so memory does not grow with the store. Take it while no server writes\n' +
-    'to the store, or the dump may miss what is written during it.',
+    'audit. Read in pages, so memory does not grow with the store, and from one snapshot: taken\n' +
+    'while a server writes, it holds the store as it was when the export began, never half of an\n' +
+    'action. What commits after that is not in it: stop the writers before the dump of a move.',
   async run(context) {
     const file = stringOption(context.args, 'out');
     const output: Writable = file
-      ? createWriteStream(resolvePath(context, file))
+      ? // Room for a page and a half: the next page is read while the last one is written.
+        createWriteStream(resolvePath(context, file), { highWaterMark: 8 * 1024 * 1024 })
       : new Writable({
           decodeStrings: false,
           write(chunk, _encoding, done) {
