@@ -37,6 +37,12 @@ export interface DriverProfile {
    * the port's guarantee when run on its own, outside any transaction.
    */
   changeStampSql: string;
+  /**
+   * Whether write transactions that queue for the connection share one COMMIT (group-commit.ts):
+   * for a database with one connection per process whose every commit waits for the disk, as a
+   * SQLite file's does. Off when absent.
+   */
+  groupCommit?: boolean;
   /** Attempts in all, the first included; 1 turns retrying off. */
   maxAttempts: number;
   /** Delay before the first retry; doubled on each next one, with random jitter. */

@@ -1,12 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseUnavailable, type Repository, type RepositoryTx } from '@fulfil/core';
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Repository, RepositoryTx } from '@fulfil/core';
+import { CompiledQuery, type Kysely, type TransactionBuilder } from 'kysely';
 import { BulkStatements } from './bulk-statements.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
+import { GroupCommit } from './group-commit.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
 import { PreparedQueries } from './prepared-queries.js';
+import { mayRetry, reportedFailure, retryDelayMs } from './transaction-retry.js';
 
 export interface KyselyRepositoryOptions {
   db: Kysely<Database>;
@@ -33,6 +35,8 @@ const activeTransactions = new AsyncLocalStorage<ReadonlySet<KyselyRepository>>(
  *   `unavailable` error, with the driver's error as its `cause`.
  * - Transactions never nest: starting one inside another of the same repository throws at once
  *   instead of waiting forever for the connection the outer one holds.
+ * - With `profile.groupCommit`, write transactions that queue together share one COMMIT, each in
+ *   a savepoint of its own, and keep every guarantee above (group-commit.ts).
  */
 export class KyselyRepository implements Repository {
   readonly db: Kysely<Database>;
@@ -41,6 +45,7 @@ export class KyselyRepository implements Repository {
   readonly #changeStamp: CompiledQuery<{ stamp: string | number }>;
   readonly #prepared = new PreparedQueries();
   readonly #bulkStatements = new BulkStatements();
+  readonly #groups: GroupCommit | undefined;
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -48,6 +53,9 @@ export class KyselyRepository implements Repository {
     this.#profile = options.profile;
     this.#onClose = options.onClose;
     this.#changeStamp = CompiledQuery.raw(options.profile.changeStampSql);
+    this.#groups = options.profile.groupCommit
+      ? new GroupCommit(() => this.#begin('write'), options.profile)
+      : undefined;
   }
 
   /**
@@ -65,7 +73,7 @@ export class KyselyRepository implements Repository {
       const { rows } = await this.db.executeQuery(this.#changeStamp);
       return String(rows[0]?.stamp);
     } catch (error) {
-      throw this.#profile.isUnavailable(error) ? databaseUnavailable(error) : error;
+      throw reportedFailure(this.#profile, error);
     }
   }
 
@@ -79,38 +87,42 @@ export class KyselyRepository implements Repository {
       throw new Error('fulfil: transactions never nest; use the tx you were given');
     }
     const inside = new Set(active ?? []).add(this);
-    const settings = this.#profile.transactionSettings(mode);
     const rowLocks = this.#profile.rowLocks && mode === 'write';
+    const open = (trx: Kysely<Database>): Promise<T> =>
+      activeTransactions.run(inside, () =>
+        work(
+          new KyselyRepositoryTx(trx, {
+            rowLocks,
+            prepared: this.#prepared,
+            bulkStatements: this.#bulkStatements,
+          }),
+        ),
+      );
+    if (mode === 'write' && this.#groups) return this.#groups.run(open);
 
     for (let attempt = 1; ; attempt++) {
       try {
-        let builder = this.db.transaction();
-        if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
-        if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
-        return await builder.execute((trx) =>
-          activeTransactions.run(inside, () =>
-            work(
-              new KyselyRepositoryTx(trx, {
-                rowLocks,
-                prepared: this.#prepared,
-                bulkStatements: this.#bulkStatements,
-              }),
-            ),
-          ),
-        );
+        return await this.#begin(mode).execute(open);
       } catch (error) {
-        if (attempt >= this.#profile.maxAttempts || !this.#profile.isRetryable(error)) {
-          throw this.#profile.isUnavailable(error) ? databaseUnavailable(error) : error;
-        }
-        const backoff = this.#profile.retryBaseDelayMs * 2 ** (attempt - 1);
-        await sleep(backoff / 2 + Math.random() * backoff);
+        if (!mayRetry(this.#profile, error, attempt)) throw reportedFailure(this.#profile, error);
+        await sleep(retryDelayMs(this.#profile, attempt));
       }
     }
+  }
+
+  /** A transaction of `mode` with the profile's settings, not yet begun. */
+  #begin(mode: 'read' | 'write'): TransactionBuilder<Database> {
+    const settings = this.#profile.transactionSettings(mode);
+    let builder = this.db.transaction();
+    if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
+    if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
+    return builder;
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#groups?.idle();
     await this.db.destroy();
     await this.#onClose?.();
   }
