@@ -221,19 +221,27 @@ export class KyselyRepositoryTx implements RepositoryTx {
         reserved: (sum?.reserved ?? 0) + assertQuantity(delta.reserved, 'reserved'),
       });
     }
-    const sorted = [...sums.values()].sort(byWarehouseThenSku);
-    for (const slice of chunk(sorted)) {
-      await this.#db
-        .insertInto('stock')
-        .values(slice.map((delta) => ({ store_id: storeId, ...delta })))
-        .onConflict((oc) =>
-          oc.columns(['store_id', 'warehouse_code', 'sku']).doUpdateSet((eb) => ({
-            on_hand: eb('stock.on_hand', '+', eb.ref('excluded.on_hand')),
-            reserved: eb('stock.reserved', '+', eb.ref('excluded.reserved')),
-          })),
-        )
-        .execute();
-    }
+    const rows = [...sums.values()]
+      .sort(byWarehouseThenSku)
+      .map((delta) => ({ store_id: storeId, ...delta }));
+    await this.#bulk.run(
+      this.#db,
+      {
+        name: 'add to stock',
+        columns: ['store_id', 'warehouse_code', 'sku', 'on_hand', 'reserved'],
+        build: (db, deltas) =>
+          db
+            .insertInto('stock')
+            .values(deltas)
+            .onConflict((oc) =>
+              oc.columns(['store_id', 'warehouse_code', 'sku']).doUpdateSet((eb) => ({
+                on_hand: eb('stock.on_hand', '+', eb.ref('excluded.on_hand')),
+                reserved: eb('stock.reserved', '+', eb.ref('excluded.reserved')),
+              })),
+            ),
+      },
+      rows,
+    );
   }
 
   async listStock(query: StockQuery): Promise<StockLevel[]> {
@@ -481,20 +489,21 @@ export class KyselyRepositoryTx implements RepositoryTx {
   // ── audit ────────────────────────────────────────────────────────────────────────────────
 
   async appendAudit(events: readonly NewAuditEvent[]): Promise<void> {
-    for (const slice of chunk(events)) {
-      await this.#db
-        .insertInto('audit_events')
-        .values(
-          slice.map((event) => ({
-            order_id: event.order_id,
-            at: event.at,
-            actor: event.actor,
-            action: event.action,
-            details: encodeJson(event.details),
-          })),
-        )
-        .execute();
-    }
+    await this.#bulk.run(
+      this.#db,
+      {
+        name: 'insert audit_events',
+        columns: ['order_id', 'at', 'actor', 'action', 'details'],
+        build: (db, rows) => db.insertInto('audit_events').values(rows),
+      },
+      events.map((event) => ({
+        order_id: event.order_id,
+        at: event.at,
+        actor: event.actor,
+        action: event.action,
+        details: encodeJson(event.details),
+      })),
+    );
   }
 
   async listAudit(orderId: number): Promise<AuditEvent[]> {

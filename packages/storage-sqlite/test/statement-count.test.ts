@@ -2,7 +2,17 @@ import { createEngine, ManualClock } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { type Database, KyselyRepository, migrateToLatest } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, type SqliteDatabase, sql } from 'kysely';
+import {
+  Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type SqliteDatabase,
+  sql,
+  type UnknownRow,
+} from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImmediateSqliteDialect, SQLITE_SCHEMA_FLAGS } from '../src/index.js';
 
@@ -36,6 +46,20 @@ function recording(database: SqliteDatabase, statements: string[]): SqliteDataba
   };
 }
 
+/** Counts the queries kysely builds and compiles; a statement compiled before runs without. */
+class BuildCounter implements KyselyPlugin {
+  builds = 0;
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.builds += 1;
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
 /**
  * How many SQL statements an action costs, BEGIN and COMMIT aside. Each one is a round trip on
  * Postgres and a call into SQLite: the numbers may only go down.
@@ -43,14 +67,17 @@ function recording(database: SqliteDatabase, statements: string[]): SqliteDataba
 describe('statements per action', () => {
   let db: Kysely<Database>;
   let recorded: string[];
+  let builds: BuildCounter;
   let engine: ReturnType<typeof createEngine>;
 
   beforeEach(async () => {
     recorded = [];
+    builds = new BuildCounter();
     db = new Kysely<Database>({
       dialect: new ImmediateSqliteDialect({
         database: recording(new BetterSqlite3(':memory:'), recorded),
       }),
+      plugins: [builds],
     });
     await migrateToLatest(db, SQLITE_SCHEMA_FLAGS);
     const repository = new KyselyRepository({
@@ -163,6 +190,26 @@ describe('statements per action', () => {
       'insert',
       'insert',
     ]);
+  });
+
+  it('a second accept builds no query: each statement is compiled once per repository', async () => {
+    await engine.intake(
+      'default',
+      fixtures.salesOrder('1002', [
+        { sku: 'SKU-1', qty: 1 },
+        { sku: 'SKU-2', qty: 3 },
+      ]),
+    );
+    await acceptWhole('1001-1');
+    const order = await engine.getOrder('default', '1002-1');
+    const before = builds.builds;
+    await engine.accept(engine.operator('default'), {
+      order: {
+        order_id: '1002-1',
+        items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+      },
+    });
+    expect(builds.builds - before).toBe(0);
   });
 
   it('a partial shipment leaves the untouched line and the queues still listing it alone', async () => {
