@@ -74,9 +74,11 @@ export class GroupCommit {
 
   /** Runs `work` in the next group; settles once that group's transaction has ended. */
   run<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    // The caller's async context, for the work to run in (not the group's, which is another's).
+    const caller = new AsyncResource('FulfilTransaction');
     return new Promise<T>((resolve, reject) => {
       this.#enqueue({
-        run: AsyncResource.bind(work),
+        run: (trx) => caller.runInAsyncScope(work, undefined, trx),
         attempt: 1,
         resolve: resolve as (value: unknown) => void,
         reject,

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -123,6 +124,22 @@ describe('sqlite: group commit', () => {
     expect(count('commit')).toBe(1);
     expect(count('savepoint')).toBe(4);
     expect(await storeCodes(repository)).toEqual(codes);
+  });
+
+  it("each action's work runs in its caller's async context, not the group's", async () => {
+    const { repository } = await openObserved();
+    const request = new AsyncLocalStorage<string>();
+    const seen = await Promise.all(
+      ['a', 'b', 'c'].map((code) =>
+        request.run(code, () =>
+          repository.transaction(async (tx) => {
+            await tx.upsertStore(code, fixtures.storeSettings());
+            return request.getStore();
+          }),
+        ),
+      ),
+    );
+    expect(seen).toEqual(['a', 'b', 'c']);
   });
 
   it('an action failing mid-group is undone alone, and answered only after the commit', async () => {
