@@ -9,64 +9,14 @@ import { isDomainError, type Repository } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { type Database, KyselyRepository, migrateToLatest } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, type SqliteDatabase } from 'kysely';
+import { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImmediateSqliteDialect, openSqliteRepository, SQLITE_SCHEMA_FLAGS } from '../src/index.js';
 import { sqliteProfile } from '../src/sqlite-profile.js';
+import { type Fault, observed } from './support/observed-database.js';
 
 const worker = fileURLToPath(new URL('./support/group-commit-worker.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** A failure SQLite could report for the next statement `matches` picks, once. */
-interface Fault {
-  matches: RegExp;
-  /** What SQLite did before reporting it (e.g. roll the whole transaction back). */
-  before?: () => void;
-  error: () => Error;
-}
-
-/**
- * The database as kysely's driver sees it: records the SQL of every statement run, and fails
- * the one `fault` names, once, as SQLite would have.
- */
-function observed(
-  database: BetterSqlite3.Database,
-  statements: string[],
-  faults: Fault[],
-): SqliteDatabase {
-  const check = (text: string) => {
-    statements.push(text);
-    const index = faults.findIndex((fault) => fault.matches.test(text));
-    const fault = faults[index];
-    if (!fault) return;
-    faults.splice(index, 1);
-    fault.before?.();
-    throw fault.error();
-  };
-  return {
-    close: () => database.close(),
-    prepare: (text: string) => {
-      const statement = database.prepare(text);
-      return {
-        get reader() {
-          return statement.reader;
-        },
-        all: (parameters) => {
-          check(text);
-          return statement.all(parameters);
-        },
-        run: (parameters) => {
-          check(text);
-          return statement.run(parameters);
-        },
-        iterate: (parameters) => {
-          check(text);
-          return statement.iterate(parameters);
-        },
-      };
-    },
-  };
-}
 
 const storeCodes = (repository: Repository) =>
   repository.transaction(async (tx) => (await tx.listStores()).map((s) => s.code), 'read');

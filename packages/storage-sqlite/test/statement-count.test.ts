@@ -9,42 +9,12 @@ import {
   type PluginTransformResultArgs,
   type QueryResult,
   type RootOperationNode,
-  type SqliteDatabase,
   sql,
   type UnknownRow,
 } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImmediateSqliteDialect, SQLITE_SCHEMA_FLAGS } from '../src/index.js';
-
-/**
- * The database as kysely's driver sees it, recording the SQL of every statement it runs: what
- * SQLite executes, however the statement was built (by kysely on each call, or prepared once).
- */
-function recording(database: SqliteDatabase, statements: string[]): SqliteDatabase {
-  return {
-    close: () => database.close(),
-    prepare: (text: string) => {
-      const statement = database.prepare(text);
-      return {
-        get reader() {
-          return statement.reader;
-        },
-        all: (parameters) => {
-          statements.push(text);
-          return statement.all(parameters);
-        },
-        run: (parameters) => {
-          statements.push(text);
-          return statement.run(parameters);
-        },
-        iterate: (parameters) => {
-          statements.push(text);
-          return statement.iterate(parameters);
-        },
-      };
-    },
-  };
-}
+import { observed } from './support/observed-database.js';
 
 /** Counts the queries kysely builds and compiles; a statement compiled before runs without. */
 class BuildCounter implements KyselyPlugin {
@@ -75,7 +45,7 @@ describe('statements per action', () => {
     builds = new BuildCounter();
     db = new Kysely<Database>({
       dialect: new ImmediateSqliteDialect({
-        database: recording(new BetterSqlite3(':memory:'), recorded),
+        database: observed(new BetterSqlite3(':memory:'), recorded),
       }),
       plugins: [builds],
     });
