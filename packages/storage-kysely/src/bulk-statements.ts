@@ -36,12 +36,17 @@ export interface BulkStatementsOptions {
   arrayParameters?: boolean;
 }
 
+/** Up to this many rows, one statement carries exactly the rows given. */
+const EXACT_ROWS = 16;
+
 /**
- * How `count` rows are split into statements: as many of the largest size as fit, then the rest
- * by powers of two, so a few sizes serve every count and each is compiled (and, on SQLite,
- * prepared) once.
+ * How `count` rows are split into statements: a few rows (an action's items, stock rows, audit
+ * events) in one statement of their exact number; more as many of the largest size as fit, then
+ * the rest by powers of two. So a few sizes serve every count and each is compiled (and, on
+ * SQLite, prepared) once.
  */
 export function statementSizes(count: number, largest: number): number[] {
+  if (count <= Math.min(EXACT_ROWS, largest)) return count > 0 ? [count] : [];
   const sizes: number[] = [];
   let left = count;
   for (; left >= largest; left -= largest) sizes.push(largest);

@@ -43,6 +43,12 @@ export interface DriverProfile {
    * it (SQLite), many rows go as `values (…), (…)` lists. Default false.
    */
   arrayParameters?: boolean;
+  /**
+   * Whether write transactions that queue for the connection share one COMMIT (group-commit.ts):
+   * for a database with one connection per process whose every commit waits for the disk, as a
+   * SQLite file's does. Off when absent.
+   */
+  groupCommit?: boolean;
   /** Attempts in all, the first included; 1 turns retrying off. */
   maxAttempts: number;
   /** Delay before the first retry; doubled on each next one, with random jitter. */

@@ -221,19 +221,25 @@ export class KyselyRepositoryTx implements RepositoryTx {
         reserved: (sum?.reserved ?? 0) + assertQuantity(delta.reserved, 'reserved'),
       });
     }
-    const sorted = [...sums.values()].sort(byWarehouseThenSku);
-    for (const slice of chunk(sorted)) {
-      await this.#db
-        .insertInto('stock')
-        .values(slice.map((delta) => ({ store_id: storeId, ...delta })))
-        .onConflict((oc) =>
-          oc.columns(['store_id', 'warehouse_code', 'sku']).doUpdateSet((eb) => ({
-            on_hand: eb('stock.on_hand', '+', eb.ref('excluded.on_hand')),
-            reserved: eb('stock.reserved', '+', eb.ref('excluded.reserved')),
-          })),
-        )
-        .execute();
-    }
+    const rows = [...sums.values()]
+      .sort(byWarehouseThenSku)
+      .map((delta) => ({ store_id: storeId, ...delta }));
+    await this.#bulk.run(
+      this.#db,
+      {
+        name: 'add to stock',
+        table: 'stock',
+        columns: ['store_id', 'warehouse_code', 'sku', 'on_hand', 'reserved'],
+        finish: (insert) =>
+          insert.onConflict((oc) =>
+            oc.columns(['store_id', 'warehouse_code', 'sku']).doUpdateSet((eb) => ({
+              on_hand: eb('stock.on_hand', '+', eb.ref('excluded.on_hand')),
+              reserved: eb('stock.reserved', '+', eb.ref('excluded.reserved')),
+            })),
+          ),
+      },
+      rows,
+    );
   }
 
   async listStock(query: StockQuery): Promise<StockLevel[]> {

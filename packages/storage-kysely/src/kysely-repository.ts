@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseUnavailable, type Repository, type RepositoryTx } from '@fulfil/core';
+import type { Repository, RepositoryTx } from '@fulfil/core';
 import {
   type AccessMode,
   CompiledQuery,
@@ -11,8 +11,10 @@ import {
 import { BulkStatements } from './bulk-statements.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
+import { GroupCommit } from './group-commit.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
 import { PreparedQueries } from './prepared-queries.js';
+import { mayRetry, reportedFailure, retryDelayMs } from './transaction-retry.js';
 
 export interface KyselyRepositoryOptions {
   db: Kysely<Database>;
@@ -45,6 +47,8 @@ const activeTransactions = new AsyncLocalStorage<ReadonlySet<KyselyRepository>>(
  *   `unavailable` error, with the driver's error as its `cause`.
  * - Transactions never nest: starting one inside another of the same repository throws at once
  *   instead of waiting forever for the connection the outer one holds.
+ * - With `profile.groupCommit`, write transactions that queue together share one COMMIT, each in
+ *   a savepoint of its own, and keep every guarantee above (group-commit.ts).
  */
 export class KyselyRepository implements Repository {
   readonly db: Kysely<Database>;
@@ -54,6 +58,7 @@ export class KyselyRepository implements Repository {
   readonly #prepared = new PreparedQueries();
   /** The repository's multi-row inserts, compiled once: its transactions and the dump import use them. */
   readonly bulkStatements: BulkStatements;
+  readonly #groups: GroupCommit | undefined;
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -64,6 +69,9 @@ export class KyselyRepository implements Repository {
     this.bulkStatements = new BulkStatements({
       arrayParameters: options.profile.arrayParameters ?? false,
     });
+    this.#groups = options.profile.groupCommit
+      ? new GroupCommit(() => this.#withSettings(this.db.transaction(), 'write'), options.profile)
+      : undefined;
   }
 
   /**
@@ -81,7 +89,7 @@ export class KyselyRepository implements Repository {
       const { rows } = await this.db.executeQuery(this.#changeStamp);
       return String(rows[0]?.stamp);
     } catch (error) {
-      throw this.#profile.isUnavailable(error) ? databaseUnavailable(error) : error;
+      throw reportedFailure(this.#profile, error);
     }
   }
 
@@ -96,26 +104,24 @@ export class KyselyRepository implements Repository {
     }
     const inside = new Set(active ?? []).add(this);
     const rowLocks = this.#profile.rowLocks && mode === 'write';
+    const open = (trx: Kysely<Database>): Promise<T> =>
+      activeTransactions.run(inside, () =>
+        work(
+          new KyselyRepositoryTx(trx, {
+            rowLocks,
+            prepared: this.#prepared,
+            bulkStatements: this.bulkStatements,
+          }),
+        ),
+      );
+    if (mode === 'write' && this.#groups) return this.#groups.run(open);
 
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#withSettings(this.db.transaction(), mode).execute((trx) =>
-          activeTransactions.run(inside, () =>
-            work(
-              new KyselyRepositoryTx(trx, {
-                rowLocks,
-                prepared: this.#prepared,
-                bulkStatements: this.bulkStatements,
-              }),
-            ),
-          ),
-        );
+        return await this.#withSettings(this.db.transaction(), mode).execute(open);
       } catch (error) {
-        if (attempt >= this.#profile.maxAttempts || !this.#profile.isRetryable(error)) {
-          throw this.#profile.isUnavailable(error) ? databaseUnavailable(error) : error;
-        }
-        const backoff = this.#profile.retryBaseDelayMs * 2 ** (attempt - 1);
-        await sleep(backoff / 2 + Math.random() * backoff);
+        if (!mayRetry(this.#profile, error, attempt)) throw reportedFailure(this.#profile, error);
+        await sleep(retryDelayMs(this.#profile, attempt));
       }
     }
   }
@@ -132,7 +138,7 @@ export class KyselyRepository implements Repository {
     try {
       return await this.#withSettings(this.db.startTransaction(), 'read').execute();
     } catch (error) {
-      throw this.#profile.isUnavailable(error) ? databaseUnavailable(error) : error;
+      throw reportedFailure(this.#profile, error);
     }
   }
 
@@ -150,6 +156,7 @@ export class KyselyRepository implements Repository {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#groups?.idle();
     await this.db.destroy();
     await this.#onClose?.();
   }

@@ -378,8 +378,23 @@ export async function saveOrder(
     throw new Error(`fulfil: order ${order.id} is not the order ${before.id} read before`);
   }
   const header = changedColumns(encodeOrderHeader(before), encodeOrderHeader(order));
-  if (Object.keys(header).length > 0) {
-    await db.updateTable('fulfillment_orders').set(header).where('id', '=', order.id).execute();
+  const headerColumns = Object.keys(header) as (keyof typeof header)[];
+  if (headerColumns.length > 0) {
+    // Compiled once per set of changed columns: an action changes the same few each time.
+    await prepared.run(
+      db,
+      `update order header: ${headerColumns.join(',')}`,
+      [...headerColumns.map((column) => header[column]), order.id],
+      (trx, argument) =>
+        trx
+          .updateTable('fulfillment_orders')
+          .set(
+            Object.fromEntries(
+              headerColumns.map((column, index) => [column, argument(index)]),
+            ) as typeof header,
+          )
+          .where('id', '=', argument<number>(headerColumns.length)),
+    );
   }
 
   const previousItems = new Map(
@@ -402,21 +417,27 @@ export async function saveOrder(
   }
   // Every changed item in one statement: an upsert on ids known to be this order's rows, setting
   // only the columns that changed, so that an index on the others (order_id, position) is left
-  // alone.
-  for (const slice of chunk(changedItems, 500)) {
-    await db
-      .insertInto('order_items')
-      .values(slice)
-      .onConflict((oc) =>
-        oc
-          .column('id')
-          .doUpdateSet((eb) =>
-            Object.fromEntries(
-              [...changedItemColumns].map((column) => [column, eb.ref(`excluded.${column}`)]),
-            ),
+  // alone. Compiled once per set of changed columns and number of rows.
+  const first = changedItems[0];
+  if (first) {
+    const updated = [...changedItemColumns].sort();
+    await bulk.run(
+      db,
+      {
+        name: `update order_items: ${updated.join(',')}`,
+        table: 'order_items',
+        columns: Object.keys(first) as (keyof typeof first)[],
+        finish: (insert) =>
+          insert.onConflict((oc) =>
+            oc
+              .column('id')
+              .doUpdateSet((eb) =>
+                Object.fromEntries(updated.map((column) => [column, eb.ref(`excluded.${column}`)])),
+              ),
           ),
-      )
-      .execute();
+      },
+      changedItems,
+    );
   }
   const itemIds = await insertItems(db, bulk, newLines);
   const items = order.items.map((item, position) =>

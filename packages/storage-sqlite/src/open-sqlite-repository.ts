@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Database,
-  type DriverProfile,
   KyselyRepository,
   migrateToLatest,
   type SchemaFlags,
@@ -9,7 +8,8 @@ import {
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
-import { isSqliteBusy, isSqliteUnavailable } from './sqlite-errors.js';
+import { isSqliteBusy } from './sqlite-errors.js';
+import { sqliteProfile } from './sqlite-profile.js';
 import { withStatementCache } from './statement-cache.js';
 
 export interface SqliteRepositoryOptions {
@@ -41,27 +41,6 @@ export const SQLITE_SCHEMA_FLAGS: SchemaFlags = Object.freeze({
   binaryCollation: false,
 });
 
-function sqliteProfile(maxAttempts: number): DriverProfile {
-  return {
-    // `read only` begins deferred, anything else `BEGIN IMMEDIATE` (see ImmediateSqliteDialect).
-    transactionSettings: (mode) => ({ accessMode: mode === 'read' ? 'read only' : 'read write' }),
-    // The write transaction holds SQLite's database-wide write lock from BEGIN IMMEDIATE on:
-    // no other writer can lock or change any order meanwhile.
-    rowLocks: false,
-    isRetryable: isSqliteBusy,
-    // Locked past every attempt, disk full, read-only file: `unavailable`, not a fault of ours.
-    isUnavailable: isSqliteUnavailable,
-    // total_changes() counts the rows this connection changed (it is never reset), data_version
-    // moves when another connection or process commits (it ignores this connection's own). The
-    // pair is a fresh read only outside a transaction, which `changeStamp` ensures. A rolled
-    // back write moves total_changes too: a spurious miss, never a stale hit.
-    changeStampSql:
-      "select total_changes() || '.' || data_version as stamp from pragma_data_version",
-    maxAttempts,
-    retryBaseDelayMs: 20,
-  };
-}
-
 function isMemory(filename: string): boolean {
   return filename === ':memory:' || filename === '' || filename.startsWith('file::memory:');
 }
@@ -88,7 +67,10 @@ async function whileBusy<T>(step: () => T | Promise<T>, attempts: number): Promi
  *   serialize their writers and never deadlock on a lock upgrade; a transaction that still gets
  *   SQLITE_BUSY is rolled back and run again (`maxAttempts`, with jitter).
  * - Foreign keys are enforced.
- * - In one process, transactions take turns on the single connection.
+ * - In one process, transactions take turns on the single connection. On a file, the write
+ *   transactions that queue meanwhile run together, each in a savepoint of its own, and share
+ *   one commit: one sync of the WAL for all of them (group commit; an action is still answered
+ *   only once its commit has returned, and a failing one is undone alone).
  */
 export async function openSqliteRepository(
   filenameOrOptions: string | SqliteRepositoryOptions,
@@ -121,5 +103,8 @@ export async function openSqliteRepository(
     await db.destroy();
     throw error;
   }
-  return new KyselyRepository({ db, profile: sqliteProfile(maxAttempts) });
+  return new KyselyRepository({
+    db,
+    profile: sqliteProfile({ maxAttempts, groupCommit: !isMemory(options.filename) }),
+  });
 }

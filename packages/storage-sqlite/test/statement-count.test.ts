@@ -2,38 +2,32 @@ import { createEngine, ManualClock } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { type Database, KyselyRepository, migrateToLatest } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, type SqliteDatabase, sql } from 'kysely';
+import {
+  Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  sql,
+  type UnknownRow,
+} from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImmediateSqliteDialect, SQLITE_SCHEMA_FLAGS } from '../src/index.js';
+import { observed } from './support/observed-database.js';
 
-/**
- * The database as kysely's driver sees it, recording the SQL of every statement it runs: what
- * SQLite executes, however the statement was built (by kysely on each call, or prepared once).
- */
-function recording(database: SqliteDatabase, statements: string[]): SqliteDatabase {
-  return {
-    close: () => database.close(),
-    prepare: (text: string) => {
-      const statement = database.prepare(text);
-      return {
-        get reader() {
-          return statement.reader;
-        },
-        all: (parameters) => {
-          statements.push(text);
-          return statement.all(parameters);
-        },
-        run: (parameters) => {
-          statements.push(text);
-          return statement.run(parameters);
-        },
-        iterate: (parameters) => {
-          statements.push(text);
-          return statement.iterate(parameters);
-        },
-      };
-    },
-  };
+/** Counts the queries kysely builds and compiles; a statement compiled before runs without. */
+class BuildCounter implements KyselyPlugin {
+  builds = 0;
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.builds += 1;
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
 }
 
 /**
@@ -43,14 +37,17 @@ function recording(database: SqliteDatabase, statements: string[]): SqliteDataba
 describe('statements per action', () => {
   let db: Kysely<Database>;
   let recorded: string[];
+  let builds: BuildCounter;
   let engine: ReturnType<typeof createEngine>;
 
   beforeEach(async () => {
     recorded = [];
+    builds = new BuildCounter();
     db = new Kysely<Database>({
       dialect: new ImmediateSqliteDialect({
-        database: recording(new BetterSqlite3(':memory:'), recorded),
+        database: observed(new BetterSqlite3(':memory:'), recorded),
       }),
+      plugins: [builds],
     });
     await migrateToLatest(db, SQLITE_SCHEMA_FLAGS);
     const repository = new KyselyRepository({
@@ -163,6 +160,26 @@ describe('statements per action', () => {
       'insert',
       'insert',
     ]);
+  });
+
+  it('a second accept builds no query: each statement is compiled once per repository', async () => {
+    await engine.intake(
+      'default',
+      fixtures.salesOrder('1002', [
+        { sku: 'SKU-1', qty: 1 },
+        { sku: 'SKU-2', qty: 3 },
+      ]),
+    );
+    await acceptWhole('1001-1');
+    const order = await engine.getOrder('default', '1002-1');
+    const before = builds.builds;
+    await engine.accept(engine.operator('default'), {
+      order: {
+        order_id: '1002-1',
+        items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+      },
+    });
+    expect(builds.builds - before).toBe(0);
   });
 
   it('a partial shipment leaves the untouched line and the queues still listing it alone', async () => {

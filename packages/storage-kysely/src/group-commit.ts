@@ -1,0 +1,176 @@
+import { AsyncResource } from 'node:async_hooks';
+import { CompiledQuery, type Kysely, type Transaction, type TransactionBuilder } from 'kysely';
+import type { Database } from './database.js';
+import type { DriverProfile } from './driver-profile.js';
+import { mayRetry, reportedFailure, retryDelayMs } from './transaction-retry.js';
+
+/** The most actions one commit carries: bounds how long the first of a group waits for the last. */
+const MAX_GROUP = 64;
+
+const SAVEPOINT = 'fulfil_action';
+const savepoint = CompiledQuery.raw(`savepoint ${SAVEPOINT}`);
+const release = CompiledQuery.raw(`release savepoint ${SAVEPOINT}`);
+const rollbackTo = CompiledQuery.raw(`rollback to savepoint ${SAVEPOINT}`);
+
+/** One write transaction, queued for a group or running in one. */
+interface Member {
+  /** The work, bound to the async context of the caller that asked for the transaction. */
+  run: (trx: Kysely<Database>) => Promise<unknown>;
+  /** Which try this is, the first being 1. */
+  attempt: number;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome =
+  | { member: Member; ok: true; value: unknown }
+  | { member: Member; ok: false; error: unknown };
+
+/** A member failed and the database undid the whole transaction with it (SQLite does, on some errors). */
+class GroupUndone extends Error {
+  constructor(readonly fault: unknown) {
+    super('fulfil: the database rolled the whole group back', { cause: fault });
+  }
+}
+
+/**
+ * Group commit: the write transactions of one process that queue for its connection run
+ * together in one database transaction, each inside a savepoint of its own, with one COMMIT for
+ * the group. Where every commit waits for the disk (a SQLite file syncs its WAL), that is one
+ * sync for many actions instead of one each.
+ *
+ * Each member keeps the guarantees of a transaction of its own:
+ * - it is atomic: when its work rejects, it is rolled back to its savepoint and gets its own
+ *   error; the other members go on;
+ * - nothing is answered before the shared COMMIT has returned, failures included (a member's
+ *   decision may rest on what an earlier member of the group wrote);
+ * - when the COMMIT fails, no member's work remains and every member gets that failure (core's
+ *   `unavailable` when the database is away);
+ * - when a member's failure makes the database undo the whole transaction (SQLite does on a full
+ *   disk or an I/O error), that member gets its failure and the others run again in the next
+ *   group: none of them was answered;
+ * - a transient conflict (`profile.isRetryable`) runs the member's work again in a later group,
+ *   after the profile's backoff, up to `profile.maxAttempts` tries.
+ *
+ * A group starts on the turn of the event loop after its first member queued (`setImmediate`):
+ * every request already read from the sockets in this turn queues its action first. While a group
+ * runs, new members queue for the next one.
+ */
+export class GroupCommit {
+  readonly #begin: () => TransactionBuilder<Database>;
+  readonly #profile: DriverProfile;
+  readonly #queue: Member[] = [];
+  /** A group is about to start (`setImmediate`). */
+  #scheduled = false;
+  /** Groups are running, one after another, until the queue is empty. */
+  #running = false;
+  #draining: Promise<void> = Promise.resolve();
+
+  /** `begin` returns the builder of one write transaction, its settings set. */
+  constructor(begin: () => TransactionBuilder<Database>, profile: DriverProfile) {
+    this.#begin = begin;
+    this.#profile = profile;
+  }
+
+  /** Runs `work` in the next group; settles once that group's transaction has ended. */
+  run<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    // The caller's async context, for the work to run in (not the group's, which is another's).
+    const caller = new AsyncResource('FulfilTransaction');
+    return new Promise<T>((resolve, reject) => {
+      this.#enqueue({
+        run: (trx) => caller.runInAsyncScope(work, undefined, trx),
+        attempt: 1,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
+    });
+  }
+
+  /** Settles once no group is waiting to start or running. */
+  async idle(): Promise<void> {
+    while (this.#scheduled || this.#running) {
+      await (this.#running ? this.#draining : new Promise((resolve) => setImmediate(resolve)));
+    }
+  }
+
+  #enqueue(member: Member): void {
+    this.#queue.push(member);
+    if (this.#scheduled || this.#running) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#draining = this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#queue.length > 0) await this.#runGroup(this.#queue.splice(0, MAX_GROUP));
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /** Runs one group to its end and settles each member; never throws. */
+  async #runGroup(group: readonly Member[]): Promise<void> {
+    const outcomes: Outcome[] = [];
+    try {
+      await this.#begin().execute(async (trx) => {
+        const [only] = group;
+        // Alone, a member needs no savepoint: its failure rolls the transaction back.
+        if (only && group.length === 1) {
+          outcomes.push({ member: only, ok: true, value: await only.run(trx) });
+          return;
+        }
+        for (const member of group) outcomes.push(await runMember(trx, member));
+      });
+    } catch (error) {
+      // The member running when the group failed: the one after those with an outcome.
+      const culprit = group[outcomes.length];
+      if (error instanceof GroupUndone && culprit) {
+        // It gets its failure; the others, none of them answered yet, run again in the next group.
+        this.#queue.unshift(...group.filter((member) => member !== culprit));
+        this.#fail(culprit, error.fault);
+        return;
+      }
+      // BEGIN, COMMIT, a savepoint or a member alone failed: nothing of the group remains, and
+      // every member gets the failure (a busy lock runs them again after the backoff).
+      for (const member of group) this.#fail(member, error);
+      return;
+    }
+    for (const outcome of outcomes) {
+      if (outcome.ok) outcome.member.resolve(outcome.value);
+      else this.#fail(outcome.member, outcome.error);
+    }
+  }
+
+  #fail(member: Member, error: unknown): void {
+    if (mayRetry(this.#profile, error, member.attempt)) {
+      const delay = retryDelayMs(this.#profile, member.attempt);
+      member.attempt += 1;
+      setTimeout(() => this.#enqueue(member), delay);
+      return;
+    }
+    member.reject(reportedFailure(this.#profile, error));
+  }
+}
+
+/** Runs one member inside a savepoint of the group's transaction: kept, or undone alone. */
+async function runMember(trx: Transaction<Database>, member: Member): Promise<Outcome> {
+  await trx.executeQuery(savepoint);
+  try {
+    const value = await member.run(trx);
+    await trx.executeQuery(release);
+    return { member, ok: true, value };
+  } catch (error) {
+    try {
+      await trx.executeQuery(rollbackTo);
+      await trx.executeQuery(release);
+    } catch {
+      // No savepoint left to return to: the database rolled the whole transaction back.
+      throw new GroupUndone(error);
+    }
+    return { member, ok: false, error };
+  }
+}
