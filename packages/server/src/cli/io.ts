@@ -1,7 +1,8 @@
 /** What the CLI touches of its process, injectable so that tests run it in-process. */
 
 export interface CliOutput {
-  write(chunk: string): unknown;
+  /** Text, or UTF-8 bytes as `export` writes its pages (the process's streams take both). */
+  write(chunk: string | Uint8Array): unknown;
   /** True when a person is watching: progress is drawn only then. */
   isTTY?: boolean;
 }

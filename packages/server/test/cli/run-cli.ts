@@ -6,11 +6,13 @@ import { fixtures } from '@fulfil/core/testing';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 
-/** Collects what is written to it. */
+/** Collects what is written to it, as text. */
 export class Capture {
   text = '';
-  write(chunk: string): boolean {
-    this.text += chunk;
+  readonly #decoder = new TextDecoder();
+  write(chunk: string | Uint8Array): boolean {
+    // A character's bytes may span two writes: the decoder keeps the first part until the rest.
+    this.text += typeof chunk === 'string' ? chunk : this.#decoder.decode(chunk, { stream: true });
     return true;
   }
   /** The output parsed as JSON. */

@@ -36,8 +36,7 @@ export const exportCommand: Command = {
           write(chunk, _encoding, done) {
             const stdout = context.io.stdout as CliOutput & Partial<Pick<Writable, 'once'>>;
             // Wait for a slow reader (a pipe into `fulfil import -`): memory stays bounded.
-            if (stdout.write(chunk.toString()) === false && stdout.once)
-              stdout.once('drain', () => done());
+            if (stdout.write(chunk) === false && stdout.once) stdout.once('drain', () => done());
             else done();
           },
         });
