@@ -417,7 +417,7 @@ export async function saveOrder(
   }
   // Every changed item in one statement: an upsert on ids known to be this order's rows, setting
   // only the columns that changed, so that an index on the others (order_id, position) is left
-  // alone. Compiled once per set of changed columns and number of rows.
+  // alone. Compiled once per set of changed columns (and, as a `values` list, per row count).
   const first = changedItems[0];
   if (first) {
     const updated = [...changedItemColumns].sort();

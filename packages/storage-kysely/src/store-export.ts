@@ -287,8 +287,8 @@ async function letGo(snapshot: Pick<ControlledTransaction<unknown>, 'rollback'>)
 
 /**
  * Store `storeCode` as NDJSON, header first, in chunks of a page of rows or more (UTF-8 bytes,
- * the header as text): few and large writes for whoever streams it out. Each page of orders is followed by the rows of each
- * table that hangs off them.
+ * the header as text): few and large writes for whoever streams it out. Each page of orders is
+ * followed by the rows of each table that hangs off them.
  *
  * Everything is read in one read-only transaction, so the dump is one snapshot of the store:
  * taken while servers write, it holds each order as it was before or after each action, never
