@@ -18,6 +18,7 @@ export default defineConfig({
       { find: /^@fulfil\/storage-sqlite$/, replacement: src('storage-sqlite/src/index.ts') },
       { find: /^@fulfil\/storage-postgres$/, replacement: src('storage-postgres/src/index.ts') },
       { find: /^@fulfil\/server$/, replacement: src('server/src/index.ts') },
+      { find: /^@fulfil\/console$/, replacement: src('console/src/index.ts') },
       { find: /^@fulfil\/client$/, replacement: src('client/src/index.ts') },
       { find: /^@fulfil\/testkit$/, replacement: src('testkit/src/index.ts') },
     ],

@@ -6,6 +6,8 @@
  *   accept-sqlite <file>             accepts orders of the floor's store (floor-schema.ts) in a
  *   accept-postgres <url> <schema>   SQLite file or a Postgres schema; GET answers
  *                                    `{"pending_allocation":<n>}`
+ *   wake                             the long-poll floor: GET is held until a POST, which answers
+ *                                    every held GET with `[]`, then itself with `{"woke":<n>}`
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -49,6 +51,26 @@ function acceptHandler(store: FloorStore): Handler {
   };
 }
 
+/** Holds every GET; a POST answers them all, then itself: a wake-up with nothing else to it. */
+function wakeHandler(): Handler {
+  const held: ServerResponse[] = [];
+  const answer = (res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 });
+    res.end('[]');
+  };
+  return (req, _body, res) => {
+    if (req.method !== 'POST') {
+      held.push(res);
+      return;
+    }
+    const woken = held.splice(0);
+    for (const waiting of woken) answer(waiting);
+    const text = JSON.stringify({ woke: woken.length });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': text.length });
+    res.end(text);
+  };
+}
+
 async function handlerFor(mode: string, args: string[]): Promise<[Handler, () => Promise<void>]> {
   const [first = '', second = ''] = args;
   switch (mode) {
@@ -62,6 +84,8 @@ async function handlerFor(mode: string, args: string[]): Promise<[Handler, () =>
       const store = await openFloorPostgres(first, second, false);
       return [acceptHandler(store), () => store.close()];
     }
+    case 'wake':
+      return [wakeHandler(), async () => {}];
     default:
       throw new Error(`floor-server: unknown mode "${mode}"`);
   }

@@ -16,7 +16,11 @@ export const SCENARIOS = [
   'bulk-import',
   'http-poll',
   'http-accept',
+  'http-docs',
   'poll-scale',
+  'admin-search',
+  'admin-dashboard',
+  'long-poll',
 ] as const;
 
 export type Scenario = (typeof SCENARIOS)[number];

@@ -14,11 +14,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchAccept } from './accept.js';
+import { benchAdminDashboard, benchAdminSearch, fillForAdmin } from './admin-search.js';
 import { benchImport } from './bulk-import.js';
 import { profileServersInto, runFulfil } from './child.js';
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './databases.js';
 import { benchHttpAccept } from './http-accept.js';
+import { benchHttpDocs } from './http-docs.js';
 import { benchHttpPoll } from './http-poll.js';
+import { benchLongPoll, longPollSizes } from './long-poll.js';
 import { readOptions, type Scenario, sizesOf } from './options.js';
 import { benchPoll } from './poll.js';
 import { benchPollScale } from './poll-scale.js';
@@ -87,6 +90,24 @@ try {
       } finally {
         await floor.place.drop();
       }
+    }
+    if (runs('http-docs') && kind === 'sqlite') {
+      section('the API reference page over HTTP');
+      await benchHttpDocs(database(kind, 'docs'), dir, sizes);
+    }
+    if (runs('admin-search') || runs('admin-dashboard')) {
+      const admin = database(kind, 'admin');
+      section(`${admin.label}: the admin API's reads with ${sizes.largeOrders} orders stored`);
+      await fillForAdmin(admin, sizes.largeOrders);
+      if (runs('admin-search')) await benchAdminSearch(admin, sizes.largeOrders, options.quick);
+      if (runs('admin-dashboard'))
+        await benchAdminDashboard(admin, sizes.largeOrders, options.quick);
+      await admin.drop();
+    }
+    if (runs('long-poll')) {
+      const waits = database(kind, 'waits');
+      section(`${waits.label}: long polling`);
+      await benchLongPoll(waits, dir, longPollSizes(options.quick), options.postgresUrl);
     }
     if (runs('poll-scale')) {
       const small = database(kind, 'small');

@@ -113,16 +113,15 @@ export async function main(log: (line: string) => void = console.log): Promise<O
     log(`intake: ${created?.fulfillment_order_number} at ${created?.warehouse_code}`);
 
     // Integrators act as token holders: `authenticate` is what the REST server does with the
-    // Bearer token, `authorize` checks the token's ACL for one action.
+    // Bearer token. Every action checks the token's ACL and warehouses itself: the partner
+    // could not allocate, nor see another partner's orders.
     const partner = await engine.authenticate('shop', PARTNER_TOKEN);
     const erp = await engine.authenticate('shop', ERP_TOKEN);
 
     // Partner: poll pending_accept and accept every item in full.
-    engine.authorize(partner, 'pending_accept');
     const [toAccept] = await engine.poll(partner, 'pending_accept');
     if (!toAccept) throw new Error('nothing to accept');
     const orderId = toAccept.fulfillment_order_number;
-    engine.authorize(partner, 'accept');
     const accepted = await engine.accept(partner, {
       order: {
         order_id: orderId,

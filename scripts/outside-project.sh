@@ -24,7 +24,7 @@ cd "$WORK/project"
 
 echo "npm install (tarballs, then registry dependencies)"
 tarballs=()
-for name in client core server storage-kysely storage-sqlite testkit; do
+for name in client console core server storage-kysely storage-sqlite testkit; do
   tarballs+=("$WORK"/tarballs/fulfil-"$name"-*.tgz)
 done
 timeout 1200 npm install --no-audit --no-fund --loglevel=error "${tarballs[@]}"

@@ -1,5 +1,5 @@
 import { errorBodyOf, FulfilApiError } from './errors.js';
-import type { AbortSignalLike, FetchLike, FetchResponseLike } from './fetch-like.js';
+import type { FetchLike, FetchResponseLike } from './fetch-like.js';
 import {
   type AcceptRequest,
   type AllocateRequest,
@@ -18,6 +18,7 @@ import {
   type Warehouse,
 } from './generated.js';
 import { type InvoiceDetails, invoiceFor } from './invoice.js';
+import type { CallOptions, PollOptions, QueuePage } from './poll-options.js';
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
@@ -25,7 +26,10 @@ import {
   retryAfterMs,
   retryDelay,
 } from './retry.js';
+import { type WatchOptions, watchQueue } from './watch.js';
 import { decodeXmlResponse, encodeXmlRequest } from './xml.js';
+
+export type { CallOptions, PollOptions, QueuePage } from './poll-options.js';
 
 export interface ClientOptions {
   /** Where the service runs, e.g. `https://fulfil.example.com` (no `/rest/...`). */
@@ -42,20 +46,6 @@ export interface ClientOptions {
   fetch?: FetchLike;
   /** Waits between retries; replaceable in tests. */
   sleep?: (ms: number) => Promise<void>;
-}
-
-/** Options of one call. */
-export interface CallOptions {
-  /** Aborts the call, and the waits between its retries. */
-  signal?: AbortSignalLike;
-}
-
-/** The polling parameters of a queue. */
-export interface PollOptions extends CallOptions {
-  /** Page number from 1; a page holds 100 orders; past the end a page is `[]`. */
-  page?: number;
-  /** `YYYY-MM-DD HH:MM:SS` (UTC): only orders updated at or after this time. */
-  date?: string;
 }
 
 const MEDIA = { json: 'application/json', xml: 'application/xml' } as const;
@@ -128,9 +118,22 @@ export function createClient(options: ClientOptions) {
     body: object | undefined,
     call: CallOptions = {},
   ): Promise<T> {
+    return (await exchange<T>(method, path, shape, body, call)).value;
+  }
+
+  /** A call's decoded answer and its response, for the headers; a FulfilApiError otherwise. */
+  async function exchange<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    shape: Shape,
+    body: object | undefined,
+    call: CallOptions = {},
+  ): Promise<{ value: T; response: FetchResponseLike }> {
     const response = await send(method, path, body, call);
     const text = await response.text();
-    if (response.status >= 200 && response.status < 300) return decode(text, shape) as T;
+    if (response.status >= 200 && response.status < 300) {
+      return { value: decode(text, shape) as T, response };
+    }
     let parsed: unknown;
     try {
       parsed = decode(text, ERROR_BODY);
@@ -140,10 +143,13 @@ export function createClient(options: ClientOptions) {
     throw new FulfilApiError(response.status, errorBodyOf(response.status, parsed));
   }
 
-  function query(params: { page?: number; date?: string }): string {
+  function query(params: Omit<PollOptions, keyof CallOptions>): string {
     const search = new URLSearchParams();
     if (params.page !== undefined) search.set('page', String(params.page));
     if (params.date !== undefined) search.set('date', params.date);
+    if (params.after !== undefined) search.set('after', String(params.after));
+    if (params.since !== undefined) search.set('since', params.since);
+    if (params.wait !== undefined) search.set('wait', String(params.wait));
     const text = search.toString();
     return text ? `?${text}` : '';
   }
@@ -156,6 +162,17 @@ export function createClient(options: ClientOptions) {
       undefined,
       params,
     );
+  }
+
+  async function pollPage(queue: QueueName, params: PollOptions = {}): Promise<QueuePage> {
+    const { value, response } = await exchange<FulfillmentOrder[]>(
+      'GET',
+      `/fulfillmentOrders/${queue}${query(params)}`,
+      [ORDER],
+      undefined,
+      params,
+    );
+    return { orders: value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
   }
 
   const action =
@@ -173,6 +190,8 @@ export function createClient(options: ClientOptions) {
 
     /** One page of a queue; `queue()` iterates over all of them. */
     poll,
+    /** One page of a queue with its `Fulfil-Cursor` (docs/polling.md). */
+    pollPage,
     pendingAccept: (params?: PollOptions) => poll('pending_accept', params),
     pendingAllocation: (params?: PollOptions) => poll('pending_allocation', params),
     pendingShipment: (params?: PollOptions) => poll('pending_shipment', params),
@@ -180,20 +199,45 @@ export function createClient(options: ClientOptions) {
     failed: (params?: PollOptions) => poll('failed', params),
 
     /**
-     * Every order of a queue, page after page until an empty one. Pages are read as the loop
-     * asks for them: an order acted on meanwhile leaves the queue, so a long loop may skip an
-     * order that moved pages; the next round finds it.
+     * Every order of a queue, page after page by id (`after`, the keyset), until an empty one.
+     * Pages are read as the loop asks for them; orders acted on meanwhile leave the queue
+     * without moving the others, so an order that stays in the queue is never skipped or
+     * repeated, however long the loop takes.
      */
     async *queue(
       name: QueueName,
-      params: Omit<PollOptions, 'page'> = {},
+      params: Omit<PollOptions, 'page' | 'after' | 'since' | 'wait'> = {},
     ): AsyncGenerator<FulfillmentOrder, void, undefined> {
-      for (let page = 1; ; page++) {
-        const orders = await poll(name, { ...params, page });
-        if (orders.length === 0) return;
+      for (let after = 0; ; ) {
+        const orders = await poll(name, { ...params, after });
+        const last = orders.at(-1);
+        if (!last) return;
+        // A service that ignored `after` would answer its first page forever.
+        if (last.id <= after) throw new Error('fulfil: the service does not page by `after`');
         yield* orders;
+        after = last.id;
       }
     },
+    /**
+     * The orders of a queue as they change, for as long as the loop runs (docs/polling.md):
+     * everything in the queue first (without a cursor), then each order again whenever it
+     * changes, through long polls that resume from their cursor across network errors and
+     * restarts. See `WatchOptions`.
+     */
+    watch: (name: QueueName, watchOptions: WatchOptions = {}) =>
+      watchQueue((params) => pollPage(name, params), {
+        sleep,
+        ...watchOptions,
+        startOver: async function* (pass) {
+          for (let after = 0; ; ) {
+            const page = await pollPage(name, { after, ...pass });
+            const last = page.orders.at(-1);
+            yield page;
+            if (!last || last.id <= after) return;
+            after = last.id;
+          }
+        },
+      }),
 
     /** Accept items (qty = the ordered qty) or reject them (qty 0). Idempotent. */
     accept: action<AcceptRequest>('accept'),

@@ -38,5 +38,5 @@ export function errorBodyOf(status: number, parsed: unknown): ErrorBody {
   ) {
     return parsed as ErrorBody;
   }
-  return { message: `HTTP ${status}` };
+  return { message: `HTTP ${status}`, code: status, parameters: [], errors: [] };
 }

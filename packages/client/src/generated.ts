@@ -183,24 +183,20 @@ export type InvoiceRequest = {
 /** The body of every error answer. */
 export type ErrorBody = {
   message: string;
-  code?: number | undefined;
-  parameters?:
-    | {
-        resources?: string | undefined;
-        fieldName?: string | undefined;
-        fieldValue?: string | undefined;
-      }[]
-    | undefined;
-  errors?:
-    | {
-        message: string;
-        parameters: {
-          resources?: string | undefined;
-          fieldName?: string | undefined;
-          fieldValue?: string | undefined;
-        }[];
-      }[]
-    | undefined;
+  code: number;
+  parameters: {
+    resources?: string | undefined;
+    fieldName?: string | undefined;
+    fieldValue?: string | undefined;
+  }[];
+  errors: {
+    message: string;
+    parameters: {
+      resources?: string | undefined;
+      fieldName?: string | undefined;
+      fieldValue?: string | undefined;
+    }[];
+  }[];
   trace?: string | undefined;
 };
 

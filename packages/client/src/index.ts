@@ -5,6 +5,7 @@ export {
   createClient,
   type FulfilClient,
   type PollOptions,
+  type QueuePage,
 } from './client.js';
 export { FulfilApiError } from './errors.js';
 export type { AbortSignalLike, FetchInit, FetchLike, FetchResponseLike } from './fetch-like.js';
@@ -24,4 +25,5 @@ export type {
 } from './generated.js';
 export { type InvoiceDetails, invoiceFor } from './invoice.js';
 export type { RetryOptions } from './retry.js';
+export type { WatchOptions } from './watch.js';
 export { XmlDecodeError } from './xml.js';

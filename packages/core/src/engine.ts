@@ -1,11 +1,12 @@
+import { createAdminEngine } from './admin-engine.js';
 import { type ApiAction, DEFAULT_ACL_PREFIX } from './domain/acl.js';
 import type { Router } from './domain/routing.js';
 import { defaultRouter } from './domain/routing.js';
-import type { Actor, FailureStage, QueueName } from './domain/types.js';
+import type { FailureStage, QueueName } from './domain/types.js';
 import { type Clock, systemClock } from './ports/clock.js';
-import type { CourierFactory } from './ports/courier.js';
+import type { CourierCallEvent, CourierFactory } from './ports/courier.js';
 import type { Repository } from './ports/repository.js';
-import { simulatedCourier } from './ports/simulated-courier.js';
+import { createSimulatedCarrier } from './ports/simulated-courier.js';
 import type {
   SeedInput,
   StoreSettingsInput,
@@ -17,17 +18,22 @@ import type {
   AllocateInput,
   InvoiceInput,
   PollParamsInput,
+  QueuePollParamsInput,
   RejectInput,
   ShipInput,
   StockItemsInput,
 } from './schemas/requests.js';
 import type { SalesOrderInput } from './schemas/sales-order.js';
+import type { TrackCorrectionInput } from './schemas/track-correction.js';
 import type { Unverified } from './schemas/unverified.js';
+import { correctShipmentTracks } from './use-cases/correct-tracks.js';
 import { dispatchCourier } from './use-cases/courier-dispatch.js';
+import { CourierRateLimiter } from './use-cases/courier-rate-limit.js';
 import { type EngineDeps, now, operatorActor } from './use-cases/deps.js';
 import { intakeSalesOrder } from './use-cases/intake.js';
 import { intakeBatch } from './use-cases/intake-batch.js';
 import { listStock, listWarehouses, syncStock } from './use-cases/inventory.js';
+import { listOrderLabels, reprintLabels } from './use-cases/labels.js';
 import { abandonOrder, cancelOrder, failOrder, requeueOrder } from './use-cases/operator.js';
 import {
   acceptOrder,
@@ -37,15 +43,17 @@ import {
   shipOrder,
 } from './use-cases/order-actions.js';
 import { getOrder, getOrderHistory } from './use-cases/orders.js';
-import { pollQueue, pollQueueDocuments } from './use-cases/poll.js';
+import { pollQueue, pollQueueDocuments, pollQueuePage } from './use-cases/poll.js';
 import { queueDepths } from './use-cases/queue-depths.js';
 import { loadSeed, type SeedOptions } from './use-cases/seed.js';
 import { getStore, listStores, upsertStore, upsertWarehouse } from './use-cases/stores.js';
+import { tokenUseTracker } from './use-cases/token-use.js';
 import {
   authenticate,
   authorize,
   createToken,
   listTokens,
+  operatorPrincipal,
   type Principal,
   revokeToken,
 } from './use-cases/tokens.js';
@@ -59,8 +67,18 @@ export interface EngineOptions {
   couriers?: Record<string, CourierFactory>;
   /** Prefix of ACL resources: `<prefix>_FulfillmentOrder::api_accept`. Default `Fulfil`. */
   aclPrefix?: string;
-  /** Courier retry backoff base (doubles per failure) and claim lease. */
-  courier?: { retry_base_ms?: number; lease_ms?: number };
+  /**
+   * Courier retry backoff base (doubles per failure), claim lease, and how long before the lease
+   * runs out every carrier call is given up (default a quarter of the lease).
+   */
+  courier?: { retry_base_ms?: number; lease_ms?: number; call_margin_ms?: number };
+  /** Told of every carrier call (carrier, operation, outcome kind, duration), for metrics. */
+  onCourierCall?: (event: CourierCallEvent) => void;
+  /**
+   * Record each token's last use, to the minute, off the request path (token-use.ts); off by
+   * default, since each such write is a commit that empties caches of answers.
+   */
+  trackTokenUse?: boolean;
 }
 
 /**
@@ -70,16 +88,21 @@ export interface EngineOptions {
  * applies to bodies it received as bytes.
  */
 export function createEngine(options: EngineOptions) {
+  const lease_ms = options.courier?.lease_ms ?? 120_000;
   const deps: EngineDeps = {
     repository: options.repository,
     clock: options.clock ?? systemClock,
     router: options.router ?? defaultRouter,
-    couriers: { simulated: simulatedCourier, ...options.couriers },
+    couriers: { simulated: createSimulatedCarrier().factory, ...options.couriers },
     aclPrefix: options.aclPrefix ?? DEFAULT_ACL_PREFIX,
     courierPolicy: {
       retry_base_ms: options.courier?.retry_base_ms ?? 30_000,
-      lease_ms: options.courier?.lease_ms ?? 120_000,
+      lease_ms,
+      call_margin_ms: options.courier?.call_margin_ms ?? Math.ceil(lease_ms / 4),
     },
+    rateLimiter: new CourierRateLimiter(),
+    ...(options.onCourierCall ? { onCourierCall: options.onCourierCall } : {}),
+    ...(options.trackTokenUse ? { tokenUse: tokenUseTracker(options.repository) } : {}),
   };
   return {
     /** The prefix of this engine's ACL resources. */
@@ -89,23 +112,34 @@ export function createEngine(options: EngineOptions) {
     authenticate: (storeCode: string, secret: string | null) =>
       authenticate(deps, storeCode, secret),
     authorize: (principal: Principal, action: ApiAction) => authorize(deps, principal, action),
-    listWarehouses: (actor: Actor, query?: Pick<PollParamsInput, 'page'> | Unverified) =>
+    listWarehouses: (actor: Principal, query?: Pick<PollParamsInput, 'page'> | Unverified) =>
       listWarehouses(deps, actor, query),
-    syncStock: (actor: Actor, body: StockItemsInput | Unverified) => syncStock(deps, actor, body),
-    poll: (actor: Actor, queue: QueueName, query?: PollParamsInput | Unverified) =>
+    syncStock: (actor: Principal, body: StockItemsInput | Unverified) =>
+      syncStock(deps, actor, body),
+    poll: (actor: Principal, queue: QueueName, query?: PollParamsInput | Unverified) =>
       pollQueue(deps, actor, queue, query),
     /** The page `poll` answers, as the stored JSON text of each order: for writing it out as is. */
-    pollDocuments: (actor: Actor, queue: QueueName, query?: PollParamsInput | Unverified) =>
+    pollDocuments: (actor: Principal, queue: QueueName, query?: PollParamsInput | Unverified) =>
       pollQueueDocuments(deps, actor, queue, query),
-    accept: (actor: Actor, body: AcceptInput | Unverified) => acceptOrder(deps, actor, body),
-    reject: (actor: Actor, body: RejectInput | Unverified) => rejectOrder(deps, actor, body),
-    allocate: (actor: Actor, body: AllocateInput | Unverified) => allocateOrder(deps, actor, body),
-    ship: (actor: Actor, body: ShipInput | Unverified) => shipOrder(deps, actor, body),
-    invoice: (actor: Actor, body: InvoiceInput | Unverified) => invoiceOrder(deps, actor, body),
+    /**
+     * A queue GET with the extensions `after` and `since` (docs/polling.md): the page's stored
+     * documents and the `Fulfil-Cursor` of what it saw.
+     */
+    pollPage: (actor: Principal, queue: QueueName, query?: QueuePollParamsInput | Unverified) =>
+      pollQueuePage(deps, actor, queue, query),
+    accept: (actor: Principal, body: AcceptInput | Unverified) => acceptOrder(deps, actor, body),
+    reject: (actor: Principal, body: RejectInput | Unverified) => rejectOrder(deps, actor, body),
+    allocate: (actor: Principal, body: AllocateInput | Unverified) =>
+      allocateOrder(deps, actor, body),
+    ship: (actor: Principal, body: ShipInput | Unverified) => shipOrder(deps, actor, body),
+    invoice: (actor: Principal, body: InvoiceInput | Unverified) => invoiceOrder(deps, actor, body),
 
     // ── the operator side (docs/behaviour.md) ──────────────────────────────────────────────────
-    /** The actor of operator work (the whole store), for calling the public actions directly. */
-    operator: operatorActor,
+    /**
+     * The operator as a principal (the whole store, every resource), for calling the public
+     * actions directly; they check it like any token's principal.
+     */
+    operator: (storeCode: string, name?: string) => operatorPrincipal(deps, storeCode, name),
     upsertStore: (code: string, settings?: StoreSettingsInput) => upsertStore(deps, code, settings),
     getStore: (code: string) => getStore(deps, code),
     listStores: () => listStores(deps),
@@ -136,16 +170,37 @@ export function createEngine(options: EngineOptions) {
     requeueOrder: (storeCode: string, number: string) => requeueOrder(deps, storeCode, number),
     abandonOrder: (storeCode: string, number: string) => abandonOrder(deps, storeCode, number),
     cancelOrder: (storeCode: string, number: string) => cancelOrder(deps, storeCode, number),
+    /**
+     * Replaces the tracks of one recorded shipment of the order (its id as `getOrderHistory`
+     * shows it): one audited transaction, a no-op when repeated. Returns the shipment.
+     */
+    correctTracks: (
+      storeCode: string,
+      number: string,
+      correction: TrackCorrectionInput | Unverified,
+      actorName = 'operator',
+    ) => correctShipmentTracks(deps, storeCode, number, correction, { name: actorName }),
     dispatchCourier: (limit?: number) => dispatchCourier(deps, limit),
+    /** Every label of the order (live, voided, being voided), oldest first. */
+    listLabels: (storeCode: string, number: string) => listOrderLabels(deps, storeCode, number),
+    /** The order's live labels with their documents, read back: never buys another label. */
+    reprintLabel: (storeCode: string, number: string) => reprintLabels(deps, storeCode, number),
     /**
      * The repository's change stamp (`Repository.changeStamp`): what was read after it returned
      * a value stays valid while it returns the same value. For caches of answers.
      */
     changeStamp: () => deps.repository.changeStamp(),
+    /**
+     * The repository's `onQueueChange`, when it has one: calls after commits that changed a
+     * store's queues, in any process, for waking long polls.
+     */
+    onQueueChange: options.repository.onQueueChange?.bind(options.repository),
     /** The engine's clock, as stored timestamps are written: for checking `expires_at`. */
     now: () => now(deps),
     /** How many orders each queue of each store lists, for monitoring. */
     queueDepths: () => queueDepths(deps),
+    /** The operator's side: operators, sessions and what the admin API serves (admin-engine.ts). */
+    admin: createAdminEngine(deps),
     loadSeed: (document: SeedInput | Unverified, options?: SeedOptions) =>
       loadSeed(deps, document, options),
     close: () => deps.repository.close(),

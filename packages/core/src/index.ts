@@ -1,19 +1,25 @@
+export type { AdminEngine } from './admin-engine.js';
 export * from './domain/acl.js';
 export * from './domain/actions/accept.js';
 export * from './domain/actions/allocate.js';
+export * from './domain/actions/correct-tracks.js';
 export * from './domain/actions/courier.js';
 export * from './domain/actions/invoice.js';
 export * from './domain/actions/operator.js';
 export * from './domain/actions/outcome.js';
 export * from './domain/actions/reject.js';
 export * from './domain/actions/ship.js';
+export * from './domain/change-cursor.js';
 export * from './domain/compare-codes.js';
+export * from './domain/courier-labels.js';
 export * from './domain/errors.js';
 export * from './domain/invariants.js';
 export * from './domain/item-line.js';
 export * from './domain/item-stage.js';
+export * from './domain/live-totals.js';
 export * from './domain/money.js';
 export * from './domain/new-order.js';
+export * from './domain/operator.js';
 export * from './domain/order-status.js';
 export * from './domain/paging.js';
 export * from './domain/partials.js';
@@ -26,21 +32,34 @@ export * from './domain/timestamp.js';
 export * from './domain/token-secret.js';
 export * from './domain/types.js';
 export * from './engine.js';
+export * from './ports/admin-repository.js';
 export * from './ports/clock.js';
 export * from './ports/courier.js';
 export * from './ports/repository.js';
 export * from './ports/simulated-courier.js';
+export * from './schemas/admin.js';
 export * from './schemas/fields.js';
 export * from './schemas/operator.js';
 export * from './schemas/parse.js';
 export * from './schemas/requests.js';
 export * from './schemas/resources.js';
 export * from './schemas/sales-order.js';
+export * from './schemas/track-correction.js';
 export * from './schemas/unverified.js';
+export * from './schemas/well-formed.js';
 export * from './state-machine/transitions.js';
+export type { BulkOutcome, BulkResult } from './use-cases/admin-interventions.js';
+export {
+  COUNT_CAP,
+  type OrderDetail,
+  type OrderList,
+  type TimelineEntry,
+} from './use-cases/admin-orders.js';
 export type { DispatchReport } from './use-cases/courier-dispatch.js';
 export { INTAKE_BATCH_SIZE, type IntakeOutcome } from './use-cases/intake-batch.js';
+export type { CreatedOperator, OperatorPrincipal } from './use-cases/operator-accounts.js';
 export type { OrderHistory } from './use-cases/orders.js';
+export type { QueuePage } from './use-cases/poll.js';
 export type { QueueDepth } from './use-cases/queue-depths.js';
 export type { SeedOptions, SeedReport } from './use-cases/seed.js';
 export type { CreatedToken, Principal, TokenInfo } from './use-cases/tokens.js';

@@ -1,7 +1,9 @@
+import type * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
   AllocateRequest,
   InvoiceRequest,
+  MAX_PAGE,
   PollParams,
   parseWith,
   SalesOrderItemInput,
@@ -61,6 +63,38 @@ describe('request schemas', () => {
     expect(parseWith(PollParams, { page: '3' }).page).toBe(3);
     for (const page of ['0', '-1', '1.5', 'abc', '', '1e2']) {
       expectDomainError(() => parseWith(PollParams, { page }), 'invalid_request', 'page');
+    }
+  });
+
+  it('a page over the last one says which pages exist', () => {
+    const error = expectDomainError(
+      () => parseWith(PollParams, { page: String(MAX_PAGE + 1) }),
+      'invalid_request',
+    );
+    expect(error.errors[0]?.message).toBe(
+      `Invalid value of "%fieldName": must be an integer from 1 to ${MAX_PAGE}`,
+    );
+  });
+
+  it("issue 16 item 13: no message is written in valibot's words", () => {
+    const bad: [v.GenericSchema, unknown][] = [
+      [StockItemsRequest, { stock_items: [{ warehouse_code: 'A', sku: 'S', qty: -1 }] }],
+      [StockItemsRequest, { stock_items: [{ warehouse_code: 7, sku: null, qty: 'x' }] }],
+      [StockItemsRequest, { stock_items: 'none' }],
+      [StockItemsRequest, 'a string'],
+      [AllocateRequest, { allocation: { order_id: '1', items: [{ item_id: 0, qty: 1 }] } }],
+      [AllocateRequest, { allocation: { order_id: {}, items: [{ item_id: 1.5, qty: 2 ** 31 }] } }],
+      [InvoiceRequest, { invoice: { order_id: '1', items: [], invoice_number: true } }],
+      [PollParams, { page: '0' }],
+      [WarehouseInput, { code: 'W', name: 'N', active: 'yes' }],
+    ];
+    for (const [schema, input] of bad) {
+      const error = expectDomainError(() => parseWith(schema, input), 'invalid_request');
+      const messages = [error.message, ...error.errors.map((detail) => detail.message)];
+      expect(messages.length).toBeGreaterThan(1);
+      for (const message of messages) {
+        expect(message).not.toMatch(/Invalid (value|type|key|length):|Expected|received/);
+      }
     }
   });
 

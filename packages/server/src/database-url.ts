@@ -113,6 +113,13 @@ export interface OpenRepositoryOptions {
    * primary of `serve --workers`, migrated it). Default false.
    */
   skipMigrations?: boolean;
+  /** Told the names of the migrations this open applied, once they are; empty when none was due. */
+  onMigrated?: (applied: readonly string[]) => void;
+  /**
+   * SQLite: how long a write waits, at most, for another process's write lock, in ms, before it
+   * fails as `unavailable` (503). Default 5000. Postgres writers wait on row locks instead.
+   */
+  lockTimeoutMs?: number;
 }
 
 /**
@@ -126,6 +133,7 @@ export async function openRepository(
 ): Promise<Repository> {
   const target = parseDatabaseUrl(url, options.baseDir);
   const skipMigrations = options.skipMigrations ?? false;
+  const onMigrated = options.onMigrated ? { onMigrated: options.onMigrated } : {};
   if (target.kind === 'postgres') {
     const { openPostgresRepository } = await importAdapter(
       STORAGE_ADAPTERS.postgres,
@@ -135,6 +143,7 @@ export async function openRepository(
       connectionString: target.connectionString,
       ...(target.schema === undefined ? {} : { schema: target.schema }),
       skipMigrations,
+      ...onMigrated,
     });
   }
   if (target.kind === 'sqlite') await mkdir(dirname(target.path), { recursive: true });
@@ -145,5 +154,7 @@ export async function openRepository(
   return openSqliteRepository({
     filename: target.kind === 'sqlite' ? target.path : ':memory:',
     skipMigrations,
+    ...onMigrated,
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
   });
 }

@@ -27,6 +27,11 @@ export interface Database {
   invoices: InvoiceTable;
   queue_entries: QueueEntryTable;
   audit_events: AuditEventTable;
+  courier_labels: CourierLabelTable;
+  operators: OperatorTable;
+  operator_sessions: OperatorSessionTable;
+  store_audit: StoreAuditTable;
+  fulfil_change_clock: ChangeClockTable;
 }
 
 /** `0 | 1`; see {@link Database}. */
@@ -72,6 +77,8 @@ export interface TokenTable {
   expires_at: TimestampText | null;
   revoked_at: TimestampText | null;
   created_at: TimestampText;
+  /** Written at most once a minute per token (migration 0004); null when never used since. */
+  last_used_at: TimestampText | null;
 }
 
 export interface SalesOrderSequenceTable {
@@ -189,6 +196,17 @@ export interface QueueEntryTable {
    * and `fillMissingDocuments`, which the adapters run right after migrating.
    */
   document: JsonText | null;
+  /**
+   * The change that last wrote the entry (docs/polling.md): the writer's transaction id on
+   * Postgres, the change clock's value on SQLite; 0 for entries older than migration 0006.
+   */
+  change_id: Generated<number>;
+}
+
+/** One row: the database's epoch and, on SQLite, the number of the last change. */
+export interface ChangeClockTable {
+  epoch: string;
+  value: number;
 }
 
 export interface AuditEventTable {
@@ -199,4 +217,64 @@ export interface AuditEventTable {
   action: string;
   /** Record<string, unknown> as JSON. */
   details: JsonText;
+  /** The request that caused it (migration 0004); null for the CLI, the library, older events. */
+  request_id: string | null;
+  reason: string | null;
+}
+
+export interface OperatorTable {
+  id: Generated<number>;
+  name: string;
+  /** `viewer`, `operator` or `admin`. */
+  role: string;
+  /** The one store the operator may see; null for every store. */
+  store_code: string | null;
+  /** SHA-256 of the secret, hex. */
+  hash: string;
+  created_at: TimestampText;
+  revoked_at: TimestampText | null;
+}
+
+export interface OperatorSessionTable {
+  /** SHA-256 of the session cookie's value, hex. */
+  hash: string;
+  operator_id: number;
+  created_at: TimestampText;
+  expires_at: TimestampText;
+}
+
+/** What operators did that concerns a store rather than one order (stock, tokens, reservations). */
+export interface StoreAuditTable {
+  id: Generated<number>;
+  store_id: number;
+  at: TimestampText;
+  actor: string;
+  action: string;
+  reason: string | null;
+  request_id: string | null;
+  /** Record<string, unknown> as JSON. */
+  details: JsonText;
+}
+
+/** One parcel's label of a courier shipment (core's `CourierLabel`). */
+export interface CourierLabelTable {
+  id: Generated<number>;
+  order_id: number;
+  reference: string;
+  shipment_number: number;
+  parcel_index: number;
+  parcel_count: number;
+  carrier: string;
+  carrier_label_id: string | null;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  document: string | null;
+  document_format: string | null;
+  document_url: string | null;
+  status: string;
+  void_attempts: number;
+  next_void_at: TimestampText | null;
+  last_error: string | null;
+  created_at: TimestampText;
+  voided_at: TimestampText | null;
 }

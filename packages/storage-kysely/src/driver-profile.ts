@@ -20,7 +20,7 @@ export interface DriverProfile {
   rowLocks: boolean;
   /**
    * Whether a transaction that failed with `error` may simply be run again from the start
-   * (SQLITE_BUSY that outlived the busy timeout; Postgres serialization failure or deadlock).
+   * (SQLITE_BUSY: another process holds the lock; Postgres serialization failure or deadlock).
    * The transaction was rolled back, and the work only touches the database, so re-running it
    * is safe.
    */
@@ -38,6 +38,19 @@ export interface DriverProfile {
    */
   changeStampSql: string;
   /**
+   * The change id statement of a write transaction (change-feed.ts, docs/polling.md), run once
+   * per store whose queue entries it writes: one row whose `id` its entries carry, after every
+   * change committed before it. `$1`, when present, is the store's id as text.
+   */
+  changeIdSql: string;
+  /** One row `epoch`, `horizon`, `newest`: the `ChangeHorizon` of the calling read. */
+  changeHorizonSql: string;
+  /**
+   * One row `version` that moves when another process commits (SQLite: data_version), read on a
+   * short timer while long polls wait; absent where the adapter tells of them otherwise.
+   */
+  otherProcessesSql?: string;
+  /**
    * Whether a statement may bind a JS array as one parameter and unnest it (Postgres): many rows
    * then go in one statement of one text, one array per column, whatever their count. Without
    * it (SQLite), many rows go as `values (…), (…)` lists. Default false.
@@ -51,6 +64,14 @@ export interface DriverProfile {
   groupCommit?: boolean;
   /** Attempts in all, the first included; 1 turns retrying off. */
   maxAttempts: number;
+  /**
+   * How long a transaction keeps being run again, from its first transient failure on, before it
+   * fails with the last one (SQLite: the most a write waits for another process's lock, on
+   * timers, never blocking the thread). Only `maxAttempts` bounds the retries when absent.
+   */
+  retryForMs?: number;
   /** Delay before the first retry; doubled on each next one, with random jitter. */
   retryBaseDelayMs: number;
+  /** The delay stops doubling there. No cap when absent. */
+  retryMaxDelayMs?: number;
 }

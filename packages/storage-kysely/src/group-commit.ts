@@ -1,8 +1,9 @@
 import { AsyncResource } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, type Kysely, type Transaction, type TransactionBuilder } from 'kysely';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
-import { mayRetry, reportedFailure, retryDelayMs } from './transaction-retry.js';
+import { reportedFailure, retryDelayMs } from './transaction-retry.js';
 
 /** The most actions one commit carries: bounds how long the first of a group waits for the last. */
 const MAX_GROUP = 64;
@@ -18,6 +19,8 @@ interface Member {
   run: (trx: Kysely<Database>) => Promise<unknown>;
   /** Which try this is, the first being 1. */
   attempt: number;
+  /** `performance.now()` at its first transient failure (a lock held elsewhere), if any. */
+  conflictSince?: number;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -49,8 +52,11 @@ class GroupUndone extends Error {
  * - when a member's failure makes the database undo the whole transaction (SQLite does on a full
  *   disk or an I/O error), that member gets its failure and the others run again in the next
  *   group: none of them was answered;
- * - a transient conflict (`profile.isRetryable`) runs the member's work again in a later group,
- *   after the profile's backoff, up to `profile.maxAttempts` tries.
+ * - a transient conflict (`profile.isRetryable`: SQLite's lock held by another process at BEGIN
+ *   or COMMIT) runs the member's work again in a later group, after the profile's backoff on a
+ *   timer, up to `profile.maxAttempts` tries and for `profile.retryForMs` at most; then it gets
+ *   the failure (`unavailable`). Nothing waits for the lock on the thread: reads, and every
+ *   other request, are served meanwhile.
  *
  * A group starts on the turn of the event loop after its first member queued (`setImmediate`):
  * every request already read from the sockets in this turn queues its action first. While a group
@@ -65,6 +71,8 @@ export class GroupCommit {
   /** Groups are running, one after another, until the queue is empty. */
   #running = false;
   #draining: Promise<void> = Promise.resolve();
+  /** Members waiting for the timer of their next try; each settles once it has queued again. */
+  readonly #retries = new Set<Promise<void>>();
 
   /** `begin` returns the builder of one write transaction, its settings set. */
   constructor(begin: () => TransactionBuilder<Database>, profile: DriverProfile) {
@@ -86,10 +94,15 @@ export class GroupCommit {
     });
   }
 
-  /** Settles once no group is waiting to start or running. */
+  /**
+   * Settles once no group is waiting to start or running, and no member waits to be tried again
+   * (for a lock held elsewhere: up to the profile's `retryForMs`).
+   */
   async idle(): Promise<void> {
-    while (this.#scheduled || this.#running) {
-      await (this.#running ? this.#draining : new Promise((resolve) => setImmediate(resolve)));
+    while (this.#scheduled || this.#running || this.#retries.size > 0) {
+      if (this.#running) await this.#draining;
+      else if (this.#scheduled) await new Promise((resolve) => setImmediate(resolve));
+      else await Promise.race(this.#retries);
     }
   }
 
@@ -146,10 +159,15 @@ export class GroupCommit {
   }
 
   #fail(member: Member, error: unknown): void {
-    if (mayRetry(this.#profile, error, member.attempt)) {
-      const delay = retryDelayMs(this.#profile, member.attempt);
+    member.conflictSince ??= performance.now();
+    const delay = retryDelayMs(this.#profile, error, member.attempt, member.conflictSince);
+    if (delay !== undefined) {
       member.attempt += 1;
-      setTimeout(() => this.#enqueue(member), delay);
+      const retry = sleep(delay).then(() => {
+        this.#retries.delete(retry);
+        this.#enqueue(member);
+      });
+      this.#retries.add(retry);
       return;
     }
     member.reject(reportedFailure(this.#profile, error));

@@ -2,6 +2,17 @@
  * @fulfil/storage-kysely — the SQL shared by the SQLite and Postgres adapters, written once with
  * kysely: table types, migrations in code, and the `Repository` of `@fulfil/core`.
  */
+export {
+  AdminQueries,
+  oldestQuery,
+  orderCountQuery,
+  orderSearchQuery,
+  planFilter,
+  queueDepthQuery,
+  storeHealthQuery,
+} from './admin-queries.js';
+
+export { CHANGE_FEED_SQL } from './change-feed.js';
 export { chunk, ROWS_PER_STATEMENT } from './chunk.js';
 export type {
   AuditEventTable,
@@ -34,6 +45,7 @@ export {
 } from './migrations.js';
 export { pollQueueDocuments, pollQueueIds } from './poll-query.js';
 export { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
+export type { OtherProcesses, QueueChangeListener } from './queue-change-hub.js';
 export { fillMissingDocuments } from './read-model.js';
 export type { SchemaFlags } from './schema-flags.js';
 export {
@@ -46,3 +58,4 @@ export {
   type StoreDumpRecord,
 } from './store-dump.js';
 export { exportStore } from './store-export.js';
+export { withRetries } from './transaction-retry.js';

@@ -1,5 +1,9 @@
 import {
   type AuditEvent,
+  type ChangedEntry,
+  type ChangeHorizon,
+  type ChangesQuery,
+  type CourierLabel,
   compareCodes,
   DomainError,
   type FulfillmentOrder,
@@ -18,13 +22,29 @@ import {
   type StoreSettings,
   type Timestamp,
   type TokenRecord,
+  type Track,
   type Warehouse,
 } from '@fulfil/core';
 import type { Kysely } from 'kysely';
+import { AdminQueries } from './admin-queries.js';
 import { BulkStatements } from './bulk-statements.js';
+import {
+  CHANGE_FEED_SQL,
+  pollChangedEntries,
+  readChangeHorizon,
+  TransactionChanges,
+} from './change-feed.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
+import * as courierSql from './courier-persistence.js';
 import type { Database } from './database.js';
-import { insertOrders, loadOrders, loadOrdersById, saveOrder } from './order-persistence.js';
+import type { DriverProfile } from './driver-profile.js';
+import {
+  insertOrders,
+  loadOrders,
+  loadOrdersById,
+  saveOrder,
+  updateShipmentTracks,
+} from './order-persistence.js';
 import { pollQueueDocuments, pollQueueIds } from './poll-query.js';
 import { PreparedQueries } from './prepared-queries.js';
 import {
@@ -50,6 +70,8 @@ export interface KyselyRepositoryTxOptions {
   prepared?: PreparedQueries;
   /** The repository's compiled multi-row statements, kept across its transactions. */
   bulkStatements?: BulkStatements;
+  /** The change feed's SQL (change-feed.ts); the SQLite statements when absent. */
+  changeFeed?: Pick<DriverProfile, 'changeIdSql' | 'changeHorizonSql'>;
 }
 
 function assertQuantity(value: number, field: string): number {
@@ -72,7 +94,7 @@ const byWarehouseThenSku = (
  * of both adapters lives here and in the modules it imports; the only dialect difference it
  * knows is whether `FOR UPDATE` exists.
  */
-export class KyselyRepositoryTx implements RepositoryTx {
+export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
   readonly #bulk: BulkStatements;
@@ -82,12 +104,21 @@ export class KyselyRepositoryTx implements RepositoryTx {
    */
   readonly #held = new Map<number, FulfillmentOrder>();
   readonly #prepared: PreparedQueries;
+  readonly #changeFeed: Pick<DriverProfile, 'changeIdSql' | 'changeHorizonSql'>;
+  /** The change this transaction writes, and the stores it changes (docs/polling.md). */
+  readonly changes: TransactionChanges;
 
   constructor(db: Kysely<Database>, options: KyselyRepositoryTxOptions) {
+    super(db);
     this.#db = db;
     this.#rowLocks = options.rowLocks;
     this.#prepared = options.prepared ?? new PreparedQueries();
     this.#bulk = options.bulkStatements ?? new BulkStatements();
+    this.#changeFeed = options.changeFeed ?? {
+      changeIdSql: CHANGE_FEED_SQL.sqliteChangeId,
+      changeHorizonSql: CHANGE_FEED_SQL.sqliteHorizon,
+    };
+    this.changes = new TransactionChanges(db, this.#changeFeed);
   }
 
   // ── stores ───────────────────────────────────────────────────────────────────────────────
@@ -378,12 +409,15 @@ export class KyselyRepositoryTx implements RepositoryTx {
   }
 
   async insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
-    const [stored] = await insertOrders(this.#db, this.#bulk, [order]);
+    const changeId = await this.changes.idFor([order.store_id]);
+    const [stored] = await insertOrders(this.#db, this.#bulk, [order], changeId);
     return stored as FulfillmentOrder;
   }
 
   async insertOrders(orders: readonly NewFulfillmentOrder[]): Promise<FulfillmentOrder[]> {
-    const stored = await insertOrders(this.#db, this.#bulk, orders);
+    if (orders.length === 0) return [];
+    const changeId = await this.changes.idFor(orders.map((order) => order.store_id));
+    const stored = await insertOrders(this.#db, this.#bulk, orders, changeId);
     for (const order of stored) this.#held.set(order.id, order);
     return stored;
   }
@@ -392,9 +426,27 @@ export class KyselyRepositoryTx implements RepositoryTx {
     const before = this.#held.get(order.id);
     // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
     if (!before) throw new Error(`fulfil: order ${order.id} was not read in this transaction`);
-    const stored = await saveOrder(this.#db, this.#bulk, order, before, this.#prepared);
+    const changeId = await this.changes.idFor([order.store_id]);
+    const stored = await saveOrder(this.#db, this.#bulk, order, before, changeId, this.#prepared);
     this.#held.set(stored.id, stored);
     return stored;
+  }
+
+  async updateShipmentTracks(
+    orderId: number,
+    shipmentId: number,
+    tracks: readonly Track[],
+  ): Promise<boolean> {
+    const updated = await updateShipmentTracks(this.#db, orderId, shipmentId, tracks);
+    // The order as held for saveOrder must show the tracks as stored now.
+    const held = this.#held.get(orderId);
+    if (updated && held) {
+      const shipments = held.shipments.map((shipment) =>
+        shipment.id === shipmentId ? { ...shipment, tracks: [...tracks] } : shipment,
+      );
+      this.#held.set(orderId, { ...held, shipments });
+    }
+    return updated;
   }
 
   async pollQueue(query: PollQuery): Promise<FulfillmentOrder[]> {
@@ -414,6 +466,14 @@ export class KyselyRepositoryTx implements RepositoryTx {
       if (row.document === null) throw new Error('fulfil: a queue entry has no document yet');
       return row.document;
     });
+  }
+
+  changeHorizon(): Promise<ChangeHorizon> {
+    return readChangeHorizon(this.#db, this.#changeFeed);
+  }
+
+  pollChanges(query: ChangesQuery): Promise<ChangedEntry[]> {
+    return pollChangedEntries(this.#db, query);
   }
 
   async nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number> {
@@ -444,11 +504,27 @@ export class KyselyRepositoryTx implements RepositoryTx {
       .select(['store_id', 'queue', (eb) => eb.fn.countAll<number | string>().as('orders')])
       .groupBy(['store_id', 'queue'])
       .execute();
-    return rows.map((row) => ({
-      store_id: Number(row.store_id),
-      queue: row.queue as QueueName,
-      orders: Number(row.orders),
-    }));
+    // Abandoned orders stay in failed: told apart by their failure, written by encodeJson, where
+    // `"abandoned":true` can only be the field (a quote inside a string value is escaped).
+    const abandoned = await this.#db
+      .selectFrom('queue_entries as q')
+      .innerJoin('fulfillment_orders as o', 'o.id', 'q.order_id')
+      .select(['q.store_id', (eb) => eb.fn.countAll<number | string>().as('orders')])
+      .where('q.queue', '=', 'failed')
+      .where('o.failure', 'like', '%"abandoned":true%')
+      .groupBy('q.store_id')
+      .execute();
+    const abandonedIn = new Map(abandoned.map((row) => [Number(row.store_id), Number(row.orders)]));
+    return rows.map((row) => {
+      const count: QueueCount = {
+        store_id: Number(row.store_id),
+        queue: row.queue as QueueName,
+        orders: Number(row.orders),
+      };
+      const given = count.queue === 'failed' ? abandonedIn.get(count.store_id) : undefined;
+      if (given !== undefined) count.abandoned = given;
+      return count;
+    });
   }
 
   async knownSalesOrders(storeId: number, salesOrderNumbers: readonly string[]): Promise<string[]> {
@@ -465,23 +541,23 @@ export class KyselyRepositoryTx implements RepositoryTx {
     return known;
   }
 
-  async listCourierDue(now: Timestamp, limit: number): Promise<number[]> {
-    const rows = await this.#db
-      .selectFrom('fulfillment_orders as o')
-      .innerJoin('queue_entries as q', (join) =>
-        join.onRef('q.order_id', '=', 'o.id').on('q.queue', '=', 'pending_shipment'),
-      )
-      .innerJoin('warehouses as w', (join) =>
-        join.onRef('w.store_id', '=', 'o.store_id').onRef('w.code', '=', 'o.warehouse_code'),
-      )
-      .select('o.id')
-      .where('w.fulfilled_by', '=', 'courier')
-      .where('o.courier_next_attempt_at', '<=', now)
-      .orderBy('o.courier_next_attempt_at')
-      .orderBy('o.id')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => Number(row.id));
+  listCourierDue(now: Timestamp, limit: number): Promise<number[]> {
+    return courierSql.listCourierDue(this.#db, now, limit);
+  }
+
+  // ── courier labels ───────────────────────────────────────────────────────────────────────
+
+  listLabels(orderId: number): Promise<CourierLabel[]> {
+    return courierSql.listLabels(this.#db, orderId);
+  }
+  saveLabels(labels: readonly CourierLabel[]): Promise<CourierLabel[]> {
+    return courierSql.saveLabels(this.#db, labels);
+  }
+  deleteLabels(orderId: number, ids: readonly number[]): Promise<void> {
+    return courierSql.deleteLabels(this.#db, orderId, ids);
+  }
+  listLabelVoidsDue(now: Timestamp, limit: number): Promise<number[]> {
+    return courierSql.listLabelVoidsDue(this.#db, now, limit);
   }
 
   // ── audit ────────────────────────────────────────────────────────────────────────────────
@@ -493,7 +569,7 @@ export class KyselyRepositoryTx implements RepositoryTx {
       {
         name: 'insert audit_events',
         table: 'audit_events',
-        columns: ['order_id', 'at', 'actor', 'action', 'details'],
+        columns: ['order_id', 'at', 'actor', 'action', 'details', 'request_id', 'reason'],
         finish: (insert) => insert,
       },
       events.map((event) => ({
@@ -502,6 +578,8 @@ export class KyselyRepositoryTx implements RepositoryTx {
         actor: event.actor,
         action: event.action,
         details: encodeJson(event.details),
+        request_id: event.request_id ?? null,
+        reason: event.reason ?? null,
       })),
     );
   }

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Repository, RepositoryTx } from '@fulfil/core';
 import {
   type AccessMode,
@@ -7,6 +6,7 @@ import {
   type ControlledTransaction,
   type IsolationLevel,
   type Kysely,
+  type Transaction,
 } from 'kysely';
 import { BulkStatements } from './bulk-statements.js';
 import type { Database } from './database.js';
@@ -14,14 +14,28 @@ import type { DriverProfile } from './driver-profile.js';
 import { GroupCommit } from './group-commit.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
 import { PreparedQueries } from './prepared-queries.js';
-import { mayRetry, reportedFailure, retryDelayMs } from './transaction-retry.js';
+import {
+  type OtherProcesses,
+  pollingOtherProcesses,
+  QueueChangeHub,
+  type QueueChangeListener,
+} from './queue-change-hub.js';
+import { reportedFailure, withRetries } from './transaction-retry.js';
 
 export interface KyselyRepositoryOptions {
   db: Kysely<Database>;
   profile: DriverProfile;
   /** Runs after `db.destroy()` in `close` (e.g. removing a temp file); optional. */
   onClose?: () => Promise<void>;
+  /**
+   * How commits of other processes reach `onQueueChange` (Postgres: LISTEN). Without it, the
+   * profile's `otherProcessesSql` is read on a short timer while someone listens, if it has one.
+   */
+  otherProcesses?: OtherProcesses;
 }
+
+/** How often a SQLite file's data_version is read while long polls wait (docs/polling.md). */
+export const OTHER_PROCESSES_INTERVAL_MS = 50;
 
 /** What kysely's transaction builders, callback and controlled, have in common. */
 interface TransactionSettingsBuilder<Self> {
@@ -41,8 +55,9 @@ const activeTransactions = new AsyncLocalStorage<ReadonlySet<KyselyRepository>>(
  *   rethrown when it rejects. The transaction's settings come from the profile (SQLite writers
  *   take the write lock at `BEGIN`; Postgres readers get a read-only snapshot).
  * - When the database reports a transient conflict (`profile.isRetryable`), the whole
- *   transaction runs again, up to `profile.maxAttempts` times, after a jittered exponential
- *   backoff. `work` must therefore only touch the database, which every use case does.
+ *   transaction runs again, up to `profile.maxAttempts` times and for `profile.retryForMs` at
+ *   most, after a jittered exponential backoff on timers: the event loop serves other work
+ *   meanwhile. `work` must therefore only touch the database, which every use case does.
  * - A failure the profile calls unavailable (the database is away) is thrown as core's
  *   `unavailable` error, with the driver's error as its `cause`.
  * - Transactions never nest: starting one inside another of the same repository throws at once
@@ -59,6 +74,7 @@ export class KyselyRepository implements Repository {
   /** The repository's multi-row inserts, compiled once: its transactions and the dump import use them. */
   readonly bulkStatements: BulkStatements;
   readonly #groups: GroupCommit | undefined;
+  readonly #changes: QueueChangeHub;
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -69,6 +85,18 @@ export class KyselyRepository implements Repository {
     this.bulkStatements = new BulkStatements({
       arrayParameters: options.profile.arrayParameters ?? false,
     });
+    const versionSql = options.profile.otherProcessesSql;
+    const version =
+      versionSql && (CompiledQuery.raw(versionSql) as CompiledQuery<{ version: unknown }>);
+    this.#changes = new QueueChangeHub(
+      options.otherProcesses ??
+        (version
+          ? pollingOtherProcesses(
+              async () => (await this.db.executeQuery(version)).rows[0]?.version,
+              OTHER_PROCESSES_INTERVAL_MS,
+            )
+          : undefined),
+    );
     this.#groups = options.profile.groupCommit
       ? new GroupCommit(() => this.#withSettings(this.db.transaction(), 'write'), options.profile)
       : undefined;
@@ -104,26 +132,58 @@ export class KyselyRepository implements Repository {
     }
     const inside = new Set(active ?? []).add(this);
     const rowLocks = this.#profile.rowLocks && mode === 'write';
+    // The stores whose queues the attempt that committed changed, told once it has committed.
+    let changed: ReadonlySet<number> = new Set();
     const open = (trx: Kysely<Database>): Promise<T> =>
-      activeTransactions.run(inside, () =>
-        work(
-          new KyselyRepositoryTx(trx, {
-            rowLocks,
-            prepared: this.#prepared,
-            bulkStatements: this.bulkStatements,
-          }),
+      activeTransactions.run(inside, () => {
+        const tx = new KyselyRepositoryTx(trx, {
+          rowLocks,
+          prepared: this.#prepared,
+          bulkStatements: this.bulkStatements,
+          changeFeed: this.#profile,
+        });
+        changed = tx.changes.stores;
+        return work(tx);
+      });
+    const committed = (result: T): T => {
+      for (const storeId of changed) this.#changes.emit(storeId);
+      return result;
+    };
+    if (mode === 'write' && this.#groups) return committed(await this.#groups.run(open));
+
+    try {
+      return committed(
+        await withRetries(this.#profile, () =>
+          this.#withSettings(this.db.transaction(), mode).execute(open),
         ),
       );
-    if (mode === 'write' && this.#groups) return this.#groups.run(open);
-
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.#withSettings(this.db.transaction(), mode).execute(open);
-      } catch (error) {
-        if (!mayRetry(this.#profile, error, attempt)) throw reportedFailure(this.#profile, error);
-        await sleep(retryDelayMs(this.#profile, attempt));
-      }
+    } catch (error) {
+      throw reportedFailure(this.#profile, error);
     }
+  }
+
+  onQueueChange(listener: QueueChangeListener): () => void {
+    return this.#changes.subscribe(listener);
+  }
+
+  /**
+   * Runs `work` in a write transaction of its own, never grouped, on the kysely instance: for bulk
+   * work that is no use case (a store dump's import). Its BEGIN waits for a lock held by another
+   * process as `transaction` does, on timers and within the profile's limits; `work` runs once,
+   * and a failure after it began is thrown as it is.
+   */
+  async writeTransaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new Error('fulfil: the repository is closed');
+    let began = false;
+    return withRetries(
+      this.#profile,
+      () =>
+        this.#withSettings(this.db.transaction(), 'write').execute((trx) => {
+          began = true;
+          return work(trx);
+        }),
+      () => !began,
+    );
   }
 
   /**
@@ -156,6 +216,7 @@ export class KyselyRepository implements Repository {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#changes.close();
     await this.#groups?.idle();
     await this.db.destroy();
     await this.#onClose?.();

@@ -6,6 +6,9 @@ import {
 import type { Database } from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { queueDocumentsMigration } from './migrations/0002-queue-documents.js';
+import { adminMigration } from './migrations/0004-admin.js';
+import { courierLabelsMigration } from './migrations/0005-courier-labels.js';
+import { changeCursorMigration } from './migrations/0006-change-cursor.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
 
@@ -28,6 +31,9 @@ export class FulfilMigrationProvider implements MigrationProvider {
     return {
       '0001_initial': initialMigration(this.#flags),
       '0002_queue_documents': queueDocumentsMigration(),
+      '0004_admin': adminMigration(this.#flags),
+      '0005_courier_labels': courierLabelsMigration(this.#flags),
+      '0006_change_cursor': changeCursorMigration(this.#flags),
     };
   }
 }
@@ -61,6 +67,10 @@ export async function migrateToLatest(
     provider: new FulfilMigrationProvider(flags),
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
+    // Migrations are numbered by the line of work that adds them, so one with a lower number may
+    // arrive after a higher one was applied (0003 after 0004): each is independent of the
+    // others' order, and runs when it has not yet.
+    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results = [] } = await migrator.migrateToLatest();

@@ -5,6 +5,7 @@ import {
   queueDocuments,
   queuesOf,
   type Shipment,
+  type Track,
 } from '@fulfil/core';
 import type { Compilable, Kysely, Selectable } from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
@@ -18,6 +19,7 @@ import {
   decodeShipment,
   encodeInvoice,
   encodeItem,
+  encodeJson,
   encodeOrderHeader,
   encodeShipment,
 } from './row-codec.js';
@@ -187,6 +189,22 @@ async function insertShipment(db: Db, orderId: number, shipment: Shipment): Prom
   return { ...shipment, id: Number(row.id) };
 }
 
+/** Replaces one shipment's tracks; false when the order has no shipment with that id. */
+export async function updateShipmentTracks(
+  db: Db,
+  orderId: number,
+  shipmentId: number,
+  tracks: readonly Track[],
+): Promise<boolean> {
+  const { numUpdatedRows } = await db
+    .updateTable('shipments')
+    .set({ tracks: encodeJson(tracks) })
+    .where('id', '=', shipmentId)
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
+}
+
 async function insertInvoice(db: Db, orderId: number, invoice: Invoice): Promise<Invoice> {
   const row = await db
     .insertInto('invoices')
@@ -196,7 +214,12 @@ async function insertInvoice(db: Db, orderId: number, invoice: Invoice): Promise
   return { ...invoice, id: Number(row.id) };
 }
 
-function queueEntryRows(order: FulfillmentOrder) {
+/**
+ * The order's rows of `queue_entries`. With `changeId` (the writing transaction's change,
+ * docs/polling.md) they carry it; without (a document rewritten by `fillMissingDocuments`, no
+ * change to the order) the rows keep theirs.
+ */
+function queueEntryRows(order: FulfillmentOrder, changeId: number | null) {
   return queueDocuments(order).map(({ queue, document }) => ({
     order_id: order.id,
     store_id: order.store_id,
@@ -204,6 +227,7 @@ function queueEntryRows(order: FulfillmentOrder) {
     warehouse_code: order.warehouse_code,
     updated_at: order.updated_at,
     document,
+    ...(changeId === null ? {} : { change_id: changeId }),
   }));
 }
 
@@ -212,8 +236,9 @@ async function insertQueueEntries(
   db: Db,
   bulk: BulkStatements,
   orders: readonly FulfillmentOrder[],
+  changeId: number,
 ): Promise<void> {
-  const rows = orders.flatMap(queueEntryRows);
+  const rows = orders.flatMap((order) => queueEntryRows(order, changeId));
   const first = rows[0];
   if (!first) return;
   await bulk.run(
@@ -240,16 +265,21 @@ export async function writeQueueEntries(
   db: Db,
   order: FulfillmentOrder,
   before: FulfillmentOrder | null,
+  changeId: number | null,
   prepared = new PreparedQueries(),
 ): Promise<void> {
-  const rows = queueEntryRows(order);
+  const rows = queueEntryRows(order, changeId);
   const queues = rows.map((row) => row.queue);
   const held = before === null ? null : queuesOf(before);
   const left = held?.filter((queue) => !queues.includes(queue)) ?? [];
   const upserted = [];
   for (const row of rows) {
     const from = held && !held.includes(row.queue) ? left.shift() : undefined;
-    if (from === undefined || !(await moveQueueEntry(db, prepared, from, row))) upserted.push(row);
+    const moved =
+      from !== undefined &&
+      changeId !== null &&
+      (await moveQueueEntry(db, prepared, from, row, changeId));
+    if (!moved) upserted.push(row);
   }
   if (held === null || left.length > 0) {
     await db
@@ -268,6 +298,7 @@ export async function writeQueueEntries(
         warehouse_code: eb.ref('excluded.warehouse_code'),
         updated_at: eb.ref('excluded.updated_at'),
         document: eb.ref('excluded.document'),
+        ...(changeId === null ? {} : { change_id: eb.ref('excluded.change_id') }),
       })),
     )
     .execute();
@@ -279,11 +310,12 @@ async function moveQueueEntry(
   prepared: PreparedQueries,
   from: string,
   row: ReturnType<typeof queueEntryRows>[number],
+  changeId: number,
 ): Promise<boolean> {
   const { numAffectedRows } = await prepared.run(
     db,
     'move a queue entry',
-    [row.queue, row.warehouse_code, row.updated_at, row.document, row.order_id, from],
+    [row.queue, row.warehouse_code, row.updated_at, row.document, row.order_id, from, changeId],
     (trx, argument) =>
       trx
         .updateTable('queue_entries')
@@ -292,6 +324,7 @@ async function moveQueueEntry(
           warehouse_code: argument<string>(1),
           updated_at: argument<string>(2),
           document: argument<string>(3),
+          change_id: argument<number>(6),
         })
         .where('order_id', '=', argument<number>(4))
         .where('queue', '=', argument<string>(5)),
@@ -307,6 +340,7 @@ export async function insertOrders(
   db: Db,
   bulk: BulkStatements,
   orders: readonly FulfillmentOrder[],
+  changeId: number,
 ): Promise<FulfillmentOrder[]> {
   const headerIds = new Map<string, number>();
   const headers = orders.map(encodeOrderHeader);
@@ -348,7 +382,7 @@ export async function insertOrders(
     for (const invoice of order.invoices) invoices.push(await insertInvoice(db, id, invoice));
     stored.push({ ...order, id, items, shipments, invoices });
   }
-  await insertQueueEntries(db, bulk, stored);
+  await insertQueueEntries(db, bulk, stored, changeId);
   return stored;
 }
 
@@ -372,6 +406,7 @@ export async function saveOrder(
   bulk: BulkStatements,
   order: FulfillmentOrder,
   before: FulfillmentOrder,
+  changeId: number,
   prepared = new PreparedQueries(),
 ): Promise<FulfillmentOrder> {
   if (order.id !== before.id || order.store_id !== before.store_id) {
@@ -454,6 +489,6 @@ export async function saveOrder(
   }
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
-  await writeQueueEntries(db, stored, before, prepared);
+  await writeQueueEntries(db, stored, before, changeId, prepared);
   return stored;
 }

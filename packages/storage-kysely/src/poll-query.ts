@@ -32,17 +32,21 @@ export function pollQueueDocuments(
 
 function pollQueuePage(db: Kysely<Database>, query: PollQuery) {
   const page = Math.max(1, Math.trunc(query.page));
-  return db
-    .selectFrom('queue_entries')
-    .where('store_id', '=', query.store_id)
-    .where('queue', '=', query.queue)
-    .$if(query.warehouses !== null, (qb) =>
-      query.warehouses?.length
-        ? qb.where('warehouse_code', 'in', query.warehouses)
-        : qb.where(sql<boolean>`false`),
-    )
-    .$if(query.since !== null, (qb) => qb.where('updated_at', '>=', query.since ?? ''))
-    .orderBy('order_id')
-    .limit(query.page_size)
-    .offset((page - 1) * query.page_size);
+  return (
+    db
+      .selectFrom('queue_entries')
+      .where('store_id', '=', query.store_id)
+      .where('queue', '=', query.queue)
+      .$if(query.warehouses !== null, (qb) =>
+        query.warehouses?.length
+          ? qb.where('warehouse_code', 'in', query.warehouses)
+          : qb.where(sql<boolean>`false`),
+      )
+      .$if(query.since !== null, (qb) => qb.where('updated_at', '>=', query.since ?? ''))
+      // Keyset paging (`after`): the index seeks to the id instead of counting rows to skip.
+      .$if(query.after != null, (qb) => qb.where('order_id', '>', query.after ?? 0))
+      .orderBy('order_id')
+      .limit(query.page_size)
+      .$if(query.after == null, (qb) => qb.offset((page - 1) * query.page_size))
+  );
 }

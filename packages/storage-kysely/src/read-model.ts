@@ -28,7 +28,7 @@ export async function fillMissingDocuments(db: Kysely<Database>): Promise<number
         trx,
         rows.map((row) => Number(row.order_id)),
       );
-      for (const order of orders) await writeQueueEntries(trx, order, null);
+      for (const order of orders) await writeQueueEntries(trx, order, null, null);
       return orders.length;
     });
     filled += done;

@@ -150,6 +150,7 @@ export function decodeToken(row: Selectable<TokenTable>): TokenRecord {
     expires_at: row.expires_at,
     revoked_at: row.revoked_at,
     created_at: row.created_at,
+    last_used_at: row.last_used_at,
   };
 }
 
@@ -161,6 +162,8 @@ export function decodeAuditEvent(row: Selectable<AuditEventTable>): AuditEvent {
     actor: row.actor,
     action: row.action,
     details: decodeJson(row.details),
+    request_id: row.request_id,
+    reason: row.reason,
   };
 }
 

@@ -37,6 +37,8 @@ export const STORE_TABLES: readonly { table: string; key: readonly string[] }[] 
   { table: 'stock', key: ['warehouse_code', 'sku'] },
   { table: 'tokens', key: ['id'] },
   { table: 'sales_order_sequences', key: ['sales_order_number'] },
+  // What operators did to the store (migration 0004): no one could rebuild it.
+  { table: 'store_audit', key: ['id'] },
 ];
 
 /** Tables that hang off a fulfillment order; written after the page of orders they belong to. */
@@ -46,12 +48,16 @@ export const ORDER_TABLES: readonly { table: string; key: readonly string[] }[] 
   { table: 'invoices', key: ['id'] },
   { table: 'queue_entries', key: ['order_id', 'queue'] },
   { table: 'audit_events', key: ['id'] },
+  { table: 'courier_labels', key: ['id'] },
 ];
 
 /** Tables whose ids the dump keeps, and whose id generators must then move past them. */
-const ID_TABLES = ['tokens', 'fulfillment_orders', ...ORDER_TABLES.map((t) => t.table)].filter(
-  (table) => table !== 'queue_entries',
-);
+const ID_TABLES = [
+  'tokens',
+  'store_audit',
+  'fulfillment_orders',
+  ...ORDER_TABLES.map((t) => t.table),
+].filter((table) => table !== 'queue_entries');
 
 /** A column every row of `table` has, as `id`: to count the rows an insert took. */
 function keyColumn(table: string) {
@@ -139,7 +145,9 @@ export async function importStore(
   let seenStore = false;
   const postgres = isPostgres(repository.db as AnyDb);
   const bulk = repository.bulkStatements;
-  await (repository.db as AnyDb).transaction().execute(async (db) => {
+  // Waits for a lock held by another process (a server on the same SQLite file) to begin.
+  await repository.writeTransaction(async (trx) => {
+    const db = trx as AnyDb;
     const iterator = records[Symbol.asyncIterator]();
     const first = await iterator.next();
     checkHeader(first.done ? undefined : first.value, storeCode);

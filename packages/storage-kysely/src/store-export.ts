@@ -43,7 +43,14 @@ interface DumpTable {
 type DumpLine = Record<string, unknown> & { line: string };
 
 /**
- * The columns of `table` as `select *` gives them, the store id left out; none when the table
+ * Columns that never travel: the store id (the importing database's own), and a queue entry's
+ * change id, a position in this database's history only (docs/polling.md); an imported entry
+ * is change 0, before every cursor of the database it goes into.
+ */
+const LOCAL_COLUMNS = new Set(['store_id', 'change_id']);
+
+/**
+ * The columns of `table` as `select *` gives them, the local ones left out; none when the table
  * is empty, and then no store has a row of it to dump either.
  */
 async function dumpTable(
@@ -53,7 +60,7 @@ async function dumpTable(
   orderColumn?: string,
 ): Promise<DumpTable> {
   const row = await db.selectFrom(table).selectAll().limit(1).executeTakeFirst();
-  const columns = Object.keys(row ?? {}).filter((column) => column !== 'store_id');
+  const columns = Object.keys(row ?? {}).filter((column) => !LOCAL_COLUMNS.has(column));
   return { table, key, columns, ...(orderColumn ? { orderColumn } : {}) };
 }
 

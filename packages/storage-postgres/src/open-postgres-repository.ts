@@ -1,4 +1,5 @@
 import {
+  CHANGE_FEED_SQL,
   type Database,
   type DriverProfile,
   KyselyRepository,
@@ -7,6 +8,7 @@ import {
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { int8AsNumber } from './int8-as-number.js';
+import { listenForChanges } from './listen-for-changes.js';
 import { migrateWithLock } from './migrate-with-lock.js';
 import { isPostgresRetryable, isPostgresUnavailable } from './postgres-errors.js';
 
@@ -40,6 +42,8 @@ export interface PostgresRepositoryOptions {
   maxAttempts?: number;
   /** Skip the migrations on open (the schema must already be current). Default false. */
   skipMigrations?: boolean;
+  /** Told the names of the migrations this open applied, once they are; empty when none was due. */
+  onMigrated?: (applied: readonly string[]) => void;
   /**
    * Called when an idle pooled connection fails (e.g. the server restarted); the pool drops it
    * and opens a new one on demand. Default: ignore.
@@ -85,6 +89,8 @@ function postgresProfile(maxAttempts: number): DriverProfile {
     isRetryable: isPostgresRetryable,
     isUnavailable: isPostgresUnavailable,
     changeStampSql: CHANGE_STAMP_SQL,
+    changeIdSql: CHANGE_FEED_SQL.postgresChangeId,
+    changeHorizonSql: CHANGE_FEED_SQL.postgresHorizon,
     // A batch's rows of a table go in one `insert … select * from unnest($1::bigint[], …)`: one
     // text whatever the row count, so no statement is parsed per row count, and no limit of
     // bound values.
@@ -120,18 +126,22 @@ export async function openPostgresRepository(
     );
   }
   const pool = options.pool ?? {};
-  const pgPool = new pg.Pool({
+  // What every connection of the repository shares: the pool's and the one that listens.
+  const connection: pg.ClientConfig = {
     connectionString: options.connectionString,
+    application_name: pool.applicationName ?? 'fulfil',
+    types: int8AsNumber,
+    ...(pool.ssl !== undefined ? { ssl: pool.ssl } : {}),
+    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
+  };
+  const pgPool = new pg.Pool({
+    ...connection,
     max: pool.max ?? 10,
     idleTimeoutMillis: pool.idleTimeoutMillis ?? 30_000,
     connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 10_000,
-    application_name: pool.applicationName ?? 'fulfil',
-    types: int8AsNumber,
     ...(pool.statementTimeoutMillis !== undefined
       ? { statement_timeout: pool.statementTimeoutMillis }
       : {}),
-    ...(pool.ssl !== undefined ? { ssl: pool.ssl } : {}),
-    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
   const onPoolError = options.onPoolError;
   pgPool.on('error', (error) => onPoolError?.(error));
@@ -145,10 +155,20 @@ export async function openPostgresRepository(
 
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
   try {
-    if (!options.skipMigrations) await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema);
+    if (!options.skipMigrations) {
+      const applied = await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema);
+      options.onMigrated?.(applied);
+    }
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return new KyselyRepository({ db, profile: postgresProfile(options.maxAttempts ?? 5) });
+  return new KyselyRepository({
+    db,
+    profile: postgresProfile(options.maxAttempts ?? 5),
+    otherProcesses: listenForChanges({
+      ...connection,
+      connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 10_000,
+    }),
+  });
 }

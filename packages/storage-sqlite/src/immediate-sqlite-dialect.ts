@@ -12,9 +12,10 @@ import {
 
 /**
  * A driver whose write transactions begin with `BEGIN IMMEDIATE`: the write lock is taken at
- * the start, waiting (busy timeout) while another process holds it. A plain `BEGIN` takes a
- * read lock first and upgrades it at the first write, and two processes upgrading at once get
- * SQLITE_BUSY at once, whatever the busy timeout: a deadlock SQLite resolves by failing one.
+ * the start, or SQLITE_BUSY says at once that another process holds it (the repository tries
+ * again later). A plain `BEGIN` takes a read lock first and upgrades it at the first write, and
+ * two processes upgrading at once get SQLITE_BUSY at once, whatever the wait: a deadlock SQLite
+ * resolves by failing one, after work that must then be done again.
  * Transactions marked `read only` begin deferred: WAL readers never wait for a writer.
  *
  * Every kysely transaction on this dialect goes through it, kysely's migrator included.

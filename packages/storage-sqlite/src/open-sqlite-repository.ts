@@ -1,14 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Database,
   KyselyRepository,
   migrateToLatest,
   type SchemaFlags,
+  withRetries,
 } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
-import { isSqliteBusy } from './sqlite-errors.js';
 import { sqliteProfile } from './sqlite-profile.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -16,11 +15,16 @@ export interface SqliteRepositoryOptions {
   /** A file path, or `':memory:'` for a private in-memory database. */
   filename: string;
   /**
-   * How long a statement waits for another process's lock before SQLITE_BUSY, in ms.
-   * Default 5000. better-sqlite3 is synchronous: the wait blocks this thread.
+   * How long a write waits, at most, for another process's write lock, in ms; past it, the write
+   * fails with core's `unavailable` error (a server answers 503). Default 5000. The wait never
+   * blocks the thread: SQLite is told not to wait (busy_timeout 0), and the transaction is tried
+   * again on timers, with backoff and jitter, while everything else goes on.
    */
-  busyTimeoutMs?: number;
-  /** Attempts of a transaction that keeps meeting SQLITE_BUSY, the first included. Default 5. */
+  lockTimeoutMs?: number;
+  /**
+   * Attempts of a transaction that keeps meeting SQLITE_BUSY, the first included. Default: as
+   * many as `lockTimeoutMs` allows.
+   */
   maxAttempts?: number;
   /**
    * `full` (default) syncs every commit; `normal` syncs at WAL checkpoints only: faster, and
@@ -29,6 +33,8 @@ export interface SqliteRepositoryOptions {
   synchronous?: 'full' | 'normal';
   /** Skip the migrations on open (the schema must already be current). Default false. */
   skipMigrations?: boolean;
+  /** Told the names of the migrations this open applied, once they are; empty when none was due. */
+  onMigrated?: (applied: readonly string[]) => void;
 }
 
 /** The repository over SQLite; `db` is its kysely instance. */
@@ -45,27 +51,18 @@ function isMemory(filename: string): boolean {
   return filename === ':memory:' || filename === '' || filename.startsWith('file::memory:');
 }
 
-/** Runs `step` again while SQLite reports busy (two processes opening one new file at once). */
-async function whileBusy<T>(step: () => T | Promise<T>, attempts: number): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await step();
-    } catch (error) {
-      if (attempt >= attempts || !isSqliteBusy(error)) throw error;
-      await sleep(10 * attempt + Math.random() * 20 * attempt);
-    }
-  }
-}
-
 /**
  * Opens (creating if needed) a SQLite database and returns the repository over it, with the
  * schema migrated to the latest version. A string is the `filename` with default options.
  *
  * - Files use WAL: readers never block the writer nor each other.
- * - `busy_timeout` makes a statement wait for another process's lock instead of failing.
  * - Write transactions begin with `BEGIN IMMEDIATE`, so several processes sharing one file
- *   serialize their writers and never deadlock on a lock upgrade; a transaction that still gets
- *   SQLITE_BUSY is rolled back and run again (`maxAttempts`, with jitter).
+ *   serialize their writers and never deadlock on a lock upgrade.
+ * - No statement waits for another process's lock on the thread (better-sqlite3 is synchronous:
+ *   a busy timeout would freeze every request of the process). A transaction that meets one
+ *   (SQLITE_BUSY, at BEGIN IMMEDIATE or COMMIT) is rolled back and run again on timers, with
+ *   backoff and jitter, for `lockTimeoutMs` at most, then fails as `unavailable`; migrations at
+ *   open wait the same way.
  * - Foreign keys are enforced.
  * - In one process, transactions take turns on the single connection. On a file, the write
  *   transactions that queue meanwhile run together, each in a savepoint of its own, and share
@@ -77,13 +74,17 @@ export async function openSqliteRepository(
 ): Promise<SqliteRepository> {
   const options =
     typeof filenameOrOptions === 'string' ? { filename: filenameOrOptions } : filenameOrOptions;
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-  const maxAttempts = options.maxAttempts ?? 5;
-  const sqlite = new BetterSqlite3(options.filename, { timeout: busyTimeoutMs });
+  const profile = sqliteProfile({
+    maxAttempts: options.maxAttempts ?? Number.POSITIVE_INFINITY,
+    lockTimeoutMs: Math.max(0, options.lockTimeoutMs ?? 5000),
+    groupCommit: !isMemory(options.filename),
+  });
+  // busy_timeout 0: a statement that meets another process's lock fails at once.
+  const sqlite = new BetterSqlite3(options.filename, { timeout: 0 });
   try {
-    sqlite.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
     if (!isMemory(options.filename)) {
-      await whileBusy(() => sqlite.pragma('journal_mode = WAL'), maxAttempts);
+      // Two processes opening one new file at once: one of them waits.
+      await withRetries(profile, async () => sqlite.pragma('journal_mode = WAL'));
     }
     sqlite.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     sqlite.pragma('foreign_keys = ON');
@@ -97,14 +98,12 @@ export async function openSqliteRepository(
   });
   try {
     if (!options.skipMigrations) {
-      await whileBusy(() => migrateToLatest(db, SQLITE_SCHEMA_FLAGS), maxAttempts);
+      const applied = await withRetries(profile, () => migrateToLatest(db, SQLITE_SCHEMA_FLAGS));
+      options.onMigrated?.(applied);
     }
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return new KyselyRepository({
-    db,
-    profile: sqliteProfile({ maxAttempts, groupCommit: !isMemory(options.filename) }),
-  });
+  return new KyselyRepository({ db, profile });
 }

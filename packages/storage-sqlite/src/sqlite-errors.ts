@@ -14,8 +14,8 @@ function sqliteCodeOf(error: unknown): string | undefined {
 }
 
 /**
- * Whether the error is SQLite's "database is locked" (SQLITE_BUSY and its extended codes): the
- * busy timeout ran out while another connection held the lock.
+ * Whether the error is SQLite's "database is locked" (SQLITE_BUSY and its extended codes):
+ * another connection held the lock the statement needed.
  */
 export function isSqliteBusy(error: unknown): boolean {
   return sqliteCodeOf(error)?.startsWith('SQLITE_BUSY') ?? false;

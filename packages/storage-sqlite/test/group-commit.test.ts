@@ -134,6 +134,26 @@ describe('sqlite: group commit', () => {
     expect(await storeCodes(repository)).toEqual(['d']);
   });
 
+  it("a COMMIT that meets another process's lock runs the whole group again, each action once", async () => {
+    const { repository, faults, count } = await openObserved();
+    faults.push({
+      matches: /^commit/i,
+      error: () => new BetterSqlite3.SqliteError('database is locked', 'SQLITE_BUSY'),
+    });
+    const runs: string[] = [];
+    await Promise.all(
+      ['a', 'b', 'c'].map((code) =>
+        repository.transaction(async (tx) => {
+          runs.push(code);
+          await tx.upsertStore(code, fixtures.storeSettings());
+        }),
+      ),
+    );
+    expect(runs.sort()).toEqual(['a', 'a', 'b', 'b', 'c', 'c']);
+    expect(count('commit')).toBeGreaterThanOrEqual(2);
+    expect(await storeCodes(repository)).toEqual(['a', 'b', 'c']);
+  });
+
   it('an action whose failure undoes the whole transaction fails alone; the others run again', async () => {
     const { repository, sqlite, faults } = await openObserved();
     faults.push({

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ACTIVE_QUEUES, createEngine, presentOrder, type QueueName } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { MIGRATION_TABLE } from '@fulfil/storage-kysely';
+import { FulfilMigrationProvider, MIGRATION_TABLE } from '@fulfil/storage-kysely';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteRepository, type SqliteRepository } from '../src/index.js';
+import { openSqliteRepository, SQLITE_SCHEMA_FLAGS, type SqliteRepository } from '../src/index.js';
 
 const QUEUES: QueueName[] = [...ACTIVE_QUEUES, 'failed'];
 
@@ -71,8 +71,13 @@ describe('read model migration (0002)', () => {
     const expected = await documentsAndFresh(repository, storeId);
 
     // Back to the schema before the read model, with every order still in its queues.
+    // Later migrations are undone too (newest first): they must apply after 0002 again.
+    const migrations = await new FulfilMigrationProvider(SQLITE_SCHEMA_FLAGS).getMigrations();
+    for (const name of Object.keys(migrations).sort().reverse()) {
+      if (name > '0002_queue_documents') await migrations[name]?.down?.(repository.db);
+    }
     await sql`alter table queue_entries drop column document`.execute(repository.db);
-    await sql`delete from ${sql.table(MIGRATION_TABLE)} where name = '0002_queue_documents'`.execute(
+    await sql`delete from ${sql.table(MIGRATION_TABLE)} where name >= '0002'`.execute(
       repository.db,
     );
     await repository.close();

@@ -1,6 +1,11 @@
 import { createEngine, ManualClock } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { type Database, KyselyRepository, migrateToLatest } from '@fulfil/storage-kysely';
+import {
+  CHANGE_FEED_SQL,
+  type Database,
+  KyselyRepository,
+  migrateToLatest,
+} from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import {
   Kysely,
@@ -60,6 +65,8 @@ describe('statements per action', () => {
         isRetryable: () => false,
         isUnavailable: () => false,
         changeStampSql: 'select 0 as stamp',
+        changeIdSql: CHANGE_FEED_SQL.sqliteChangeId,
+        changeHorizonSql: CHANGE_FEED_SQL.sqliteHorizon,
         maxAttempts: 1,
         retryBaseDelayMs: 0,
       },
@@ -146,6 +153,7 @@ describe('statements per action', () => {
     );
     // 12 before writes compared with what the transaction had read, 11 before the queue entry
     // moved in place: the store; the order, its items, shipments, invoices (locked); the header;
+    // the change clock (the change id the queue entry carries, docs/polling.md); the header;
     // both items in one upsert; the queue entry rewritten from the queue it left to the one it
     // entered, with its document; the stock; the audit event.
     expect(statements).toEqual([
@@ -154,6 +162,7 @@ describe('statements per action', () => {
       'select',
       'select',
       'select',
+      'update',
       'update',
       'insert',
       'update',
@@ -192,15 +201,16 @@ describe('statements per action', () => {
     const statements = await count(() =>
       engine.ship(operator, { shipment: { order_id: '1001-1', items: items.slice(0, 1) } }),
     );
-    // 13 before. Now: the store; the order and its parts; the header; the one shipped line; the
-    // shipment; the two queues that list it now, one upsert (it left none); the stock; the audit.
-    expect(statements).toHaveLength(11);
+    // 13 before. Now: the store; the order and its parts; the change clock; the header; the one
+    // shipped line; the shipment; the two queues that list it now, one upsert (it left none); the
+    // stock; the audit.
+    expect(statements).toHaveLength(12);
     expect(statements).not.toContain('delete');
   });
 
   it('a poll of a page', async () => {
     const statements = await count(() => engine.poll(engine.operator('default'), 'pending_accept'));
-    // The store, then the page of documents.
-    expect(statements).toEqual(['select', 'select']);
+    // The store, the change horizon (the page's Fulfil-Cursor), then the page of documents.
+    expect(statements).toEqual(['select', 'select', 'select']);
   });
 });

@@ -18,11 +18,11 @@ describe('sqlite: a database that cannot serve now', () => {
   let repository: SqliteRepository;
   const opened: SqliteRepository[] = [];
 
-  const open = async (busyTimeoutMs?: number) => {
+  const open = async (lockTimeoutMs?: number) => {
     const opening = await openSqliteRepository({
       filename: join(dir, 'db.sqlite'),
       maxAttempts: 2,
-      ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }),
+      ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),
     });
     opened.push(opening);
     return opening;

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   already_exists: 1409,
   unauthenticated: 1401,
   forbidden: 1403,
+  /** A change cursor this database can no longer serve: poll again without `since` (410). */
+  cursor_expired: 1410,
   unavailable: 1503,
 } as const;
 
@@ -70,7 +72,7 @@ export function isDomainError(error: unknown): error is DomainError {
 export function databaseUnavailable(cause: unknown): DomainError {
   return new DomainError(
     'unavailable',
-    'The database is unavailable right now; retry in a moment.',
+    'The database is unavailable right now; retry in a moment. A retry is safe: every action is idempotent, so one that was applied after all is not applied twice.',
     [],
     [],
     { cause },

@@ -1,4 +1,5 @@
 import type { SalesOrder } from '../schemas/sales-order.js';
+import { totalsOfLiveLines } from './live-totals.js';
 import { deriveOrderStatus } from './order-status.js';
 import type { Timestamp } from './timestamp.js';
 import {
@@ -56,11 +57,6 @@ export function headerOf(order: SalesOrder | FulfillmentOrder, storeId: number):
   };
 }
 
-function sum(items: readonly Item[], field: keyof ItemAmounts): number | undefined {
-  if (items.every((item) => item.amounts[field] === undefined)) return undefined;
-  return items.reduce((total, item) => total + (item.amounts[field] ?? 0), 0);
-}
-
 function defined(amounts: OrderAmounts): OrderAmounts {
   const kept: OrderAmounts = {};
   for (const field of ORDER_AMOUNT_FIELDS) {
@@ -72,29 +68,28 @@ function defined(amounts: OrderAmounts): OrderAmounts {
 
 /**
  * The amounts of a fulfillment order that carries only some lines of a sales order: its own
- * lines' totals, plus shipping and cash on delivery when it is the one that carries them.
+ * lines' totals, plus shipping and cash on delivery when it is the one that carries them. With
+ * `codFollows`, a rerouted order whose origin was paid in full on delivery collects its own total.
  */
 export function partAmounts(
   items: readonly Item[],
   shippingFrom: OrderAmounts | null,
+  codFollows = false,
 ): OrderAmounts {
   const shipping = shippingFrom ?? {};
-  const plus = (a: number | undefined, b: number | undefined) =>
-    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
-  return defined({
-    shipping_amount: shipping.shipping_amount ?? 0,
-    shipping_amount_excl_tax: shipping.shipping_amount_excl_tax ?? 0,
-    shipping_tax_amount: shipping.shipping_tax_amount ?? 0,
-    shipping_tax_rate: shipping.shipping_tax_rate,
-    grand_total: plus(sum(items, 'total_price'), shipping.shipping_amount),
-    grand_total_excl_tax: plus(
-      sum(items, 'total_price_excl_tax'),
-      shipping.shipping_amount_excl_tax,
-    ),
-    tax_amount: plus(sum(items, 'total_tax_amount'), shipping.shipping_tax_amount),
-    cod_amount: shipping.cod_amount,
-    package_value: sum(items, 'total_price'),
-  });
+  const amounts = totalsOfLiveLines(
+    {
+      shipping_amount: shipping.shipping_amount ?? 0,
+      shipping_amount_excl_tax: shipping.shipping_amount_excl_tax ?? 0,
+      shipping_tax_amount: shipping.shipping_tax_amount ?? 0,
+      shipping_tax_rate: shipping.shipping_tax_rate,
+      cod_amount: shipping.cod_amount,
+    },
+    items,
+    () => true,
+  );
+  if (codFollows && amounts.grand_total !== undefined) amounts.cod_amount = amounts.grand_total;
+  return defined(amounts);
 }
 
 export function salesOrderAmounts(order: SalesOrder): OrderAmounts {

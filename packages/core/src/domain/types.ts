@@ -46,6 +46,34 @@ export interface CourierSettings {
   max_attempts: number;
   /** How long the built-in `simulated` courier takes to answer, to rehearse a slow courier. */
   delay_ms: number;
+  /** Carrier calls a second this process makes for the store's carrier account (default 5). */
+  rate_per_second?: number;
+  /** ShipEngine: the environment variable holding the API key. */
+  api_key_env?: string;
+  /** ShipEngine: the API's base URL (default `https://api.shipengine.com`). */
+  base_url?: string;
+  /** ShipEngine: the carrier account, service and ship-from warehouse labels are bought with. */
+  carrier_id?: string;
+  service_code?: string;
+  warehouse_id?: string;
+  /** ShipEngine: the address parcels leave from and return to. */
+  ship_from?: CarrierAddress;
+  /** HTTP courier: where Fulfil posts shipment requests. */
+  url?: string;
+  /** HTTP courier: the environment variable holding the signing secret. */
+  secret_env?: string;
+}
+
+/** A warehouse's postal address as carriers take it. */
+export interface CarrierAddress {
+  name: string;
+  phone: string;
+  company_name?: string;
+  address_line1: string;
+  city_locality: string;
+  state_province: string;
+  postal_code: string;
+  country_code: string;
 }
 
 export interface StoreSettings {
@@ -259,6 +287,10 @@ export interface Actor {
   name: string;
   /** Warehouses the actor may see; null means the whole store. */
   warehouses: readonly string[] | null;
+  /** The request that acts (HTTP `X-Request-Id`), recorded with each audit event; null: none. */
+  request_id?: string | null;
+  /** Why the actor acts (an operator's words), recorded with each audit event. */
+  reason?: string | null;
 }
 
 export interface AuditEvent {
@@ -268,6 +300,10 @@ export interface AuditEvent {
   actor: string;
   action: string;
   details: Record<string, unknown>;
+  /** The request that caused it; null (or absent) for the CLI, the library and older events. */
+  request_id?: string | null;
+  /** The operator's stated reason, when one was given. */
+  reason?: string | null;
 }
 
 export interface TokenRecord {
@@ -281,4 +317,6 @@ export interface TokenRecord {
   expires_at: Timestamp | null;
   revoked_at: Timestamp | null;
   created_at: Timestamp;
+  /** Last authentication with it, to the minute (admin-api); absent where not tracked. */
+  last_used_at?: Timestamp | null;
 }

@@ -1,3 +1,5 @@
+import type { ChangeHorizon, ChangePosition } from '../domain/change-cursor.js';
+import type { CourierLabel } from '../domain/courier-labels.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type {
   AuditEvent,
@@ -8,8 +10,10 @@ import type {
   Store,
   StoreSettings,
   TokenRecord,
+  Track,
   Warehouse,
 } from '../domain/types.js';
+import type { AdminRepositoryTx } from './admin-repository.js';
 
 /**
  * The storage contract. The engine never talks to a database any other way; each adapter
@@ -42,6 +46,16 @@ export interface Repository {
    * inside `transaction`: it may wait for the connection that transaction holds.
    */
   changeStamp(): Promise<string>;
+  /**
+   * Calls `listener` soon after a transaction that wrote queue entries has committed, in this
+   * process or in another on the same database, with the id of the store it changed (null: some
+   * store, unknown which). It may call more often than that, never less. Returns the function
+   * that stops the calls. Listening holds no connection of the pool. Once the repository watches
+   * other processes (from the first listener on), it calls with null: what committed before
+   * was not heard, so whoever waits looks again. Optional: without it a long poll can only look
+   * again on its own timer.
+   */
+  onQueueChange?(listener: (storeId: number | null) => void): () => void;
   /** Releases the connection(s). The repository is unusable afterwards. */
   close(): Promise<void>;
 }
@@ -56,6 +70,25 @@ export interface PollQuery {
   since: Timestamp | null;
   /** Only orders whose order-level warehouse is one of these; null: all. */
   warehouses: readonly string[] | null;
+  /** Keyset paging: only orders with `id > after` (`page` is then 1). Absent or null: all. */
+  after?: number | null;
+}
+
+/** The entries of a queue written after a change position (`since`), in change order. */
+export interface ChangesQuery {
+  store_id: number;
+  queue: QueueName;
+  page_size: number;
+  warehouses: readonly string[] | null;
+  /** Only entries whose (change, order id) is greater than this position's. */
+  after: ChangePosition;
+}
+
+/** One entry of a `since` page: its position and its stored document. */
+export interface ChangedEntry {
+  change: number;
+  order_id: number;
+  document: string;
 }
 
 /** How many orders one queue of one store lists. */
@@ -63,6 +96,8 @@ export interface QueueCount {
   store_id: number;
   queue: QueueName;
   orders: number;
+  /** `failed` only: how many of its `orders` were abandoned (they stay listed for good). */
+  abandoned?: number;
 }
 
 export interface StockQuery {
@@ -86,8 +121,8 @@ export interface SequenceClaim {
   count: number;
 }
 
-/** The operations available inside one transaction. */
-export interface RepositoryTx {
+/** The operations available inside one transaction; the operator's side's in admin-repository.ts. */
+export interface RepositoryTx extends AdminRepositoryTx {
   // ── stores ───────────────────────────────────────────────────────────────────────────────
   /** The store with this code, or null. */
   findStore(code: string): Promise<Store | null>;
@@ -180,6 +215,18 @@ export interface RepositoryTx {
    */
   saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder>;
   /**
+   * Replaces the tracks of one stored shipment of the order, the one change a stored shipment
+   * ever takes (an operator's correction): its items and `created_at` stay, the other shipments
+   * are untouched. The order must be locked in this transaction; a later read, or a `saveOrder`
+   * in the same transaction, sees the new tracks. False, and nothing written, when the order
+   * has no shipment with this id.
+   */
+  updateShipmentTracks(
+    orderId: number,
+    shipmentId: number,
+    tracks: readonly Track[],
+  ): Promise<boolean>;
+  /**
    * One page of the orders listed in a queue, ordered by id. The cost does not grow with the
    * number of orders that left every queue.
    */
@@ -190,6 +237,19 @@ export interface RepositoryTx {
    * item, shipment or invoice row.
    */
   pollDocuments(query: PollQuery): Promise<string[]>;
+  /**
+   * What this transaction may serve of the history of changes (core's `ChangeHorizon`). Called
+   * first in a read transaction, so that the reads after it see every change below the horizon:
+   * on Postgres the snapshot's xmin, below which every transaction has ended; on SQLite, whose
+   * writers take turns, one past the last change.
+   */
+  changeHorizon(): Promise<ChangeHorizon>;
+  /**
+   * Up to `page_size` entries of the queue after `query.after`, in (change, order id) order, each
+   * with the change that last wrote it. Entries at or above the horizon may come last: callers
+   * serve only those below it.
+   */
+  pollChanges(query: ChangesQuery): Promise<ChangedEntry[]>;
   /**
    * The next number in the sales order's sequence of fulfillment orders (1, 2, …). Atomic: two
    * transactions never get the same number.
@@ -214,9 +274,26 @@ export interface RepositoryTx {
   listCourierDue(now: Timestamp, limit: number): Promise<number[]>;
   /**
    * How many orders each queue lists, per store: the counts `pollQueue` would page through
-   * without a scope or `since`. Queues that list no order may be left out.
+   * without a scope or `since`. Queues that list no order may be left out. A `failed` count
+   * says how many of its orders were abandoned (0 may be left out).
    */
   countQueues(): Promise<QueueCount[]>;
+
+  // ── courier labels ───────────────────────────────────────────────────────────────────────
+  /** The order's labels (docs/couriers.md), oldest first. */
+  listLabels(orderId: number): Promise<CourierLabel[]>;
+  /**
+   * Inserts the labels with id 0 and rewrites every field of the others; returns them with ids
+   * assigned, in the order given. Their order must be locked in this transaction.
+   */
+  saveLabels(labels: readonly CourierLabel[]): Promise<CourierLabel[]>;
+  /** Deletes these labels of the order (rows of parcels no carrier was asked for). */
+  deleteLabels(orderId: number, ids: readonly number[]): Promise<void>;
+  /**
+   * Ids of orders with a label in `voiding` or `void_failed` whose `next_void_at <= now`, oldest
+   * due first, each once.
+   */
+  listLabelVoidsDue(now: Timestamp, limit: number): Promise<number[]>;
 
   // ── audit ────────────────────────────────────────────────────────────────────────────────
   appendAudit(events: readonly NewAuditEvent[]): Promise<void>;

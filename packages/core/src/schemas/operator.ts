@@ -15,11 +15,41 @@ import { SalesOrderInput } from './sales-order.js';
 
 /** Inputs of the operator side (docs/behaviour.md) and the seed file (§9). */
 
+const envName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must name an environment variable'),
+);
+const httpUrl = v.pipe(
+  boundedText(2048),
+  v.regex(/^https?:\/\/[^\s]+$/, 'must be an http or https URL'),
+);
+
 export const CourierSettingsInput = v.object({
   type: v.optional(code, 'simulated'),
   fail_skus: v.optional(v.array(code), []),
   max_attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 3),
   delay_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(60_000)), 0),
+  rate_per_second: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(10_000))),
+  // Names of environment variables, never the secrets themselves (docs/couriers.md).
+  api_key_env: v.optional(envName),
+  base_url: v.optional(httpUrl),
+  carrier_id: v.optional(code),
+  service_code: v.optional(code),
+  warehouse_id: v.optional(code),
+  ship_from: v.optional(
+    v.object({
+      name: requiredLabel,
+      phone: requiredLabel,
+      company_name: v.optional(label),
+      address_line1: requiredLabel,
+      city_locality: requiredLabel,
+      state_province: requiredLabel,
+      postal_code: requiredLabel,
+      country_code: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'must be a two-letter country code')),
+    }),
+  ),
+  url: v.optional(httpUrl),
+  secret_env: v.optional(envName),
 });
 
 export const StoreSettingsInput = v.object({

@@ -98,23 +98,46 @@ export const InvoiceRequest = v.object({
   }),
 });
 
-const PAGE_MESSAGE = 'must be an integer of 1 or more';
-
 /** The last page that can be asked for: beyond it the page's offset is no longer a safe integer. */
 export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE);
 
-const page = v.pipe(
-  v.union([v.pipe(v.string(), v.regex(/^\d+$/, PAGE_MESSAGE)), v.number()], PAGE_MESSAGE),
-  v.transform((page: string | number) => Number(page)),
-  v.safeInteger(PAGE_MESSAGE),
-  v.minValue(1, PAGE_MESSAGE),
-  v.maxValue(MAX_PAGE, PAGE_MESSAGE),
-);
+const PAGE_MESSAGE = `must be an integer from 1 to ${MAX_PAGE}`;
+
+/** A whole number from `min` to `max`, as query text or as a number from embedding code. */
+function queryInteger(message: string, min: number, max: number) {
+  return v.pipe(
+    v.union([v.pipe(v.string(), v.regex(/^\d+$/, message)), v.number()], message),
+    v.transform((value: string | number) => Number(value)),
+    v.safeInteger(message),
+    v.minValue(min, message),
+    v.maxValue(max, message),
+  );
+}
+
+const page = queryInteger(PAGE_MESSAGE, 1, MAX_PAGE);
 
 /** The polling parameters of every queue (and `page` of warehouses); query values arrive as text. */
 export const PollParams = v.object({
   page: v.optional(page, 1),
   date: v.optional(timestamp),
+});
+
+const AFTER_MESSAGE = 'must be an integer of 0 or more';
+const WAIT_MESSAGE = 'must be a whole number of seconds, 0 or more';
+
+/** The longest wait a request may name; the server holds it no longer than its own maximum. */
+export const MAX_WAIT_PARAMETER = 3600;
+
+/**
+ * The parameters of a queue GET: the contract's `page` and `date`, and the extensions
+ * (docs/polling.md): `after` (keyset paging by id), `since` (a `Fulfil-Cursor`), `wait`
+ * (seconds a long poll may be held, read by the server).
+ */
+export const QueuePollParams = v.object({
+  ...PollParams.entries,
+  after: v.optional(queryInteger(AFTER_MESSAGE, 0, Number.MAX_SAFE_INTEGER)),
+  since: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  wait: v.optional(queryInteger(WAIT_MESSAGE, 0, MAX_WAIT_PARAMETER)),
 });
 
 // What a caller sends (valibot's input types: `order_id` may be a number, `page` text) and what
@@ -128,6 +151,7 @@ export type AllocateInput = v.InferInput<typeof AllocateRequest>;
 export type ShipInput = v.InferInput<typeof ShipRequest>;
 export type InvoiceInput = v.InferInput<typeof InvoiceRequest>;
 export type PollParamsInput = v.InferInput<typeof PollParams>;
+export type QueuePollParamsInput = v.InferInput<typeof QueuePollParams>;
 
 export type ParsedStockItems = v.InferOutput<typeof StockItemsRequest>;
 export type ParsedAccept = v.InferOutput<typeof AcceptRequest>['order'];

@@ -1,7 +1,9 @@
 /**
- * @fulfil/core/testing — the repository contract suite every storage adapter runs, and fixture
- * builders. Needs vitest (a peer dependency of this entry only).
+ * @fulfil/core/testing — the repository contract suite every storage adapter runs, the courier
+ * contract every courier adapter runs, and fixture builders. Needs vitest (a peer dependency of
+ * this entry only).
  */
+export { type CourierUnderTest, runCourierContract } from './courier-contract.js';
 export * as fixtures from './fixtures.js';
 export {
   type RepositoryFactory,

@@ -4,8 +4,10 @@ import type { Router } from '../domain/routing.js';
 import { formatTimestamp, type Timestamp } from '../domain/timestamp.js';
 import type { Actor, FulfillmentOrder, Store } from '../domain/types.js';
 import type { Clock } from '../ports/clock.js';
-import type { CourierFactory } from '../ports/courier.js';
+import type { CourierCallEvent, CourierFactory } from '../ports/courier.js';
 import type { Repository, RepositoryTx } from '../ports/repository.js';
+import type { CourierRateLimiter } from './courier-rate-limit.js';
+import type { TokenUseTracker } from './token-use.js';
 
 /** Everything a use case may touch: the ports, and the engine's configuration. */
 export interface EngineDeps {
@@ -15,6 +17,12 @@ export interface EngineDeps {
   couriers: Readonly<Record<string, CourierFactory>>;
   aclPrefix: string;
   courierPolicy: Omit<CourierPolicy, 'max_attempts'>;
+  /** One token bucket per carrier account (docs/couriers.md). */
+  rateLimiter: CourierRateLimiter;
+  /** Told of every carrier call, for metrics. */
+  onCourierCall?: (event: CourierCallEvent) => void;
+  /** Records tokens' last use, when the engine was asked to (token-use.ts). */
+  tokenUse?: TokenUseTracker;
 }
 
 export function now(deps: EngineDeps): Timestamp {

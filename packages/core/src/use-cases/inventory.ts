@@ -1,17 +1,19 @@
 import { PAGE_SIZE } from '../domain/paging.js';
 import { assertValidStockBatch } from '../domain/stock-batch.js';
 import type { Actor, StockLevel, Warehouse } from '../domain/types.js';
-import { parseWith } from '../schemas/parse.js';
+import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { PollParams, StockItemsRequest } from '../schemas/requests.js';
 import type { StockItemResource, WarehouseResource } from '../schemas/resources.js';
 import { type EngineDeps, requireStore } from './deps.js';
+import { authorize, type Principal } from './tokens.js';
 
 /** GET /V1/warehouses: the store's warehouses (a scoped token: its own), by code, 100 a page. */
 export async function listWarehouses(
   deps: EngineDeps,
-  actor: Actor,
+  actor: Principal,
   query: unknown = {},
 ): Promise<WarehouseResource[]> {
+  authorize(deps, actor, 'warehouses');
   const { page } = parseWith(PollParams, query);
   const warehouses = await deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, actor.store_code);
@@ -28,9 +30,10 @@ export async function listWarehouses(
  */
 export async function syncStock(
   deps: EngineDeps,
-  actor: Actor,
+  actor: Principal,
   body: unknown,
 ): Promise<StockItemResource[]> {
+  authorize(deps, actor, 'stock_items');
   const batch = parseWith(StockItemsRequest, body, 'invalid_stock_batch');
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, actor.store_code);
@@ -47,6 +50,7 @@ export async function listStock(
   actor: Actor,
   filter: { sku?: string } = {},
 ): Promise<(StockLevel & { available: number })[]> {
+  assertWellFormed(filter);
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, actor.store_code);
     const rows = await tx.listStock({

@@ -1,15 +1,50 @@
 import * as v from 'valibot';
 import { abandon, cancel, fail, requeue } from '../domain/actions/operator.js';
 import type { ActionOutcome } from '../domain/actions/outcome.js';
+import { queueVoids } from '../domain/courier-labels.js';
 import { presentOrder } from '../domain/present.js';
-import type { FailureStage, FulfillmentOrder } from '../domain/types.js';
+import type { Actor, FailureStage, FulfillmentOrder } from '../domain/types.js';
 import { requiredText, STRING_LIMITS } from '../schemas/fields.js';
-import { parseWith } from '../schemas/parse.js';
+import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, operatorActor } from './deps.js';
 import { applyToOrder } from './order-actions.js';
 
 /** Operator interventions on one order (docs/behaviour.md), each one audited transaction. */
+
+const VOIDS_LABELS = new Set(['cancel', 'abandon']);
+
+/**
+ * Applies an operator's decision to one order as `actor`, in one audited transaction; says
+ * whether it changed anything (a repeated intervention does not).
+ */
+export async function interveneAs(
+  deps: EngineDeps,
+  actor: Actor,
+  number: string,
+  action: string,
+  decide: (order: FulfillmentOrder, now: string) => ActionOutcome,
+): Promise<{ order: FulfillmentOrder; changed: boolean }> {
+  assertWellFormed({ number });
+  let changed = false;
+  const order = await applyToOrder(
+    deps,
+    actor,
+    action,
+    null,
+    { order_id: number, body: 'order' },
+    async (order, { tx, context }) => {
+      const outcome = decide(order, context.now);
+      changed = outcome.changed;
+      // A canceled or abandoned order keeps no label it will not ship with; the dispatcher
+      // voids them outside this transaction (docs/couriers.md).
+      if (changed && VOIDS_LABELS.has(action))
+        await tx.saveLabels(queueVoids(await tx.listLabels(order.id), order, context.now));
+      return outcome;
+    },
+  );
+  return { order, changed };
+}
 
 async function intervene(
   deps: EngineDeps,
@@ -17,16 +52,8 @@ async function intervene(
   number: string,
   action: string,
   decide: (order: FulfillmentOrder, now: string) => ActionOutcome,
-  actorName = 'operator',
 ): Promise<OrderResource> {
-  const order = await applyToOrder(
-    deps,
-    operatorActor(storeCode, actorName),
-    action,
-    null,
-    { order_id: number, body: 'order' },
-    (order, { context }) => decide(order, context.now),
-  );
+  const { order } = await interveneAs(deps, operatorActor(storeCode), number, action, decide);
   return presentOrder(order, 'whole');
 }
 

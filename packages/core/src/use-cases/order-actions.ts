@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { FulfillmentAction } from '../domain/acl.js';
 import { accept } from '../domain/actions/accept.js';
 import { allocate } from '../domain/actions/allocate.js';
 import { invoice } from '../domain/actions/invoice.js';
@@ -19,6 +20,7 @@ import {
 import type { OrderResource } from '../schemas/resources.js';
 import { canSee, type EngineDeps, now, orderNotFound, requireStore } from './deps.js';
 import { rerouteLines } from './reroute.js';
+import { authorize, type Principal } from './tokens.js';
 
 interface Decision<TInput> {
   tx: RepositoryTx;
@@ -69,7 +71,15 @@ export async function applyToOrder<TInput>(
         }
       : outcome.details;
     await tx.appendAudit([
-      { order_id: saved.id, at: context.now, actor: actor.name, action, details },
+      {
+        order_id: saved.id,
+        at: context.now,
+        actor: actor.name,
+        action,
+        details,
+        request_id: actor.request_id ?? null,
+        reason: actor.reason ?? null,
+      },
     ]);
     return saved;
   });
@@ -83,7 +93,7 @@ function rejectedLinesOf(saved: FulfillmentOrder, outcome: ActionOutcome) {
 }
 
 function publicAction<TSchema extends v.GenericSchema, TInput extends { order_id: string }>(
-  action: string,
+  action: FulfillmentAction,
   schema: TSchema,
   body: string,
   pick: (parsed: v.InferOutput<TSchema>) => TInput,
@@ -92,7 +102,9 @@ function publicAction<TSchema extends v.GenericSchema, TInput extends { order_id
     decision: Decision<TInput>,
   ) => ActionOutcome | Promise<ActionOutcome>,
 ) {
-  return async (deps: EngineDeps, actor: Actor, request: unknown): Promise<OrderResource> => {
+  return async (deps: EngineDeps, actor: Principal, request: unknown): Promise<OrderResource> => {
+    // Before the body, as the server does: a forbidden request is 403 whatever it sends.
+    authorize(deps, actor, action);
     const input = pick(parseWith(schema, request));
     const order = await applyToOrder(
       deps,

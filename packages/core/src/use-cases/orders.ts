@@ -2,6 +2,7 @@ import { fromMoney } from '../domain/money.js';
 import { presentOrder } from '../domain/present.js';
 import type { AuditEvent, FulfillmentOrder, Invoice } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
+import { assertWellFormed } from '../schemas/parse.js';
 import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, orderNotFound, requireStore } from './deps.js';
 
@@ -20,7 +21,8 @@ export interface OrderHistory {
   audit: AuditEvent[];
 }
 
-async function requireOrder(tx: RepositoryTx, storeCode: string, number: string) {
+export async function requireOrder(tx: RepositoryTx, storeCode: string, number: string) {
+  assertWellFormed({ number });
   const store = await requireStore(tx, storeCode);
   const order = await tx.findOrder(store.id, number);
   if (!order) throw orderNotFound(number);

@@ -1,9 +1,34 @@
+import {
+  type ChangePosition,
+  decodeCursor,
+  encodeCursor,
+  isServable,
+  laterPosition,
+  positionAt,
+} from '../domain/change-cursor.js';
+import { type DomainError, fieldError } from '../domain/errors.js';
 import { PAGE_SIZE } from '../domain/paging.js';
-import type { Actor, QueueName } from '../domain/types.js';
+import type { QueueName } from '../domain/types.js';
 import { parseWith } from '../schemas/parse.js';
-import { PollParams } from '../schemas/requests.js';
+import { QueuePollParams } from '../schemas/requests.js';
 import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, requireStore } from './deps.js';
+import { authorize, type Principal } from './tokens.js';
+
+/** One answer of a queue GET (docs/polling.md). */
+export interface QueuePage {
+  /** The stored JSON text of each order: a response is `[` + their join by `,` + `]`. */
+  documents: string[];
+  /** The `Fulfil-Cursor` of the answer: `since` it, the changes after what this answer saw. */
+  cursor: string;
+  /**
+   * Whether changes after the cursor have committed that no read could serve yet (a Postgres
+   * transaction that began before them is still open): a long poll looks again soon.
+   */
+  pending: boolean;
+  /** The store read: a long poll wakes for its changes only. */
+  store_id: number;
+}
 
 /**
  * GET /V1/fulfillmentOrders/{queue}: one page of 100 orders by id, optionally only those updated
@@ -11,7 +36,7 @@ import { type EngineDeps, requireStore } from './deps.js';
  */
 export async function pollQueue(
   deps: EngineDeps,
-  actor: Actor,
+  actor: Principal,
   queue: QueueName,
   query: unknown = {},
 ): Promise<OrderResource[]> {
@@ -19,26 +44,95 @@ export async function pollQueue(
   return documents.map((document) => JSON.parse(document) as OrderResource);
 }
 
-/**
- * The same page as the stored documents, JSON text each: a response is `[` + their join by
- * `,` + `]`, with nothing parsed or serialized again.
- */
+/** The documents of {@link pollQueuePage}'s answer. */
 export async function pollQueueDocuments(
   deps: EngineDeps,
-  actor: Actor,
+  actor: Principal,
   queue: QueueName,
   query: unknown = {},
 ): Promise<string[]> {
-  const { page, date } = parseWith(PollParams, query);
+  return (await pollQueuePage(deps, actor, queue, query)).documents;
+}
+
+function conflict(first: string, second: string): DomainError {
+  return fieldError(
+    'invalid_request',
+    `"%fieldName" cannot be combined with "${first}": send one way of paging.`,
+    second,
+  );
+}
+
+/**
+ * A queue GET with the extensions of docs/polling.md: `page` and `date` as the contract says;
+ * `after=<id>` the next 100 with a greater id; `since=<cursor>` the queue's orders changed after
+ * the cursor, in change order. Every answer carries the cursor of what it saw. `page` and
+ * `after` together, or `since` with any of `page`, `after`, `date`, are 400.
+ */
+export async function pollQueuePage(
+  deps: EngineDeps,
+  actor: Principal,
+  queue: QueueName,
+  query: unknown = {},
+): Promise<QueuePage> {
+  authorize(deps, actor, queue);
+  const { page, date, after, since } = parseWith(QueuePollParams, query);
+  const sent = (name: string) =>
+    typeof query === 'object' &&
+    query !== null &&
+    (query as Record<string, unknown>)[name] !== undefined;
+  if (after !== undefined && sent('page')) throw conflict('page', 'after');
+  if (since !== undefined) {
+    for (const other of ['page', 'after', 'date']) if (sent(other)) throw conflict(other, 'since');
+  }
+  const from = since === undefined ? null : decodeCursor(since);
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, actor.store_code);
-    return tx.pollDocuments({
+    // Read before the page: what the page shows is then at or after the cursor it answers with.
+    const horizon = await tx.changeHorizon();
+    if (from === null) {
+      const documents = await tx.pollDocuments({
+        store_id: store.id,
+        queue,
+        page: after === undefined ? page : 1,
+        page_size: PAGE_SIZE,
+        since: date ?? null,
+        warehouses: actor.warehouses,
+        after: after ?? null,
+      });
+      return {
+        documents,
+        cursor: encodeCursor(positionAt(horizon)),
+        pending: false,
+        store_id: store.id,
+      };
+    }
+    if (!isServable(from, horizon)) {
+      throw fieldError(
+        'cursor_expired',
+        'The cursor in "%fieldName" can no longer be served: poll again without it and take the new Fulfil-Cursor.',
+        'since',
+        since,
+      );
+    }
+    const entries = await tx.pollChanges({
       store_id: store.id,
       queue,
-      page,
       page_size: PAGE_SIZE,
-      since: date ?? null,
       warehouses: actor.warehouses,
+      after: from,
     });
+    // Entries come in change order: those a later read may still precede come last.
+    const served = entries.filter((entry) => entry.change < horizon.horizon);
+    const last = served.at(-1);
+    const next: ChangePosition =
+      served.length === PAGE_SIZE && last
+        ? { epoch: horizon.epoch, change: last.change, order_id: last.order_id }
+        : laterPosition(from, positionAt(horizon));
+    return {
+      documents: served.map((entry) => entry.document),
+      cursor: encodeCursor(next),
+      pending: served.length < entries.length,
+      store_id: store.id,
+    };
   }, 'read');
 }

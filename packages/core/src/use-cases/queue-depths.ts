@@ -6,7 +6,13 @@ import type { EngineDeps } from './deps.js';
 export interface QueueDepth {
   store_code: string;
   queue: QueueName;
+  /**
+   * Orders the queue lists. For `failed`, the open failures only: abandoned orders stay listed
+   * for good, and a monitor must see the queue drain once every failure is dealt with.
+   */
   orders: number;
+  /** `failed` only: the abandoned orders it lists besides. */
+  abandoned?: number;
 }
 
 /**
@@ -17,14 +23,16 @@ export function queueDepths(deps: EngineDeps): Promise<QueueDepth[]> {
   return deps.repository.transaction(async (tx) => {
     const stores = await tx.listStores();
     const counts = new Map(
-      (await tx.countQueues()).map((count) => [`${count.store_id}:${count.queue}`, count.orders]),
+      (await tx.countQueues()).map((count) => [`${count.store_id}:${count.queue}`, count]),
     );
     return stores.flatMap((store) =>
-      QUEUES.map((queue) => ({
-        store_code: store.code,
-        queue,
-        orders: counts.get(`${store.id}:${queue}`) ?? 0,
-      })),
+      QUEUES.map((queue): QueueDepth => {
+        const count = counts.get(`${store.id}:${queue}`);
+        const orders = count?.orders ?? 0;
+        if (queue !== 'failed') return { store_code: store.code, queue, orders };
+        const abandoned = count?.abandoned ?? 0;
+        return { store_code: store.code, queue, orders: orders - abandoned, abandoned };
+      }),
     );
   }, 'read');
 }

@@ -1,3 +1,4 @@
+import { codFollowsTotal } from '../domain/live-totals.js';
 import {
   fulfillmentOrderNumber,
   headerOf,
@@ -67,30 +68,51 @@ export async function rerouteLines(
   }
   const created: FulfillmentOrder[] = [];
   for (const { warehouse, items } of groups.values()) {
-    const sequence = await tx.nextFulfillmentSequence(store.id, from.sales_order_number);
-    const { order, stock } = openFulfillmentOrder({
-      header: headerOf(from, store.id),
-      number: fulfillmentOrderNumber(from.sales_order_number, sequence),
-      warehouse,
-      items,
-      amounts: partAmounts(items, null),
-      now,
-    });
-    const saved = await tx.insertOrder(order);
-    await tx.adjustStock(store.id, stock);
-    await tx.appendAudit([
-      {
-        order_id: saved.id,
-        at: now,
-        actor: 'system',
-        action: 'reroute',
-        details: {
-          from: from.fulfillment_order_number,
-          items: items.map((item) => ({ sku: item.sku, qty: item.qty })),
-        },
-      },
-    ]);
-    created.push(saved);
+    created.push(await openPartAt(tx, store, from, warehouse, items, now));
   }
   return created;
+}
+
+/**
+ * Opens a new fulfillment order of `from`'s sales order at `warehouse` for `items` (lines taken
+ * out of `from`), with its stock effects and its first timeline entry; rerouting and an
+ * operator's move of lines share it.
+ */
+export async function openPartAt(
+  tx: RepositoryTx,
+  store: Store,
+  from: FulfillmentOrder,
+  warehouse: Warehouse,
+  items: readonly Item[],
+  now: Timestamp,
+  audit: { actor: string; action: string; request_id?: string | null } = {
+    actor: 'system',
+    action: 'reroute',
+  },
+): Promise<FulfillmentOrder> {
+  const sequence = await tx.nextFulfillmentSequence(store.id, from.sales_order_number);
+  const { order, stock } = openFulfillmentOrder({
+    header: headerOf(from, store.id),
+    number: fulfillmentOrderNumber(from.sales_order_number, sequence),
+    warehouse,
+    items: [...items],
+    amounts: partAmounts([...items], null, codFollowsTotal(from.amounts)),
+    now,
+  });
+  const saved = await tx.insertOrder(order);
+  await tx.adjustStock(store.id, stock);
+  await tx.appendAudit([
+    {
+      order_id: saved.id,
+      at: now,
+      actor: audit.actor,
+      action: audit.action,
+      details: {
+        from: from.fulfillment_order_number,
+        items: items.map((item) => ({ sku: item.sku, qty: item.qty })),
+      },
+      request_id: audit.request_id ?? null,
+    },
+  ]);
+  return saved;
 }

@@ -6,8 +6,9 @@ import { generateTokenSecret, hashTokenSecret, sameHash } from '../domain/token-
 import type { Actor, Store, TokenRecord } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { storeCode as storeCodeSchema, TokenInput, type TokenSpec } from '../schemas/operator.js';
-import { parseWith } from '../schemas/parse.js';
-import { type EngineDeps, now, requireStore } from './deps.js';
+import { assertWellFormed, parseWith } from '../schemas/parse.js';
+import { isWellFormed } from '../schemas/well-formed.js';
+import { type EngineDeps, now, operatorActor, requireStore } from './deps.js';
 
 /** An authenticated caller: an actor plus the resources its token grants. */
 export interface Principal extends Actor {
@@ -94,6 +95,7 @@ export async function revokeToken(
   storeCode: string,
   name: string,
 ): Promise<void> {
+  assertWellFormed({ name });
   await deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
     if (!(await tx.revokeToken(store.id, name, now(deps)))) {
@@ -118,12 +120,13 @@ export async function authenticate(
   if (!secret)
     throw unauthenticated('An access token is required: send "Authorization: Bearer <token>".');
   // A store code no store can have (the path is the client's to write) never reaches storage.
-  if (!v.is(storeCodeSchema, storeCode)) {
+  // Nor does a secret no token can have: hashing would write its lone surrogates as U+FFFD.
+  if (!v.is(storeCodeSchema, storeCode) || !isWellFormed(secret)) {
     throw unauthenticated('The access token is not valid for this store.');
   }
   const hash = hashTokenSecret(secret);
   const at: Timestamp = now(deps);
-  return deps.repository.transaction(async (tx) => {
+  const { principal, record } = await deps.repository.transaction(async (tx) => {
     const record = await tx.findTokenByHash(hash);
     const store = record ? await tx.findStore(storeCode) : null;
     if (!record || !sameHash(record.hash, hash) || !store || store.id !== record.store_id) {
@@ -132,24 +135,43 @@ export async function authenticate(
     if (record.revoked_at !== null) throw unauthenticated('The access token was revoked.');
     if (record.expires_at !== null && record.expires_at <= at)
       throw unauthenticated('The access token has expired.');
-    return {
+    const principal: Principal = {
       store_code: store.code,
       name: record.name,
       warehouses: record.warehouses,
       resources: record.resources,
       expires_at: record.expires_at,
     };
+    return { principal, record };
   }, 'read');
+  // After the read transaction: the write it may start is a transaction of its own.
+  deps.tokenUse?.note(record, at);
+  return principal;
 }
 
-/** Throws `forbidden`, naming the resource, unless the principal's token grants the action. */
+/**
+ * The operator as a principal, for running the public actions through the library or the CLI:
+ * the whole store, and explicitly every resource, so it passes the same check a token does.
+ */
+export function operatorPrincipal(
+  deps: Pick<EngineDeps, 'aclPrefix'>,
+  storeCode: string,
+  name = 'operator',
+): Principal {
+  return { ...operatorActor(storeCode, name), resources: resolveAcl('all', deps.aclPrefix) };
+}
+
+/**
+ * Throws `forbidden`, naming the resource, unless the principal's token grants the action. Every
+ * public use case calls it itself; a bare `Actor` (no resource list) is granted nothing.
+ */
 export function authorize(
   deps: Pick<EngineDeps, 'aclPrefix'>,
   principal: Principal,
   action: ApiAction,
 ): void {
   const resource = resourceOf(action, deps.aclPrefix);
-  if (!principal.resources.includes(resource)) {
+  if (!Array.isArray(principal.resources) || !principal.resources.includes(resource)) {
     throw new DomainError('forbidden', 'The access token is not allowed to use %resources.', [
       { resources: resource },
     ]);

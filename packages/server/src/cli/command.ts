@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createEngine, type Engine } from '@fulfil/core';
-import { DEFAULT_DATABASE_URL, openRepository } from '../database-url.js';
+import { type CourierCallEvent, createEngine, type Engine } from '@fulfil/core';
+import { builtInCouriers } from '../couriers/registry.js';
+import {
+  DEFAULT_DATABASE_URL,
+  type OpenRepositoryOptions,
+  openRepository,
+} from '../database-url.js';
 import { type OptionSpecs, type ParsedArgs, stringOption } from './args.js';
 import type { CliIo } from './io.js';
 
@@ -73,13 +78,23 @@ export function printJson(context: CommandContext, value: unknown): void {
  */
 export async function openEngine(
   context: CommandContext,
-  options: { skipMigrations?: boolean } = {},
+  options: Pick<OpenRepositoryOptions, 'skipMigrations' | 'onMigrated' | 'lockTimeoutMs'> & {
+    onCourierCall?: (event: CourierCallEvent) => void;
+  } = {},
 ): Promise<Engine> {
+  const { onCourierCall, ...repositoryOptions } = options;
   const repository = await openRepository(context.databaseUrl, {
+    ...repositoryOptions,
     baseDir: context.baseDir,
     skipMigrations: options.skipMigrations ?? false,
   });
-  return createEngine({ repository });
+  // Only `serve` authenticates tokens; their last use shows in the admin API.
+  return createEngine({
+    repository,
+    trackTokenUse: true,
+    couriers: builtInCouriers(),
+    ...(onCourierCall ? { onCourierCall } : {}),
+  });
 }
 
 /** Runs `work` with an engine over `--db`, and closes the database afterwards, whatever happens. */

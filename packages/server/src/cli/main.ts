@@ -1,4 +1,3 @@
-import { isDomainError, renderMessage } from '@fulfil/core';
 import { InvalidDatabaseUrlError } from '../database-url.js';
 import {
   COMMON_OPTIONS,
@@ -10,7 +9,7 @@ import {
   wantsHelp,
 } from './args.js';
 import { type Command, createContext } from './command.js';
-import { courierDispatchCommand } from './commands/courier.js';
+import { courierDispatchCommand, courierLabelCommand } from './commands/courier.js';
 import { exportCommand } from './commands/export.js';
 import {
   failedAbandonCommand,
@@ -20,12 +19,23 @@ import {
 import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
 import { openapiCommand } from './commands/openapi.js';
-import { ordersCancelCommand, ordersFailCommand, ordersShowCommand } from './commands/orders.js';
+import {
+  operatorCreateCommand,
+  operatorListCommand,
+  operatorRevokeCommand,
+} from './commands/operator.js';
+import {
+  ordersCancelCommand,
+  ordersCorrectTracksCommand,
+  ordersFailCommand,
+  ordersShowCommand,
+} from './commands/orders.js';
 import { ordersImportCommand } from './commands/orders-import.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 import { stockListCommand } from './commands/stock.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from './commands/token.js';
+import { describeError } from './describe-error.js';
 import { type CliIo, processIo } from './io.js';
 
 export const COMMANDS: readonly Command[] = [
@@ -35,15 +45,20 @@ export const COMMANDS: readonly Command[] = [
   tokenCreateCommand,
   tokenListCommand,
   tokenRevokeCommand,
+  operatorCreateCommand,
+  operatorListCommand,
+  operatorRevokeCommand,
   ordersImportCommand,
   ordersShowCommand,
   ordersFailCommand,
   ordersCancelCommand,
+  ordersCorrectTracksCommand,
   stockListCommand,
   failedListCommand,
   failedRequeueCommand,
   failedAbandonCommand,
   courierDispatchCommand,
+  courierLabelCommand,
   exportCommand,
   importCommand,
   openapiCommand,
@@ -99,18 +114,6 @@ function selectCommand(
     return { help: groupHelp(first, group) };
   }
   throw new UsageError(`unknown command "${first} ${second}"`, first);
-}
-
-/** One line for stderr: what went wrong, a DomainError's placeholders filled and its field named. */
-export function describeError(error: unknown): string {
-  if (isDomainError(error)) {
-    const message = renderMessage(error.message, error.parameters);
-    const field = error.parameters.find((parameter) => parameter.fieldName)?.fieldName;
-    const more = error.errors.length > 1 ? ` (and ${error.errors.length - 1} more)` : '';
-    const where = field && !error.message.includes('%fieldName') ? ` [${field}]` : '';
-    return `${message}${where}${more}`;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
 
 function oneLine(text: string): string {

@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type Precompressed, PrecompressedCache } from './precompressed.js';
 
 /**
  * The API reference page (Redoc, built into `dist/docs.html` by `scripts/build-docs-page.mjs`).
  * It is the same page for every store: only the URL of the OpenAPI document it reads differs,
- * written into its `{{OPENAPI_URL}}` placeholder per request.
+ * written into its `{{OPENAPI_URL}}` placeholder. Each of the few URLs is written, and its page
+ * compressed, once per process.
  */
 
 const PLACEHOLDER = '{{OPENAPI_URL}}';
@@ -13,9 +15,11 @@ const PLACEHOLDER = '{{OPENAPI_URL}}';
 const CANDIDATES = ['./docs.html', '../../dist/docs.html'];
 
 export interface DocsPage {
-  /** The page reading its OpenAPI document from `openApiUrl`. */
-  render(openApiUrl: string): string;
+  /** The page reading its OpenAPI document from `openApiUrl`, built on first use. */
+  page(openApiUrl: string): Promise<Precompressed>;
 }
+
+const HTML = 'text/html; charset=utf-8';
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -32,5 +36,9 @@ export function loadDocsPage(): DocsPage | null {
   if (at < 0) throw new Error(`${path} has no ${PLACEHOLDER}: rebuild it`);
   const before = page.slice(0, at);
   const after = page.slice(at + PLACEHOLDER.length);
-  return { render: (openApiUrl) => `${before}${escapeAttribute(openApiUrl)}${after}` };
+  const built = new PrecompressedCache();
+  return {
+    page: (openApiUrl) =>
+      built.get(openApiUrl, HTML, () => `${before}${escapeAttribute(openApiUrl)}${after}`),
+  };
 }

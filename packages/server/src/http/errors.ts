@@ -16,18 +16,22 @@ export const HTTP_STATUS_OF_ERROR = {
   already_exists: 409,
   unauthenticated: 401,
   forbidden: 403,
+  cursor_expired: 410,
   unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;
 
 /** Seconds a 503 tells the client to wait before it tries again. */
 export const RETRY_AFTER_SECONDS = 1;
 
-/** The spec's error body (docs/behaviour.md). `message` keeps its `%name` placeholders. */
+/**
+ * The spec's error body (docs/behaviour.md), one shape whatever the status. `message` keeps its
+ * `%name` placeholders; `errors` has one entry per problem, so never fewer than one.
+ */
 export interface ErrorBody {
   message: string;
-  code?: number;
-  parameters?: ErrorParameter[];
-  errors?: ErrorDetail[];
+  code: number;
+  parameters: ErrorParameter[];
+  errors: ErrorDetail[];
   trace?: string;
 }
 
@@ -83,14 +87,19 @@ export interface DescribeErrorOptions {
   malformedCredentials: boolean;
 }
 
-function withOptional(
-  body: ErrorBody,
+/** An error body; an error of one problem is its own single entry of `errors`. */
+function errorBody(
+  message: string,
+  code: number,
   parameters: ErrorParameter[],
-  errors: ErrorDetail[],
+  errors: ErrorDetail[] = [],
 ): ErrorBody {
-  if (parameters.length) body.parameters = parameters;
-  if (errors.length) body.errors = errors;
-  return body;
+  return {
+    message,
+    code,
+    parameters,
+    errors: errors.length ? errors : [{ message, parameters }],
+  };
 }
 
 export const WWW_AUTHENTICATE_REALM = 'Bearer realm="fulfil"';
@@ -113,11 +122,7 @@ export function describeError(error: unknown, options: DescribeErrorOptions): Er
     options.debug && error instanceof Error && error.stack ? { trace: error.stack } : {};
   if (isDomainError(error)) {
     const status = HTTP_STATUS_OF_ERROR[error.code];
-    const body = withOptional(
-      { message: error.message, code: error.numericCode },
-      error.parameters,
-      error.errors,
-    );
+    const body = errorBody(error.message, error.numericCode, error.parameters, error.errors);
     const outcome: ErrorOutcome = { status, body: { ...body, ...trace }, headers: {} };
     if (error.code === 'unauthenticated') {
       outcome.headers['www-authenticate'] = wwwAuthenticate(options);
@@ -129,14 +134,14 @@ export function describeError(error: unknown, options: DescribeErrorOptions): Er
     return outcome;
   }
   if (error instanceof HttpError) {
-    const body = withOptional({ message: error.message, code: error.status }, error.parameters, []);
+    const body = errorBody(error.message, error.status, error.parameters);
     return { status: error.status, body: { ...body, ...trace }, headers: error.headers };
   }
   const reportId = options.reportId();
   const body: ErrorBody = {
-    message: `Internal error; report id ${reportId}`,
-    code: 500,
-    parameters: [{ fieldName: 'report_id', fieldValue: reportId }],
+    ...errorBody(`Internal error; report id ${reportId}`, 500, [
+      { fieldName: 'report_id', fieldValue: reportId },
+    ]),
     ...trace,
   };
   return { status: 500, body, headers: { 'x-report-id': reportId }, reportId };

@@ -7,16 +7,29 @@ import {
   isDomainError,
   type Principal,
 } from '@fulfil/core';
+import {
+  ADMIN_ROUTES,
+  type AdminOptions,
+  type AdminRoute,
+  createAdminServer,
+  requestIdOf,
+} from './admin-handler.js';
 import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-throttle.js';
+import { docsAsset, ICON_ASSET } from './docs-assets.js';
 import { type DocsPage, loadDocsPage } from './docs-page.js';
-import { describeError, HttpError, undecodableBody } from './errors.js';
-import { assertJsonValuesWithin, DEFAULT_JSON_VALUES } from './json-cost.js';
+import { describeError, HttpError } from './errors.js';
 import { JsonDocuments } from './json-documents.js';
+import { DEFAULT_LONG_POLL_LIMITS, type LongPollLimits, LongPolls } from './long-poll.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import type { Metrics } from './metrics.js';
-import { buildOpenApiDocument, type OpenApiDocument, serversFor } from './openapi/document.js';
+import { buildOpenApiDocument, type OpenApiDocument, storeServers } from './openapi/document.js';
+import { type Precompressed, representation } from './precompressed.js';
 import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
+import { parsePublicUrl, requestBaseUrl } from './public-url.js';
+import { methodNotAllowed, noRoute, notAcceptable, tooLarge } from './refusals.js';
+import { decodeBody } from './request-body.js';
+import { type Credentials, credentialsOf, header, queryValue } from './request-parts.js';
 import {
   DEFAULT_RESPONSE_CACHE_LIMITS,
   ResponseCache,
@@ -24,18 +37,16 @@ import {
 } from './response-cache.js';
 import { createRouter, type RouteMatch } from './router.js';
 import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
-import { coerceBySchema } from './schema-coerce.js';
 import { sharedRead } from './shared-read.js';
 import {
   type HttpEngine,
-  type HttpHeaders,
   type HttpRequest,
   type HttpResponse,
   type LogFn,
   logEntry,
   stdoutLog,
 } from './types.js';
-import { encodeXmlResponse, parseXmlRequest } from './xml.js';
+import { encodeXmlResponse } from './xml.js';
 
 /**
  * The largest legitimate body is a stock batch of 10,000 items (the most one batch may hold) with
@@ -65,6 +76,24 @@ export interface RequestHandlerOptions {
    * does not change (response-cache.ts); `entries: 0` turns it off. On by default.
    */
   responseCache?: ResponseCacheLimits;
+  /**
+   * The absolute URL clients reach the server at, e.g. `https://api.example.com/fulfil` behind
+   * a proxy: the OpenAPI document of a store names its URL below it. Default `http://` and the
+   * request's Host (public-url.ts).
+   */
+  publicUrl?: string;
+  /**
+   * Serves the admin API under `/admin/api` (docs/admin-api.md); off when absent. The engine
+   * must then have its `admin` side.
+   */
+  admin?: AdminOptions;
+  /**
+   * Answers the requests it recognises before any route: the console's pages under `/admin/`
+   * (@fulfil/console's `createConsoleHandler()`); null for the others.
+   */
+  console?: { respond(request: HttpRequest): HttpResponse | null };
+  /** How queue GETs with `wait` are held (long-poll.ts); default 25 s at most. */
+  longPoll?: LongPollLimits;
 }
 
 /** The plain request handler: request in, response out, no socket involved. It never throws. */
@@ -75,87 +104,27 @@ export interface RequestHandler {
    * the same error body, negotiated format and log line as any other.
    */
   fail(request: Omit<HttpRequest, 'body'>, error: unknown): HttpResponse;
+  /** Answers every held long poll now with what it last found, and holds no more (shutdown). */
+  endWaits(): void;
+  /** The long polls held now. */
+  readonly waiting: number;
 }
 
 type Route =
   | { kind: 'operation'; operation: Operation }
   | { kind: 'schema' }
   | { kind: 'docs' }
+  /** An image of the docs page; `name` fixed, or the path's `asset`. */
+  | { kind: 'asset'; name?: string }
   | { kind: 'health' }
   | { kind: 'ready' }
-  | { kind: 'metrics' };
+  | { kind: 'metrics' }
+  | AdminRoute;
+
+export { tooLarge } from './refusals.js';
 
 /** The path of the Prometheus exposition, when metrics are on. */
 export const METRICS_PATH = '/metrics';
-
-function header(headers: HttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return typeof value === 'string' ? value : value?.[0];
-}
-
-function queryValue(query: HttpRequest['query'], name: string): string | undefined {
-  if (query instanceof URLSearchParams) return query.get(name) ?? undefined;
-  const value = query[name];
-  return typeof value === 'string' ? value : value?.[0];
-}
-
-/** What a request says about its credentials (docs/behaviour.md): Bearer and `api_key` are one. */
-interface Credentials {
-  secret: string | null;
-  malformed: boolean;
-}
-
-function credentialsOf(headers: HttpHeaders): Credentials {
-  const authorization = header(headers, 'authorization');
-  if (authorization !== undefined) {
-    const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-    return bearer
-      ? { secret: bearer[1] as string, malformed: false }
-      : { secret: null, malformed: true };
-  }
-  const apiKey = header(headers, 'api_key')?.trim();
-  return { secret: apiKey || null, malformed: false };
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-const CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
-
-/** The body as a value: JSON as it is, XML typed by the operation's request schema. */
-async function decodeBody(request: HttpRequest, operation: Operation): Promise<unknown> {
-  const contentType = parseContentType(header(request.headers, 'content-type'));
-  const format = contentType ? requestFormat(contentType.mediaType) : null;
-  if (!contentType || !format) {
-    throw new HttpError(
-      415,
-      'Content type %fieldValue is not supported: send application/json or application/xml.',
-      [{ fieldName: 'Content-Type', fieldValue: contentType?.mediaType ?? '(none)' }],
-    );
-  }
-  if (contentType.charset !== null && !CHARSETS.has(contentType.charset)) {
-    throw new HttpError(415, 'Charset %fieldValue is not supported: send UTF-8.', [
-      { fieldName: 'Content-Type', fieldValue: contentType.charset },
-    ]);
-  }
-  let text: string;
-  try {
-    text = UTF8.decode(request.body);
-  } catch {
-    throw undecodableBody('The request body is not valid UTF-8.');
-  }
-  if (format === 'xml') {
-    const tree = await parseXmlRequest(text);
-    return operation.request ? coerceBySchema(operation.request, tree) : tree;
-  }
-  await assertJsonValuesWithin(text, DEFAULT_JSON_VALUES);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw undecodableBody(
-      'The request body is not valid JSON: %fieldValue',
-      (error as Error).message,
-    );
-  }
-}
 
 function encode(value: unknown, media: Produced): string {
   if (value instanceof JsonDocuments) {
@@ -168,7 +137,7 @@ function encode(value: unknown, media: Produced): string {
 function answer(
   status: number,
   contentType: string,
-  body: string,
+  body: string | Buffer,
   headers: Record<string, string> = {},
 ): HttpResponse {
   return {
@@ -183,6 +152,16 @@ function answer(
     },
     body,
   };
+}
+
+/** A precompressed answer, in the coding the client takes, or 304 when it has it already. */
+function answerFixed(request: HttpRequest, fixed: Precompressed): HttpResponse {
+  const chosen = representation(
+    fixed,
+    header(request.headers, 'accept-encoding'),
+    header(request.headers, 'if-none-match'),
+  );
+  return answer(chosen.status, fixed.contentType, chosen.body, chosen.headers);
 }
 
 function respond(
@@ -207,6 +186,8 @@ interface Exchange {
   /** The format errors are written in: the negotiated one, JSON when negotiation failed. */
   errorMedia: Produced;
   credentials: Credentials;
+  /** The request's `X-Request-Id` when sane, else a new one: on the log line and the timeline. */
+  requestId: string;
   tokenName?: string;
   /** Facts for the log line only, such as why a probe failed. */
   logDetail?: Record<string, unknown>;
@@ -229,7 +210,12 @@ export function createRequestHandler(
   const aclPrefix = options.aclPrefix ?? engine.aclPrefix ?? DEFAULT_ACL_PREFIX;
   const throttle = options.authThrottle ?? createAuthThrottle();
   const cacheLimits = options.responseCache ?? DEFAULT_RESPONSE_CACHE_LIMITS;
+  const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const { now } = engine;
+  const longPolls = new LongPolls(
+    options.longPoll ?? DEFAULT_LONG_POLL_LIMITS,
+    engine.onQueueChange,
+  );
   const changeStamp = engine.changeStamp && sharedRead(engine.changeStamp);
   // Only an engine that can say when its data changed can have answers kept.
   const cache =
@@ -297,23 +283,34 @@ export function createRequestHandler(
   // The API reference page, public like the document it renders: the default store's at /docs.
   router.add('GET', DOCS_PATH, { kind: 'docs' });
   router.add('GET', `${STORE_PREFIX}${DOCS_PATH}`, { kind: 'docs' });
+  // Relative to either page, its images are at `docs/<name>`.
+  router.add('GET', `${DOCS_PATH}/:asset`, { kind: 'asset' });
+  router.add('GET', `${STORE_PREFIX}${DOCS_PATH}/:asset`, { kind: 'asset' });
+  router.add('GET', '/favicon.ico', { kind: 'asset', name: ICON_ASSET });
   router.add('GET', HEALTH_PATH, { kind: 'health' });
   router.add('GET', READY_PATH, { kind: 'ready' });
   const metrics = options.metrics;
   if (metrics) router.add('GET', METRICS_PATH, { kind: 'metrics' });
+  let admin: ReturnType<typeof createAdminServer> | undefined;
+  if (options.admin) {
+    if (!engine.admin) throw new Error('fulfil: the admin API needs an engine with its admin side');
+    admin = createAdminServer(engine.admin, throttle, options.admin);
+    for (const { method, pattern, route } of ADMIN_ROUTES) router.add(method, pattern, route);
+  }
 
   /** A bounded set of names: a route's operation, or `unmatched`. */
   const operationOf = (match: RouteMatch<Route>): string => {
     if (match.kind !== 'found') return 'unmatched';
     const route = match.handler;
+    if (route.kind === 'admin') return `admin_${route.operation.operationId}`;
     return route.kind === 'operation' ? route.operation.operationId : route.kind;
   };
 
   let docsPage: DocsPage | null | undefined;
   let document: OpenApiDocument | undefined;
-  const schemaFor = (storeCode: string): OpenApiDocument => {
+  const schemaFor = (storeCode: string, host: string | undefined): OpenApiDocument => {
     document ??= buildOpenApiDocument({ aclPrefix });
-    return { ...document, servers: serversFor(storeCode) };
+    return { ...document, servers: storeServers(requestBaseUrl(publicUrl, host), storeCode) };
   };
 
   function finish(
@@ -333,6 +330,7 @@ export function createRequestHandler(
       status: response.status,
       duration_ms: duration,
       ...(exchange.tokenName === undefined ? {} : { token: exchange.tokenName }),
+      request_id: exchange.requestId,
       ...exchange.logDetail,
       ...extra,
     });
@@ -364,43 +362,40 @@ export function createRequestHandler(
 
   function begin(request: Omit<HttpRequest, 'body'>): Exchange {
     const match = router.match(request.method, request.path);
+    const adminRoute = match.kind === 'found' && match.handler.kind.startsWith('admin');
     return {
       started: performance.now(),
       match,
       operation: operationOf(match),
-      errorMedia: negotiate(header(request.headers, 'accept')) ?? JSON_MEDIA,
+      errorMedia: adminRoute
+        ? JSON_MEDIA
+        : (negotiate(header(request.headers, 'accept')) ?? JSON_MEDIA),
       credentials: credentialsOf(request.headers),
+      requestId: requestIdOf(request.headers),
     };
   }
 
   async function serve(request: HttpRequest, exchange: Exchange): Promise<HttpResponse> {
     const method = request.method.toUpperCase();
     const { match } = exchange;
-    if (match.kind === 'not_found') {
-      throw new HttpError(404, 'Request does not match any route.', [
-        { fieldName: 'path', fieldValue: request.path },
-      ]);
+    // Nothing here is a tunnel: CONNECT is refused whatever its target, a `host:port` included.
+    if (method === 'CONNECT') {
+      throw methodNotAllowed(method, match.kind === 'method_not_allowed' ? match.allow : []);
     }
-    if (match.kind === 'method_not_allowed') {
-      const allow = match.allow.join(', ');
-      throw new HttpError(
-        405,
-        'Method %fieldValue is not allowed here.',
-        [{ fieldName: 'method', fieldValue: method }],
-        { allow },
-      );
-    }
+    if (match.kind === 'not_found') throw noRoute(request.path);
+    if (match.kind === 'method_not_allowed') throw methodNotAllowed(method, match.allow);
     const route = match.handler;
     if (route.kind === 'docs') {
       docsPage ??= loadDocsPage();
       if (!docsPage) throw new HttpError(404, 'The API reference page is not built.');
       // Relative, so that the page works behind a proxy that mounts the server under a prefix.
       const openApiUrl = match.params.store_code === undefined ? 'rest/default/schema' : 'schema';
-      return {
-        status: 200,
-        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
-        body: docsPage.render(openApiUrl),
-      };
+      return answerFixed(request, await docsPage.page(openApiUrl));
+    }
+    if (route.kind === 'asset') {
+      const asset = docsAsset(route.name ?? (match.params.asset as string));
+      if (!asset) throw noRoute(request.path);
+      return answerFixed(request, await asset);
     }
     if (route.kind === 'health') return respond(200, health(), JSON_MEDIA);
     if (route.kind === 'ready') {
@@ -413,12 +408,15 @@ export function createRequestHandler(
       const depths = await engine.queueDepths().catch(() => null);
       return answer(200, PROMETHEUS_CONTENT_TYPE, metrics?.render(depths) ?? '');
     }
+    if (route.kind === 'admin' || route.kind === 'admin_session' || route.kind === 'admin_schema') {
+      return serveAdmin(request, exchange, route, match.params);
+    }
     const storeCode = match.params.store_code as string;
     const accept = header(request.headers, 'accept');
     if (route.kind === 'schema') {
       const media = negotiate(accept, ['json']);
       if (!media) throw notAcceptable(accept, 'application/json');
-      return respond(200, schemaFor(storeCode), media);
+      return respond(200, schemaFor(storeCode, header(request.headers, 'host')), media);
     }
 
     const { operation } = route;
@@ -428,7 +426,10 @@ export function createRequestHandler(
       cache && changeStamp && operation.cacheable && secret !== null
         ? { stamp: await changeStamp(), identity: `${storeCode}\u0000${hashTokenSecret(secret)}` }
         : undefined;
-    const principal = await authenticate(request, storeCode, exchange.credentials, cached);
+    const principal = {
+      ...(await authenticate(request, storeCode, exchange.credentials, cached)),
+      request_id: exchange.requestId,
+    };
     exchange.tokenName = principal.name;
     await engine.authorize(principal, operation.action);
 
@@ -440,6 +441,25 @@ export function createRequestHandler(
     for (const name of operation.query) {
       const value = queryValue(request.query, name);
       if (value !== undefined) query[name] = value;
+    }
+    const seconds = operation.longPoll ? waitSeconds(query.wait) : 0;
+    if (seconds > 0 && longPolls.holdMs(seconds) > 0) {
+      // Never from the cache: a waiter looks at the database each time it is woken.
+      const result = await longPolls.hold(
+        `${storeCode}\u0000${principal.name}`,
+        seconds,
+        async () => {
+          const result = await operation.run(engine, { principal, body, query });
+          const page = result instanceof JsonDocuments ? result : undefined;
+          return {
+            result,
+            ready: !page || page.documents.length > 0,
+            pending: page?.poll?.pending ?? false,
+            storeId: page?.poll?.storeId ?? null,
+          };
+        },
+      );
+      return respond(200, result, media, headersOf(result));
     }
     // The token (not only its scope) is part of the key: no answer ever crosses tokens.
     const key =
@@ -458,14 +478,44 @@ export function createRequestHandler(
       }
     }
     const result = await operation.run(engine, { principal, body, query });
-    const response = respond(200, result, media);
+    const response = respond(200, result, media, headersOf(result));
     return cache && cached && key ? cache.keepResponse(cached.stamp, key, response) : response;
+  }
+
+  /** The admin API: JSON only, answered with the same headers and error bodies as `/V1`. */
+  async function serveAdmin(
+    request: HttpRequest,
+    exchange: Exchange,
+    route: AdminRoute,
+    params: Record<string, string>,
+  ): Promise<HttpResponse> {
+    if (!admin) throw new HttpError(404, 'Request does not match any route.');
+    const accept = header(request.headers, 'accept');
+    if (!negotiate(accept, ['json'])) throw notAcceptable(accept, 'application/json');
+    if (request.body.length > bodyLimit) throw tooLarge(bodyLimit);
+    const method = request.method.toUpperCase();
+    let body: unknown;
+    if (method !== 'GET' && request.body.length > 0) {
+      const type = parseContentType(header(request.headers, 'content-type'));
+      if (type && requestFormat(type.mediaType) === 'xml') {
+        throw new HttpError(415, 'The admin API takes application/json only.');
+      }
+      body = await decodeBody(request, {});
+    }
+    const answered = await admin.serve(request, route, params, body, exchange.requestId);
+    if (answered.operator !== undefined) exchange.tokenName = answered.operator;
+    return respond(answered.status, answered.value, JSON_MEDIA, {
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      ...answered.headers,
+    });
   }
 
   const handler = (async (request: HttpRequest): Promise<HttpResponse> => {
     let exchange: Exchange | undefined;
     try {
       exchange = begin(request);
+      const page = options.console?.respond(request);
+      if (page) return finish(request, { ...exchange, operation: 'console' }, page);
       return finish(request, exchange, await serve(request, exchange));
     } catch (error) {
       exchange ??= {
@@ -474,25 +524,23 @@ export function createRequestHandler(
         operation: 'unmatched',
         errorMedia: JSON_MEDIA,
         credentials: { secret: null, malformed: false },
+        requestId: requestIdOf(request.headers),
       };
       return failWith(request, exchange, error);
     }
   }) as RequestHandler;
   handler.fail = (request, error) => failWith(request, begin(request), error);
+  handler.endWaits = () => longPolls.close();
+  Object.defineProperty(handler, 'waiting', { get: () => longPolls.waiting });
   return handler;
 }
 
-function notAcceptable(accept: string | undefined, offered: string): HttpError {
-  return new HttpError(
-    406,
-    `None of the media types in %fieldValue can be produced: accept ${offered}.`,
-    [{ fieldName: 'Accept', fieldValue: accept ?? '' }],
-  );
+/** The seconds a `wait` asks for; 0 when absent or not a number (the engine then answers 400). */
+function waitSeconds(wait: string | undefined): number {
+  return wait !== undefined && /^\d{1,9}$/.test(wait) ? Number(wait) : 0;
 }
 
-/** The 413 of a body over the limit. */
-export function tooLarge(limit: number): HttpError {
-  return new HttpError(413, 'The request body exceeds the limit of %fieldValue bytes.', [
-    { fieldName: 'body', fieldValue: String(limit) },
-  ]);
+/** The headers an answer carries of its own (a queue page's `Fulfil-Cursor`). */
+function headersOf(result: unknown): Record<string, string> {
+  return result instanceof JsonDocuments ? result.headers : {};
 }

@@ -1,4 +1,12 @@
 export {
+  ADMIN_ROUTES,
+  type AdminOptions,
+  createAdminServer,
+  requestIdOf,
+  SESSION_COOKIE,
+} from './admin-handler.js';
+export { ADMIN_OPERATIONS, ADMIN_PREFIX, type AdminOperation } from './admin-routes.js';
+export {
   type AuthThrottle,
   type AuthThrottleOptions,
   createAuthThrottle,
@@ -18,9 +26,11 @@ export {
   type RequestHandler,
   type RequestHandlerOptions,
 } from './handler.js';
+export { DEFAULT_LONG_POLL_LIMITS, type LongPollLimits } from './long-poll.js';
 export { type Format, negotiate, type Produced } from './media.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export { type HttpServerOptions, type RunningHttpServer, startHttpServer } from './node-adapter.js';
+export { buildAdminOpenApiDocument } from './openapi/admin-document.js';
 export {
   buildOpenApiDocument,
   type OpenApiDocument,

@@ -3,7 +3,15 @@
  * array without being parsed or serialized again. XML, rarer, is rendered from their values.
  */
 export class JsonDocuments {
-  constructor(readonly documents: readonly string[]) {}
+  /**
+   * @param headers sent with the answer (a queue page's `Fulfil-Cursor`).
+   * @param poll what a long poll needs to know of the page it looked at (long-poll.ts).
+   */
+  constructor(
+    readonly documents: readonly string[],
+    readonly headers: Record<string, string> = {},
+    readonly poll?: { pending: boolean; storeId: number },
+  ) {}
 
   /** `[` + the documents joined by `,` + `]`. */
   json(): string {

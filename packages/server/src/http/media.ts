@@ -25,16 +25,25 @@ interface MediaRange {
   q: number;
 }
 
-function parseRange(text: string): MediaRange | null {
-  const [range = '', ...params] = text.split(';');
-  const [type, subtype, ...rest] = range.trim().toLowerCase().split('/');
-  if (!type || !subtype || rest.length) return null;
+/**
+ * One entry of an `Accept`-style header (`value;q=0.5`): its value, lowercased, and its q-value
+ * (1 when absent, 0 when malformed).
+ */
+export function weightedEntry(text: string): { value: string; q: number } {
+  const [value = '', ...params] = text.split(';');
   let q = 1;
   for (const param of params) {
-    const [name = '', value = ''] = param.split('=').map((part) => part.trim());
+    const [name = '', weight = ''] = param.split('=').map((part) => part.trim());
     if (name.toLowerCase() !== 'q') continue;
-    q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value) ? Number(value) : 0;
+    q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(weight) ? Number(weight) : 0;
   }
+  return { value: value.trim().toLowerCase(), q };
+}
+
+function parseRange(text: string): MediaRange | null {
+  const { value, q } = weightedEntry(text);
+  const [type, subtype, ...rest] = value.split('/');
+  if (!type || !subtype || rest.length) return null;
   return { type, subtype, q };
 }
 

@@ -1,4 +1,4 @@
-import type { DispatchReport, QueueDepth } from '@fulfil/core';
+import type { CourierCallEvent, DispatchReport, QueueDepth } from '@fulfil/core';
 import { Counter, family, Histogram } from './prometheus.js';
 
 /**
@@ -11,6 +11,8 @@ export interface Metrics {
   observeRequest(operation: string, status: number, seconds: number): void;
   /** One courier dispatch round: its report, or the error it failed with. */
   observeCourierRound(outcome: DispatchReport | Error): void;
+  /** One carrier call: its carrier, operation, outcome kind and duration. */
+  observeCourierCall(event: CourierCallEvent): void;
   /** The exposition text; `depths` is null when the database could not be read. */
   render(depths: readonly QueueDepth[] | null): string;
 }
@@ -23,7 +25,13 @@ export function createMetrics(): Metrics {
   const latency = new Histogram(LATENCY_BUCKETS);
   const courierOrders = new Counter();
   const courierRounds = new Counter();
+  const carrierCalls = new Counter();
+  const carrierLatency = new Histogram(LATENCY_BUCKETS);
   return {
+    observeCourierCall({ carrier, op, kind, ms }) {
+      carrierCalls.add({ carrier, operation: op, outcome: kind });
+      carrierLatency.observe({ carrier, operation: op }, ms / 1000);
+    },
     observeRequest(operation, status, seconds) {
       requests.add({ operation, status: String(status) });
       latency.observe({ operation }, seconds);
@@ -34,7 +42,7 @@ export function createMetrics(): Metrics {
         return;
       }
       courierRounds.add({ result: 'ok' });
-      for (const kind of ['shipped', 'retrying', 'failed'] as const) {
+      for (const kind of ['shipped', 'retrying', 'failed', 'voided', 'void_failed'] as const) {
         if (outcome[kind].length) courierOrders.add({ outcome: kind }, outcome[kind].length);
       }
     },
@@ -55,11 +63,25 @@ export function createMetrics(): Metrics {
         family(
           'fulfil_queue_depth',
           'gauge',
-          'Orders each queue of each store lists.',
+          'Orders each queue of each store lists; for failed, the open failures only (not the abandoned).',
           (depths ?? []).map((depth) => ({
             labels: { store: depth.store_code, queue: depth.queue },
             value: depth.orders,
           })),
+        ),
+        family(
+          'fulfil_failed_orders',
+          'gauge',
+          'Orders of the failed queue of each store, by state: open (still to deal with), or abandoned (listed for good).',
+          (depths ?? [])
+            .filter((depth) => depth.queue === 'failed')
+            .flatMap((depth) => [
+              { labels: { store: depth.store_code, state: 'open' }, value: depth.orders },
+              {
+                labels: { store: depth.store_code, state: 'abandoned' },
+                value: depth.abandoned ?? 0,
+              },
+            ]),
         ),
         family('fulfil_database_up', 'gauge', 'Whether the last read of the database succeeded.', [
           { labels: {}, value: depths === null ? 0 : 1 },
@@ -67,7 +89,7 @@ export function createMetrics(): Metrics {
         family(
           'fulfil_courier_orders_total',
           'counter',
-          'Orders the courier dispatch handled, by outcome: shipped, retrying, failed.',
+          'Orders the courier dispatch handled, by outcome: shipped, retrying, failed, voided (labels), void_failed.',
           courierOrders.samples(),
         ),
         family(
@@ -75,6 +97,18 @@ export function createMetrics(): Metrics {
           'counter',
           'Courier dispatch rounds, by result: ok, or error when the round itself failed.',
           courierRounds.samples(),
+        ),
+        family(
+          'fulfil_courier_calls_total',
+          'counter',
+          'Carrier calls, by carrier, operation and outcome: ok, retriable, permanent, unknown.',
+          carrierCalls.samples(),
+        ),
+        family(
+          'fulfil_courier_call_duration_seconds',
+          'histogram',
+          'Time a carrier call took, rate-limit wait included, by carrier and operation.',
+          carrierLatency.samples(),
         ),
       ].join('');
     },

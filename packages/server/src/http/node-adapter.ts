@@ -51,10 +51,24 @@ export interface RunningHttpServer {
 
 type BodyRead = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 
-/** Reads the body up to `limit` bytes; past it stops keeping chunks and reports `too_large`. */
+/**
+ * How much of a body over `bodyLimit` is read and dropped before the 413, so that a client
+ * that writes its whole body before it reads (Node's fetch does) gets the answer instead of a
+ * reset. Past it the connection is closed unread. Dropping costs no memory, and the request
+ * timeout bounds how long a slow one may take.
+ */
+export function discardLimitOf(bodyLimit: number): number {
+  return 16 * bodyLimit;
+}
+
+/**
+ * Reads the body up to `limit` bytes. Past it, keeps reading without keeping anything, up to
+ * `discardLimitOf(limit)` (or its end, if that comes first), and reports `too_large`.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const discardLimit = discardLimitOf(limit);
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit)
+  if (Number.isFinite(declared) && declared > discardLimit)
     return Promise.resolve({ ok: false, reason: 'too_large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -68,14 +82,20 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
+      if (size > discardLimit) {
         done({ ok: false, reason: 'too_large' });
-        return;
+      } else if (size > limit) {
+        chunks.length = 0;
+      } else {
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
     };
-    const onEnd = () => done({ ok: true, body: Buffer.concat(chunks, size) });
+    const onEnd = () =>
+      done(
+        size > limit
+          ? { ok: false, reason: 'too_large' }
+          : { ok: true, body: Buffer.concat(chunks, size) },
+      );
     const onError = () => done({ ok: false, reason: 'aborted' });
     req.on('data', onData);
     req.on('end', onEnd);
@@ -94,6 +114,7 @@ function plainRequest(req: IncomingMessage, body: Buffer): HttpRequest {
     headers: req.headers,
     body,
     ...(req.socket.remoteAddress === undefined ? {} : { remoteAddress: req.socket.remoteAddress }),
+    ...('encrypted' in req.socket && req.socket.encrypted === true ? { secure: true } : {}),
   };
 }
 
@@ -119,7 +140,11 @@ function answerUnparsable(handler: RequestHandler, error: NodeJS.ErrnoException,
   }
   // Nothing of the request is known: its log line says so.
   const request = { method: '-', path: '-', query: new URLSearchParams(), headers: {} };
-  const response = handler.fail(request, unparsable(error));
+  writeAndClose(socket, handler.fail(request, unparsable(error)));
+}
+
+/** Writes `response` on a socket node has handed over (no ServerResponse), then closes it. */
+function writeAndClose(socket: Duplex, response: HttpResponse): void {
   const body = bytesOf(response);
   const headers = Object.entries({ ...response.headers, 'content-length': String(body.length) })
     .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -143,7 +168,8 @@ function write(
   res.writeHead(response.status, {
     ...response.headers,
     ...extraHeaders,
-    'content-length': String(body.length),
+    // A 304 has no body; its length would be the 200's, which it does not repeat.
+    ...(response.status === 304 ? {} : { 'content-length': String(body.length) }),
   });
   res.end(body);
 }
@@ -175,7 +201,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
           if (read.ok) {
             write(res, await handler(plainRequest(req, read.body)), closeHeader());
           } else if (read.reason === 'too_large') {
-            // Answer at once and close; the rest of the body is dropped, never kept.
+            // Nothing of the body was kept. Past the discard limit, the rest is left unread.
             const response = handler.fail(plainRequest(req, Buffer.alloc(0)), tooLarge(bodyLimit));
             write(res, response, { connection: 'close' });
           } else {
@@ -198,6 +224,15 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerUnparsable(handler, error, socket),
   );
+  // Node hands CONNECT to this event (and closes the socket unanswered when nobody listens):
+  // the handler answers it like any other request, with its 405.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    void handler(plainRequest(req, Buffer.alloc(0))).then((response) => {
+      if (socket.writable) writeAndClose(socket, response);
+      else socket.destroy();
+    });
+  });
   if (options.keepAliveTimeoutMs !== undefined) {
     server.keepAliveTimeout = options.keepAliveTimeoutMs;
   }
@@ -211,7 +246,11 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({
         url: `http://${shown}:${address.port}`,
-        close: () => shutdown.close(graceMs),
+        close: () => {
+          // Held long polls answer at once (200, what they last found, and the cursor).
+          handler.endWaits();
+          return shutdown.close(graceMs);
+        },
       });
     });
   });

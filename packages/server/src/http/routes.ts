@@ -4,9 +4,9 @@ import {
   type ApiAction,
   InvoiceRequest,
   OrderResourceSchema,
-  type PollParams,
   type Principal,
   type QueueName,
+  type QueuePollParams,
   RejectRequest,
   ShipRequest,
   StockItemResourceSchema,
@@ -23,6 +23,9 @@ import type { HttpEngine } from './types.js';
  * response schema and the engine call behind it. The request handler serves it and the OpenAPI
  * document describes it, so the two cannot drift apart.
  */
+
+/** The response header of every queue GET: the change cursor of what it saw (docs/polling.md). */
+export const CURSOR_HEADER = 'fulfil-cursor';
 
 /** Every operation lives under this prefix; `store_code` picks the tenant. */
 export const STORE_PREFIX = '/rest/:store_code';
@@ -47,8 +50,10 @@ export interface Operation {
   action: ApiAction;
   /** The valibot schema of the request body: validation in the engine, XML typing here. */
   request?: v.GenericSchema;
-  /** Query parameters, each described by its entry of the core's PollParams schema. */
-  query: readonly (keyof typeof PollParams.entries)[];
+  /** Query parameters, each described by its entry of the core's QueuePollParams schema. */
+  query: readonly (keyof typeof QueuePollParams.entries)[];
+  /** A queue GET that `wait` may hold until the queue has something new (long-poll.ts). */
+  longPoll?: boolean;
   /**
    * A GET whose answer depends only on the stored data, the token and the declared query: its
    * finished response may be kept while the repository's change stamp stays the same.
@@ -102,6 +107,11 @@ const ACTIONS: readonly { action: ActionName; request: v.GenericSchema; summary:
   },
 ];
 
+/** `pending_accept` → `PendingAccept`: every operationId is camelCase. */
+function camelCase(name: string): string {
+  return name.replace(/(?:^|_)(\w)/g, (_, letter: string) => letter.toUpperCase());
+}
+
 const order = { schema: OrderResourceSchema, many: false } as const;
 const orders = { schema: OrderResourceSchema, many: true } as const;
 
@@ -133,22 +143,30 @@ export const OPERATIONS: readonly Operation[] = [
     ({ queue, summary }): Operation => ({
       method: 'GET',
       path: `/V1/fulfillmentOrders/${queue}`,
-      operationId: `poll_${queue}`,
+      operationId: `poll${camelCase(queue)}`,
       tag: 'Fulfillment orders',
       summary,
       action: queue,
-      query: ['page', 'date'],
+      // `after`, `since` and `wait` are extensions (docs/polling.md): without them, the contract.
+      query: ['page', 'date', 'after', 'since', 'wait'],
       cacheable: true,
+      longPoll: true,
       response: orders,
-      run: async (engine, { principal, query }) =>
-        new JsonDocuments(await engine.pollDocuments(principal, queue, query)),
+      run: async (engine, { principal, query }) => {
+        const page = await engine.pollPage(principal, queue, query);
+        return new JsonDocuments(
+          page.documents,
+          { [CURSOR_HEADER]: page.cursor },
+          { pending: page.pending, storeId: page.store_id },
+        );
+      },
     }),
   ),
   ...ACTIONS.map(
     ({ action, request, summary }): Operation => ({
       method: 'POST',
       path: `/V1/fulfillmentOrder/${action}`,
-      operationId: action,
+      operationId: `${action}Order`,
       tag: 'Fulfillment orders',
       summary,
       action,

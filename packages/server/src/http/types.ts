@@ -14,6 +14,8 @@ export interface HttpRequest {
   body: Buffer;
   /** The client's IP address, as the socket has it; failed authentications are counted by it. */
   remoteAddress?: string;
+  /** Whether it came over TLS (the admin API's session cookie is then `Secure`). */
+  secure?: boolean;
 }
 
 /** A response as the handler produces it; the node adapter writes it out. */
@@ -48,6 +50,7 @@ export type HttpEngine = Pick<
   | 'listWarehouses'
   | 'syncStock'
   | 'pollDocuments'
+  | 'pollPage'
   | 'accept'
   | 'reject'
   | 'allocate'
@@ -56,4 +59,4 @@ export type HttpEngine = Pick<
   | 'listStores'
   | 'queueDepths'
 > &
-  Partial<Pick<Engine, 'changeStamp' | 'now'>> & { aclPrefix?: string };
+  Partial<Pick<Engine, 'changeStamp' | 'now' | 'admin' | 'onQueueChange'>> & { aclPrefix?: string };

@@ -73,6 +73,9 @@ describe('fulfil: usage', () => {
     ]);
     expect(expires.code).toBe(2);
     expect(expires.stderr.text).toMatch(/--expires/);
+    const publicUrl = await runCli(['serve', '--public-url', 'api.example.com']);
+    expect(publicUrl.code).toBe(2);
+    expect(publicUrl.stderr.text).toMatch(/--public-url: .*not an absolute URL/);
     const port = await runCli(['serve', '--port', '70000']);
     expect(port.code).toBe(2);
     expect(port.stderr.text).toMatch(/--port must be an integer from 0 to 65535/);
@@ -485,11 +488,8 @@ describe('fulfil: data commands', () => {
     });
     store.orders.push(fixtures.salesOrder('100000007', undefined, { warehouse_code: 'HQ' }));
     await cli(['seed', await writeJson(join(dir, 'seed.json'), seed)]);
-    expect((await cli(['courier', 'dispatch'])).stdout.json()).toEqual({
-      shipped: [],
-      retrying: [],
-      failed: [],
-    });
+    const none = { retrying: [], failed: [], voided: [], void_failed: [] };
+    expect((await cli(['courier', 'dispatch'])).stdout.json()).toEqual({ shipped: [], ...none });
 
     const engine = createEngine({ repository: await openRepository(db) });
     const [item] = (await engine.getOrder('default', '100000007-1')).items;
@@ -501,10 +501,23 @@ describe('fulfil: data commands', () => {
 
     const round = await cli(['courier', 'dispatch']);
     expect(round.code).toBe(0);
-    expect(round.stdout.json()).toEqual({ shipped: ['100000007-1'], retrying: [], failed: [] });
-    expect((await cli(['orders', 'show', '100000007-1'])).stdout.json()).toMatchObject({
-      order: { status: 'pending_invoice' },
-    });
+    expect(round.stdout.json()).toEqual({ shipped: ['100000007-1'], ...none });
+    const shown = (await cli(['orders', 'show', '100000007-1'])).stdout.json<{
+      order: { status: string };
+      shipments: { tracks: { track_number: string }[] }[];
+    }>();
+    expect(shown.order.status).toBe('pending_invoice');
+
+    // The label prints again from the database, with its document.
+    const label = await cli(['courier', 'label', '100000007-1']);
+    expect(label.code).toBe(0);
+    const labels =
+      label.stdout.json<{ status: string; tracking_number: string; document: string }[]>();
+    expect(labels.map((l) => [l.status, l.tracking_number])).toEqual([
+      ['live', shown.shipments[0]?.tracks[0]?.track_number],
+    ]);
+    expect(labels[0]?.document).toContain(labels[0]?.tracking_number);
+    expect((await cli(['courier', 'label', '100000007-1', '--all'])).stdout.json()).toEqual(labels);
   });
 
   it('reports a DomainError on one line with placeholders filled and the field named', async () => {

@@ -192,4 +192,25 @@ describe('fulfil serve', () => {
     expect(await serve.done).toBe(0);
     expect(serve.stdout.text).toContain('The script that started fulfil has ended: stopping');
   });
+
+  it('mounts the console at /admin/ with the admin API, and neither with --admin off', async () => {
+    for (const [admin, status] of [
+      ['auto', 200],
+      ['off', 404],
+    ] as const) {
+      const serve = startServe(['--db', 'sqlite::memory:', '--admin', admin]);
+      const url = await serve.ready();
+      const page = await fetch(`${url}/admin/`);
+      expect(page.status, `--admin ${admin}`).toBe(status);
+      if (status === 200) {
+        expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+        expect(await page.text()).toContain('<div id="app">');
+        expect((await fetch(`${url}/admin/api/session`)).status).toBe(401);
+      } else {
+        await page.arrayBuffer();
+      }
+      serve.signals.emit('SIGTERM');
+      expect(await serve.done).toBe(0);
+    }
+  });
 });

@@ -23,10 +23,14 @@ describe('over HTTP', () => {
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(10);
       expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
+      const message =
+        'Too many failed authentications from this address: retry in %fieldValue seconds.';
+      const parameters = [{ fieldName: 'Retry-After', fieldValue: String(retryAfter) }];
       expect(reply.body).toEqual({
-        message: 'Too many failed authentications from this address: retry in %fieldValue seconds.',
+        message,
         code: 429,
-        parameters: [{ fieldName: 'Retry-After', fieldValue: String(retryAfter) }],
+        parameters,
+        errors: [{ message, parameters }],
       });
     }
     const valid = await call(server, 'GET', WAREHOUSES, { token: TOKENS.partnerA });

@@ -4,6 +4,7 @@ import { ErrorBodySchema } from '../../src/index.js';
 import {
   advance,
   call,
+  errorBody,
   findInQueue,
   jsonOf,
   type Reply,
@@ -136,11 +137,11 @@ describe('read-only requests', () => {
       token: TOKENS.partnerA,
     });
     const body = expectError(reply, 403);
-    expect(body).toEqual({
-      message: 'The access token is not allowed to use %resources.',
-      code: 1403,
-      parameters: [{ resources: 'Fulfil_FulfillmentOrder::api_pending_allocation' }],
-    });
+    expect(body).toEqual(
+      errorBody('The access token is not allowed to use %resources.', 1403, [
+        { resources: 'Fulfil_FulfillmentOrder::api_pending_allocation' },
+      ]),
+    );
     const stock = await call(server, 'POST', '/V1/stockItems', {
       token: TOKENS.erp,
       json: { stock_items: [] },
@@ -337,7 +338,9 @@ describe('read-only requests', () => {
     expect(reply.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     expect(reply.text).toBe(
       '<?xml version="1.0"?>\n<response><message>The access token is not allowed to use %resources.</message><code>1403</code>' +
-        '<parameters><item><resources>Fulfil_FulfillmentOrder::api_pending_allocation</resources></item></parameters></response>',
+        '<parameters><item><resources>Fulfil_FulfillmentOrder::api_pending_allocation</resources></item></parameters>' +
+        '<errors><item><message>The access token is not allowed to use %resources.</message>' +
+        '<parameters><item><resources>Fulfil_FulfillmentOrder::api_pending_allocation</resources></item></parameters></item></errors></response>',
     );
     const missing = await call(server, 'GET', '/V1/nothing', { accept: 'text/xml' });
     expect(missing.status).toBe(404);

@@ -1,4 +1,6 @@
-import type { Engine } from '@fulfil/core';
+import { createEngine, createSimulatedCarrier, type Engine, ManualClock } from '@fulfil/core';
+import { fixtures } from '@fulfil/core/testing';
+import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { describe, expect, test } from 'vitest';
 import { createMetrics, startCourierLoop } from '../../src/index.js';
 import { call, serverPerTest, type TestServer, TOKENS } from './support.js';
@@ -33,34 +35,34 @@ describe('GET /metrics', () => {
 
     expect(text).toContain('# TYPE fulfil_http_requests_total counter');
     expect(
-      sample(text, 'fulfil_http_requests_total{operation="poll_pending_accept",status="200"}'),
+      sample(text, 'fulfil_http_requests_total{operation="pollPendingAccept",status="200"}'),
     ).toBe(3);
     expect(
-      sample(text, 'fulfil_http_requests_total{operation="poll_pending_accept",status="401"}'),
+      sample(text, 'fulfil_http_requests_total{operation="pollPendingAccept",status="401"}'),
     ).toBe(1);
     expect(sample(text, 'fulfil_http_requests_total{operation="unmatched",status="404"}')).toBe(1);
     expect(sample(text, 'fulfil_http_requests_total{operation="health",status="200"}')).toBe(1);
 
     expect(text).toContain('# TYPE fulfil_http_request_duration_seconds histogram');
-    const count = 'fulfil_http_request_duration_seconds_count{operation="poll_pending_accept"}';
+    const count = 'fulfil_http_request_duration_seconds_count{operation="pollPendingAccept"}';
     expect(sample(text, count)).toBe(4);
     expect(
       sample(
         text,
-        'fulfil_http_request_duration_seconds_bucket{operation="poll_pending_accept",le="+Inf"}',
+        'fulfil_http_request_duration_seconds_bucket{operation="pollPendingAccept",le="+Inf"}',
       ),
     ).toBe(4);
     const buckets = text
       .split('\n')
       .filter((line) =>
         line.startsWith(
-          'fulfil_http_request_duration_seconds_bucket{operation="poll_pending_accept"',
+          'fulfil_http_request_duration_seconds_bucket{operation="pollPendingAccept"',
         ),
       )
       .map((line) => Number(line.split(' ')[1]));
     expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
     expect(
-      sample(text, 'fulfil_http_request_duration_seconds_sum{operation="poll_pending_accept"}'),
+      sample(text, 'fulfil_http_request_duration_seconds_sum{operation="pollPendingAccept"}'),
     ).toBeGreaterThan(0);
 
     // The seed's four orders all wait for acceptance; the other store has none anywhere.
@@ -95,7 +97,31 @@ describe('GET /metrics', () => {
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(sample(text, 'fulfil_queue_depth{store="default",queue="pending_accept"}')).toBe(3);
     expect(sample(text, 'fulfil_queue_depth{store="default",queue="pending_allocation"}')).toBe(1);
-    expect(sample(text, 'fulfil_http_requests_total{operation="accept",status="200"}')).toBe(1);
+    expect(sample(text, 'fulfil_http_requests_total{operation="acceptOrder",status="200"}')).toBe(
+      1,
+    );
+  });
+
+  test('an abandoned order leaves the failed queue depth; the failures are counted by state', async () => {
+    const server = await serve();
+    const failedDepth = 'fulfil_queue_depth{store="default",queue="failed"}';
+    const failures = (state: string) => `fulfil_failed_orders{store="default",state="${state}"}`;
+    await server.engine.failOrder('default', '100001002-1', 'no stock');
+    await server.engine.failOrder('default', '100001001-1', 'damaged');
+    let text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, failedDepth)).toBe(2);
+    expect(sample(text, failures('open'))).toBe(2);
+    expect(sample(text, failures('abandoned'))).toBe(0);
+
+    await server.engine.abandonOrder('default', '100001002-1');
+    await server.engine.abandonOrder('default', '100001001-1');
+    text = await (await fetch(`${server.url}/metrics`)).text();
+    // Still listed in failed (the contract allows it), yet nothing is left to alert on.
+    const listed = await call(server, 'GET', '/V1/fulfillmentOrders/failed', { token: TOKENS.all });
+    expect(listed.body).toHaveLength(2);
+    expect(sample(text, failedDepth)).toBe(0);
+    expect(sample(text, failures('open'))).toBe(0);
+    expect(sample(text, failures('abandoned'))).toBe(2);
   });
 
   test('with the database away, the process series still come, and database_up is 0', async () => {
@@ -124,7 +150,13 @@ describe('courier outcomes', () => {
       dispatchCourier: async () => {
         round += 1;
         if (round === 2) throw new Error('courier down');
-        return { shipped: ['A-1', 'B-1'], retrying: ['C-1'], failed: round === 3 ? ['D-1'] : [] };
+        return {
+          shipped: ['A-1', 'B-1'],
+          retrying: ['C-1'],
+          failed: round === 3 ? ['D-1'] : [],
+          voided: [],
+          void_failed: [],
+        };
       },
     };
     const stop = startCourierLoop(engine, { intervalMs: 1, log: () => {}, metrics });
@@ -137,6 +169,54 @@ describe('courier outcomes', () => {
     expect(sample(text, 'fulfil_courier_orders_total{outcome="shipped"}')).toBe(2 * ok);
     expect(sample(text, 'fulfil_courier_orders_total{outcome="retrying"}')).toBe(ok);
     expect(sample(text, 'fulfil_courier_orders_total{outcome="failed"}')).toBe(1);
+  });
+
+  test('each carrier call is counted by carrier, operation and outcome, and timed', async () => {
+    const metrics = createMetrics();
+    let calls = 0;
+    const carrier = createSimulatedCarrier({ faults: () => (calls++ === 0 ? 'throttle' : null) });
+    const clock = new ManualClock('2026-07-01T09:00:00Z');
+    const engine = createEngine({
+      repository: await openSqliteRepository(':memory:'),
+      clock,
+      couriers: { bridge: carrier.factory },
+      onCourierCall: (event) => metrics.observeCourierCall(event),
+    });
+    try {
+      await engine.loadSeed({
+        stores: [
+          {
+            code: 'default',
+            settings: { courier: { type: 'bridge' } },
+            warehouses: [{ code: 'HQ', name: 'HQ', fulfilled_by: 'courier' }],
+            stock: [{ warehouse_code: 'HQ', sku: 'SKU-1', qty: 5 }],
+            orders: [fixtures.salesOrder('900', undefined, { warehouse_code: 'HQ' })],
+          },
+        ],
+      });
+      const [item] = (await engine.getOrder('default', '900-1')).items;
+      await engine.allocate(engine.operator('default'), {
+        allocation: { order_id: '900-1', items: [{ item_id: item?.id as number }] },
+      });
+      await engine.dispatchCourier();
+      clock.advance(60_000);
+      await engine.dispatchCourier();
+    } finally {
+      await engine.close();
+    }
+    const text = metrics.render([]);
+    const counted = (outcome: string) =>
+      sample(
+        text,
+        `fulfil_courier_calls_total{carrier="bridge",operation="create",outcome="${outcome}"}`,
+      );
+    expect([counted('retriable'), counted('ok')]).toEqual([1, 1]);
+    expect(
+      sample(
+        text,
+        'fulfil_courier_call_duration_seconds_count{carrier="bridge",operation="create"}',
+      ),
+    ).toBe(2);
   });
 
   test('label values are escaped', () => {

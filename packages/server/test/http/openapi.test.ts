@@ -32,7 +32,9 @@ describe('the served OpenAPI document tells the truth', () => {
 
   test('text/xml is read and written like application/xml', () => {
     const ship = document.paths['/V1/fulfillmentOrder/ship'].post;
-    expect(Object.keys(ship.requestBody.content)).toContain('text/xml');
+    expect(Object.keys(document.components.requestBodies.ShipRequest.content)).toContain(
+      'text/xml',
+    );
     expect(Object.keys(ship.responses[200].content)).toContain('text/xml');
   });
 
@@ -98,13 +100,20 @@ describe('responses are checked against the document', () => {
   });
 
   test('a 401 without its WWW-Authenticate header is caught', () => {
-    const problems = problemsOf('GET', '/V1/warehouses', 401, { message: 'no', code: 1401 });
+    const problems = problemsOf('GET', '/V1/warehouses', 401, {
+      message: 'no',
+      code: 1401,
+      parameters: [],
+      errors: [{ message: 'no', parameters: [] }],
+    });
     expect(problems).toEqual([expect.stringContaining('header WWW-Authenticate is missing')]);
   });
 
   test('an error body of the wrong shape on an unknown route is caught', () => {
     const problems = problemsOf('GET', '/V1/nothing', 404, { error: 'not found' });
-    expect(problems).toEqual([expect.stringContaining("must have required property 'message'")]);
+    expect(problems).toEqual(
+      expect.arrayContaining([expect.stringContaining("must have required property 'message'")]),
+    );
   });
 
   test('a real reply passes', async () => {

@@ -108,9 +108,12 @@ describe('GET /ready', () => {
     const response = await fetch(`${server.url}/ready`);
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
+    const message = 'The database is not reachable.';
     expect(await response.json()).toEqual({
-      message: 'The database is not reachable.',
+      message,
       code: 503,
+      parameters: [],
+      errors: [{ message, parameters: [] }],
     });
     const line = server.logs.map((entry) => JSON.parse(entry)).find((e) => e.path === '/ready');
     expect(line).toMatchObject({ status: 503 });

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
-import { call, serverPerTest, TOKENS } from './support.js';
+import { call, errorBody, serverPerTest, TOKENS } from './support.js';
 
 /**
  * One request may cost only so much: a few clients posting the largest bodies the server takes,
@@ -118,11 +118,11 @@ describe('limits', () => {
     const xml = `<request><stock_items/><pad>${'<v>1</v>'.repeat(100_000)}</pad></request>`;
     const reply = await call(server, 'POST', '/V1/stockItems', { token: TOKENS.all, xml });
     expect(reply.status).toBe(413);
-    expect(reply.body).toEqual({
-      message: 'The XML body has more than %fieldValue elements.',
-      code: 413,
-      parameters: [{ fieldName: 'body', fieldValue: '100000' }],
-    });
+    expect(reply.body).toEqual(
+      errorBody('The XML body has more than %fieldValue elements.', 413, [
+        { fieldName: 'body', fieldValue: '100000' },
+      ]),
+    );
   });
 
   test('more than 100,000 JSON values is 413 with the error body; strings do not count', async () => {
@@ -141,11 +141,11 @@ describe('limits', () => {
       xml: values(100_001),
     });
     expect(reply.status).toBe(413);
-    expect(reply.body).toEqual({
-      message: 'The JSON body has more than %fieldValue values.',
-      code: 413,
-      parameters: [{ fieldName: 'body', fieldValue: '100000' }],
-    });
+    expect(reply.body).toEqual(
+      errorBody('The JSON body has more than %fieldValue values.', 413, [
+        { fieldName: 'body', fieldValue: '100000' },
+      ]),
+    );
   });
 
   test('XML nested deeper than 16 levels is 400 with the error body', async () => {
@@ -162,11 +162,11 @@ describe('limits', () => {
       xml: deep(16),
     });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({
-      message: 'The XML body nests elements deeper than %fieldValue levels.',
-      code: 400,
-      parameters: [{ fieldName: 'body', fieldValue: '16' }],
-    });
+    expect(reply.body).toEqual(
+      errorBody('The XML body nests elements deeper than %fieldValue levels.', 400, [
+        { fieldName: 'body', fieldValue: '16' },
+      ]),
+    );
     const hostile = await call(server, 'POST', '/V1/stockItems', {
       token: TOKENS.all,
       xml: `<request>${'<a>'.repeat(100_000)}</request>`,

@@ -11,6 +11,7 @@ import {
 } from '../../src/index.js';
 import {
   call,
+  errorBody,
   jsonOf,
   salesOrder,
   startTestServer,
@@ -51,6 +52,12 @@ function brokenEngine(
     authenticate: async () => principal,
     authorize: () => {},
     pollDocuments,
+    pollPage: async (actor, queue, query) => ({
+      documents: await pollDocuments(actor, queue, query),
+      cursor: 'cursor',
+      pending: false,
+      store_id: 1,
+    }),
     listWarehouses: fail,
     syncStock: fail,
     accept: fail,
@@ -121,11 +128,11 @@ describe('500', () => {
     expect(reply.status).toBe(500);
     const id = /^Internal error; report id ([0-9a-f]{12})$/.exec(reply.body.message)?.[1];
     expect(id).toBeDefined();
-    expect(reply.body).toEqual({
-      message: `Internal error; report id ${id}`,
-      code: 500,
-      parameters: [{ fieldName: 'report_id', fieldValue: id }],
-    });
+    expect(reply.body).toEqual(
+      errorBody(`Internal error; report id ${id}`, 500, [
+        { fieldName: 'report_id', fieldValue: id },
+      ]),
+    );
     expect(reply.text).not.toContain('disk on fire');
     expect(reply.headers.get('x-report-id')).toBe(id);
     expect(logs).toHaveLength(1);
@@ -157,7 +164,9 @@ describe('500', () => {
       }),
       body:
         '<?xml version="1.0"?>\n<response><message>Internal error; report id r-1</message><code>500</code>' +
-        '<parameters><item><fieldName>report_id</fieldName><fieldValue>r-1</fieldValue></item></parameters></response>',
+        '<parameters><item><fieldName>report_id</fieldName><fieldValue>r-1</fieldValue></item></parameters>' +
+        '<errors><item><message>Internal error; report id r-1</message>' +
+        '<parameters><item><fieldName>report_id</fieldName><fieldValue>r-1</fieldValue></item></parameters></item></errors></response>',
     });
   });
 
@@ -173,7 +182,8 @@ describe('500', () => {
       body: Buffer.alloc(0),
     });
     expect(response.status).toBe(200);
-    expect(poll).toHaveBeenCalledWith(principal, 'failed', {
+    // The principal carries the request's id (a generated one: none was sent) to the timeline.
+    expect(poll).toHaveBeenCalledWith({ ...principal, request_id: expect.any(String) }, 'failed', {
       page: '2',
       date: '2026-01-01 10:00:00',
     });
@@ -196,15 +206,15 @@ describe('413', () => {
       json: { pad: 'x'.repeat(2000) },
     });
     expect(reply.status).toBe(413);
-    expect(reply.body).toEqual({
-      message: 'The request body exceeds the limit of %fieldValue bytes.',
-      code: 413,
-      parameters: [{ fieldName: 'body', fieldValue: '1024' }],
-    });
+    expect(reply.body).toEqual(
+      errorBody('The request body exceeds the limit of %fieldValue bytes.', 413, [
+        { fieldName: 'body', fieldValue: '1024' },
+      ]),
+    );
     expect(server.logs.map((line) => JSON.parse(line).status)).toEqual([413]);
   });
 
-  test('a chunked body is cut off as soon as it passes the limit', async () => {
+  test('a chunked body past the limit is refused and its connection closed', async () => {
     const server = await serve({ server: { bodyLimit: limit } });
     const reply = await rawRequest(server.url, {
       path,
@@ -260,10 +270,9 @@ describe('close()', () => {
     expect(late.status).toBe(503);
     expect(late.headers['retry-after']).toBe('1');
     expect(late.headers.connection).toBe('close');
-    expect(JSON.parse(late.body)).toEqual({
-      message: 'The server is shutting down; retry in a moment.',
-      code: 503,
-    });
+    expect(JSON.parse(late.body)).toEqual(
+      errorBody('The server is shutting down; retry in a moment.', 503),
+    );
 
     release();
     const reply = await inFlight;
@@ -318,7 +327,10 @@ describe('OpenAPI', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const document = await jsonOf(response);
-    expect(document).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    expect(document).toEqual({
+      ...JSON.parse(JSON.stringify(buildOpenApiDocument())),
+      servers: [{ url: `${server.url}/rest/default`, description: 'The store default.' }],
+    });
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual(
       [
@@ -345,7 +357,7 @@ describe('OpenAPI', () => {
 
     const accept = document.paths['/V1/fulfillmentOrder/accept'].post;
     expect(accept['x-acl-resource']).toBe('Fulfil_FulfillmentOrder::api_accept');
-    expect(Object.keys(accept.requestBody.content)).toEqual([
+    expect(Object.keys(document.components.requestBodies.AcceptRequest.content)).toEqual([
       'application/json',
       'application/xml',
       'text/xml',
@@ -367,10 +379,16 @@ describe('OpenAPI', () => {
       items: { xml: { name: 'item' }, required: ['item_id', 'qty'] },
     });
     const poll = document.paths['/V1/fulfillmentOrders/pending_accept'].get;
+    // The contract's two, then the extensions of docs/polling.md.
     expect(poll.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
       'page',
       'date',
+      'after',
+      'since',
+      'wait',
     ]);
+    expect(Object.keys(poll.responses[200].headers)).toEqual(['Fulfil-Cursor']);
+    expect(poll.responses[410]).toEqual({ $ref: '#/components/responses/CursorExpired' });
     expect(poll.responses[200].content['application/xml'].schema).toEqual({
       type: 'array',
       items: { $ref: '#/components/schemas/FulfillmentOrder', xml: { name: 'item' } },
@@ -396,14 +414,11 @@ describe('OpenAPI', () => {
     }
   });
 
-  test('the server variable defaults to the requested store; XML only is 406', async () => {
+  test('the server URL is the requested store; XML only is 406', async () => {
     const server = await serve();
     const other = await jsonOf(await fetch(`${server.url}/rest/other/schema`));
     expect(other.servers).toEqual([
-      {
-        url: '/rest/{store_code}',
-        variables: { store_code: expect.objectContaining({ default: 'other' }) },
-      },
+      { url: `${server.url}/rest/other`, description: 'The store other.' },
     ]);
     const xml = await fetch(`${server.url}/rest/default/schema`, {
       headers: { accept: 'application/xml' },
@@ -436,7 +451,7 @@ describe('courier loop', () => {
         await wait(15);
         running -= 1;
         if (calls % 2 === 0) throw new Error('courier down');
-        return { shipped: [`SO-${calls}`], retrying: [], failed: [] };
+        return { shipped: [`SO-${calls}`], retrying: [], failed: [], voided: [], void_failed: [] };
       },
     };
     const stop = startCourierLoop(engine, { intervalMs: 1, log: (line) => lines.push(line) });

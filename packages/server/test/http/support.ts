@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createEngine, type Engine, ManualClock, type SeedInput, unverified } from '@fulfil/core';
+import {
+  createEngine,
+  type Engine,
+  type ErrorParameter,
+  ManualClock,
+  type SeedInput,
+  unverified,
+} from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { XMLParser } from 'fast-xml-parser';
@@ -347,4 +354,9 @@ export async function advance(server: Pick<TestServer, 'url'>, number: string, s
 // biome-ignore lint/suspicious/noExplicitAny: test convenience, like Reply.body
 export async function jsonOf(response: Response): Promise<any> {
   return response.json();
+}
+
+/** The error body of one problem, as the server writes it for every status. */
+export function errorBody(message: string, code: number, parameters: ErrorParameter[] = []) {
+  return { message, code, parameters, errors: [{ message, parameters }] };
 }

@@ -1,6 +1,7 @@
 import { databaseUnavailable, type Principal } from '@fulfil/core';
 import { expect, test } from 'vitest';
 import { createRequestHandler, type HttpEngine } from '../../src/index.js';
+import { errorBody } from './support.js';
 
 /** A database that cannot serve is a 503 with Retry-After, never a 500. */
 
@@ -10,6 +11,13 @@ const principal: Principal = {
   warehouses: null,
   resources: [],
 };
+
+/**
+ * Issue 16 item 11: a 503 can follow an action the database committed (the connection dropped
+ * between COMMIT and its reply), so the body says what makes retrying safe.
+ */
+const UNAVAILABLE =
+  'The database is unavailable right now; retry in a moment. A retry is safe: every action is idempotent, so one that was applied after all is not applied twice.';
 
 /** An engine that lets anyone in and whose database is away for every use case. */
 function engineWithoutDatabase(): HttpEngine {
@@ -23,6 +31,7 @@ function engineWithoutDatabase(): HttpEngine {
     authenticate: async () => principal,
     authorize: () => {},
     pollDocuments: away,
+    pollPage: away,
     listWarehouses: away,
     syncStock: away,
     accept: away,
@@ -49,10 +58,7 @@ test('is 503 with Retry-After: 1 and the error body; the cause goes to the log o
   });
   expect(response.status).toBe(503);
   expect(response.headers['retry-after']).toBe('1');
-  expect(JSON.parse(String(response.body))).toEqual({
-    message: 'The database is unavailable right now; retry in a moment.',
-    code: 1503,
-  });
+  expect(JSON.parse(String(response.body))).toEqual(errorBody(UNAVAILABLE, 1503));
   expect(response.body).not.toContain('ECONNREFUSED');
   expect(logs).toEqual([
     expect.objectContaining({
@@ -76,6 +82,7 @@ test('answers in XML when XML is asked for', async () => {
   expect(response.status).toBe(503);
   expect(response.headers['retry-after']).toBe('1');
   expect(response.body).toBe(
-    '<?xml version="1.0"?>\n<response><message>The database is unavailable right now; retry in a moment.</message><code>1503</code></response>',
+    `<?xml version="1.0"?>\n<response><message>${UNAVAILABLE}</message><code>1503</code><parameters></parameters>` +
+      `<errors><item><message>${UNAVAILABLE}</message><parameters></parameters></item></errors></response>`,
   );
 });

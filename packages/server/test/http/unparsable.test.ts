@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support.js';
+import { errorBody, startTestServer, type TestServer } from './support.js';
 
 /** Sends raw bytes and reads until the server closes the connection. */
 function rawExchange(url: string, bytes: string): Promise<string> {
@@ -40,12 +40,47 @@ describe('requests node cannot parse get the error body too (docs/behaviour.md)'
     );
     expect(reply.status).toBe(431);
     expect(reply.headers).toContain('content-type: application/json');
-    expect(reply.body).toEqual({ message: 'The request headers are too large.', code: 431 });
+    expect(reply.body).toEqual(errorBody('The request headers are too large.', 431));
   });
 
   it('bytes that are not HTTP: 400 with the error body', async () => {
     const reply = parse(await rawExchange(server.url, 'HELLO THERE\r\n\r\n'));
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ message: 'The request is not valid HTTP.', code: 400 });
+    expect(reply.body).toEqual(errorBody('The request is not valid HTTP.', 400));
+  });
+});
+
+describe('CONNECT (issue 16 item 9): 405 with the error body, not a closed connection', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('to a host and port: nothing here tunnels, so no method is allowed', async () => {
+    const raw = await rawExchange(
+      server.url,
+      'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n',
+    );
+    const reply = parse(raw);
+    expect(reply.status, raw).toBe(405);
+    expect(reply.headers).toContain('\r\nallow: \r\n');
+    expect(reply.headers).toContain('x-content-type-options: nosniff');
+    expect(reply.body).toEqual(
+      errorBody('Method %fieldValue is not allowed here.', 405, [
+        { fieldName: 'method', fieldValue: 'CONNECT' },
+      ]),
+    );
+  });
+
+  it('to a path of the API: Allow names its methods, XML when asked for', async () => {
+    const raw = await rawExchange(
+      server.url,
+      'CONNECT /rest/default/V1/warehouses HTTP/1.1\r\nhost: x\r\naccept: application/xml\r\n\r\n',
+    );
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 405 /);
+    expect(head.toLowerCase()).toContain('\r\nallow: get\r\n');
+    expect(body).toContain('<code>405</code>');
   });
 });

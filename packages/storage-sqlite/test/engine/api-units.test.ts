@@ -1,10 +1,11 @@
 import {
-  type CourierShipmentRequest,
+  type CreateShipmentRequest,
   createEngine,
   defaultRouter,
   type Engine,
   ManualClock,
   type Router,
+  simulatedCourier,
 } from '@fulfil/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteRepository } from '../../src/index.js';
@@ -19,19 +20,23 @@ import { salesOrder } from './harness.js';
 let engine: Engine;
 afterEach(() => engine.close());
 
-async function open(options: { router?: Router; courier?: CourierShipmentRequest[] } = {}) {
+async function open(options: { router?: Router; courier?: CreateShipmentRequest[] } = {}) {
   const seen = options.courier;
   engine = createEngine({
     repository: await openSqliteRepository({ filename: ':memory:' }),
     clock: new ManualClock('2026-04-01T09:00:00Z'),
     ...(options.router ? { router: options.router } : {}),
     couriers: {
-      spy: () => ({
-        async ship(request) {
-          seen?.push(request);
-          return { ok: true, tracks: [] };
-        },
-      }),
+      spy: (settings) => {
+        const simulated = simulatedCourier(settings);
+        return {
+          ...simulated,
+          async createShipment(request, options) {
+            seen?.push(request);
+            return simulated.createShipment(request, options);
+          },
+        };
+      },
     },
   });
   await engine.loadSeed({
@@ -90,7 +95,7 @@ describe('amounts the engine hands out are in API units', () => {
   });
 
   it('a courier is handed the order and its lines as the API shows them', async () => {
-    const requests: CourierShipmentRequest[] = [];
+    const requests: CreateShipmentRequest[] = [];
     await open({ courier: requests });
     const [order] = await engine.intake(
       'default',
@@ -102,8 +107,10 @@ describe('amounts the engine hands out are in API units', () => {
     await engine.dispatchCourier();
     expect(requests).toHaveLength(1);
     expect(requests[0]?.order).toMatchObject({ shipping_amount: 5, package_value: 20 });
-    expect(requests[0]?.items).toMatchObject([
-      { sku: 'SKU-1', qty: 2, price: 10, total_price: 20 },
-    ]);
+    expect(requests[0]?.parcel).toMatchObject({
+      index: 1,
+      count: 1,
+      items: [{ sku: 'SKU-1', qty: 2, price: 10, total_price: 20 }],
+    });
   });
 });

@@ -1,4 +1,12 @@
-import { type CourierShipmentRequest, createEngine, type Engine, ManualClock } from '@fulfil/core';
+import {
+  type CourierOutcome,
+  type CreateShipmentRequest,
+  createEngine,
+  type Engine,
+  type IssuedLabel,
+  ManualClock,
+  simulatedCourier,
+} from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteRepository } from '../../src/index.js';
@@ -12,12 +20,16 @@ describe('courier dispatch claims', () => {
   afterEach(() => engine.close());
 
   /** An engine whose store ships through `ship`, with one allocated order at the courier warehouse. */
-  async function courierOrder(ship: (request: CourierShipmentRequest) => Promise<unknown>) {
+  async function courierOrder(
+    create: (request: CreateShipmentRequest) => Promise<CourierOutcome<{ label: IssuedLabel }>>,
+  ) {
     const clock = new ManualClock('2026-03-01T09:00:00Z');
     engine = createEngine({
       repository: await openSqliteRepository(':memory:'),
       clock,
-      couriers: { test: () => ({ ship: ship as never }) },
+      couriers: {
+        test: (settings) => ({ ...simulatedCourier(settings), createShipment: create }),
+      },
     });
     await engine.loadSeed({
       stores: [
@@ -39,27 +51,44 @@ describe('courier dispatch claims', () => {
   }
 
   it('an order canceled while its courier call is under way is left canceled, not shipped or retried', async () => {
-    await courierOrder(async () => {
+    const clock = await courierOrder(async () => {
       await engine.cancelOrder('default', '700-1');
-      return { ok: false, error: 'too late' };
+      return { kind: 'permanent', code: 'late', message: 'too late' };
     });
-    expect(await engine.dispatchCourier()).toEqual({ shipped: [], retrying: [], failed: [] });
+    const none = { shipped: [], retrying: [], failed: [], voided: [], void_failed: [] };
+    expect(await engine.dispatchCourier()).toEqual(none);
     const history = await engine.getOrderHistory('default', '700-1');
     expect(history.order.status).toBe('canceled');
     expect(history.audit.map((event) => event.action)).toEqual(['intake', 'allocate', 'cancel']);
+    // The call may have bought a label: once the claim has run out, the dispatcher looks the
+    // parcel up and voids whatever the carrier holds (here nothing).
+    expect((await engine.listLabels('default', '700-1')).map((l) => l.status)).toEqual(['voiding']);
+    clock.advance(120_000);
+    expect(await engine.dispatchCourier()).toEqual({ ...none, voided: ['700-1'] });
+    expect((await engine.listLabels('default', '700-1')).map((l) => l.status)).toEqual(['voided']);
   });
 
-  it('every attempt at one shipment carries the same idempotency key', async () => {
+  it('every attempt at one parcel carries the same reference', async () => {
     const keys: string[] = [];
     const clock = await courierOrder(async (request) => {
-      keys.push(request.idempotency_key);
+      keys.push(request.reference);
       return keys.length === 1
-        ? { ok: false, error: 'courier down' }
-        : { ok: true, tracks: [{ carrier_code: 't', title: 'T', track_number: 'T-1' }] };
+        ? { kind: 'retriable', code: '503', message: 'courier down' }
+        : {
+            kind: 'ok',
+            label: {
+              carrier_label_id: 'L-1',
+              tracking_number: 'T-1',
+              tracking_url: null,
+              document: 'label',
+              document_format: 'zpl',
+              document_url: null,
+            },
+          };
     });
     expect((await engine.dispatchCourier()).retrying).toEqual(['700-1']);
     clock.advance(60_000);
     expect((await engine.dispatchCourier()).shipped).toEqual(['700-1']);
-    expect(keys).toEqual(['700-1/shipment-1', '700-1/shipment-1']);
+    expect(keys).toEqual(['700-1/shipment-1/1', '700-1/shipment-1/1']);
   });
 });

@@ -243,8 +243,14 @@ describe('docs/behaviour.md: reroutes, partial quantities and retries', () => {
       total_price_excl_tax: 16.4,
     });
     expect((kept?.total_tax_amount ?? 0) + (rest?.total_tax_amount ?? 0)).toBeCloseTo(5.43, 4);
-    // The first order keeps the sales order's shipping and totals.
-    expect(accepted).toMatchObject({ shipping_amount: 5, shipping_tax_amount: 0.9 });
+    // The first order keeps the sales order's shipping; its totals follow the line it kept.
+    expect(accepted).toMatchObject({
+      shipping_amount: 5,
+      shipping_tax_amount: 0.9,
+      package_value: 10.01,
+      grand_total: 15.01,
+      grand_total_excl_tax: 12.3,
+    });
 
     const rerouted: OrderResource = (await h.engine.getOrderHistory('default', '607-2')).order;
     const [line] = rerouted.items;
@@ -433,7 +439,8 @@ describe('docs/behaviour.md: reroutes, partial quantities and retries', () => {
     h.clock.advance(5 * 60_000);
     const late = await intake('701', [{ sku: 'SKU-1', qty: 1 }]);
     const numbers = async (queue: 'pending_accept' | 'pending_allocation', date: string) =>
-      (await h.engine.poll(h.partnerA, queue, { date })).map(
+      // Each queue polled by the role that may read it.
+      (await h.engine.poll(queue === 'pending_accept' ? h.partnerA : h.erp, queue, { date })).map(
         (order) => order.fulfillment_order_number,
       );
 

@@ -1,6 +1,7 @@
 import type { ParsedAccept } from '../../schemas/requests.js';
 import { fieldError } from '../errors.js';
 import { splitLine } from '../item-line.js';
+import { totalsAudit, withLiveTotals } from '../live-totals.js';
 import { partialQtyEnabled } from '../partials.js';
 import type { FulfillmentOrder, Item, StockDelta } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
@@ -74,8 +75,10 @@ export function accept(
   }
 
   const items = order.items.flatMap((item) => decided.get(item.id) ?? [item]);
+  // Only lines that stop being live move the totals: otherwise they stay as the shop gave them.
+  const next = rejected.length ? withLiveTotals({ ...order, items }) : { ...order, items };
   return {
-    order: touch({ ...order, items }, context.now),
+    order: touch(next, context.now),
     changed: true,
     stock,
     rejected,
@@ -86,6 +89,7 @@ export function accept(
         sku: line.sku,
         qty: line.qty,
       })),
+      ...totalsAudit(order, next),
     },
   };
 }

@@ -1,5 +1,10 @@
+import {
+  type CourierFailure,
+  carrierDetails,
+  describeCourierFailure,
+} from '../../ports/courier.js';
+import { later } from '../courier-labels.js';
 import type { Timestamp } from '../timestamp.js';
-import { formatTimestamp, parseTimestamp } from '../timestamp.js';
 import type { FulfillmentOrder, Track } from '../types.js';
 import { fail } from './operator.js';
 import type { ActionContext, ActionOutcome } from './outcome.js';
@@ -13,10 +18,16 @@ export interface CourierPolicy {
   retry_base_ms: number;
   /** How long one dispatcher holds an order while its courier call is under way. */
   lease_ms: number;
+  /**
+   * How long before the lease runs out every carrier call of the attempt is given up: a call
+   * still under way then could land after another dispatcher took over.
+   */
+  call_margin_ms: number;
 }
 
-function later(now: Timestamp, ms: number): Timestamp {
-  return formatTimestamp(new Date((parseTimestamp(now) as Date).getTime() + ms));
+/** How long the carrier calls of one attempt may take in all. */
+export function callDeadlineMs(policy: Pick<CourierPolicy, 'lease_ms' | 'call_margin_ms'>): number {
+  return Math.max(0, policy.lease_ms - policy.call_margin_ms);
 }
 
 /** Whether the courier is due for this order now: allocated lines wait and no one holds the lease. */
@@ -84,24 +95,35 @@ export function courierShipped(
   return { ...outcome, details: { ...outcome.details, courier: true } };
 }
 
-/** The courier refused: retry later with backoff, or fail the order once attempts run out. */
+/**
+ * The courier refused or did not answer: retry later with backoff (at least the carrier's wait),
+ * or fail the order once attempts run out. A rate limit (`throttled`) gives the attempt back: 429s
+ * alone never send an order to the failed queue.
+ */
 export function courierFailed(
   order: FulfillmentOrder,
-  error: string,
+  failure: CourierFailure,
   now: Timestamp,
   policy: CourierPolicy,
 ): ActionOutcome {
-  const attempts = order.courier.attempts;
-  if (attempts >= policy.max_attempts) {
+  const error = describeCourierFailure(failure);
+  const throttled = failure.kind === 'retriable' && failure.throttled === true;
+  const attempts = throttled ? Math.max(0, order.courier.attempts - 1) : order.courier.attempts;
+  const carrier = carrierDetails(failure);
+  if (!throttled && attempts >= policy.max_attempts) {
     const failed = fail(
       { ...order, courier: { ...order.courier, last_error: error, next_attempt_at: null } },
       `courier: ${error}`,
       now,
       'shipment',
     );
-    return { ...failed, details: { ...failed.details, attempts } };
+    return { ...failed, details: { ...failed.details, attempts, error, carrier } };
   }
-  const wait = policy.retry_base_ms * 2 ** (attempts - 1);
+  const carrierWait = failure.kind === 'retriable' ? (failure.wait_ms ?? 0) : 0;
+  // A 429 gives its attempt back, so nothing else bounds how soon it comes again: at least 1 s.
+  const wait = throttled
+    ? Math.max(carrierWait, 1000)
+    : Math.max(policy.retry_base_ms * 2 ** (attempts - 1), carrierWait);
   return {
     order: {
       ...order,
@@ -110,6 +132,6 @@ export function courierFailed(
     changed: true,
     stock: [],
     rejected: [],
-    details: { attempts, error, retry_at: later(now, wait) },
+    details: { attempts, error, carrier, retry_at: later(now, wait) },
   };
 }

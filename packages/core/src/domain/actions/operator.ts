@@ -1,6 +1,7 @@
 import { canApply } from '../../state-machine/transitions.js';
 import { DomainError } from '../errors.js';
 import { holdsReservation, isLive } from '../item-stage.js';
+import { totalsAudit, withLiveTotals } from '../live-totals.js';
 import type { Timestamp } from '../timestamp.js';
 import type { FailureStage, FulfillmentOrder, StockDelta } from '../types.js';
 import { type ActionOutcome, touch, unchanged } from './outcome.js';
@@ -115,15 +116,18 @@ export function cancel(order: FulfillmentOrder, now: Timestamp): ActionOutcome {
   const items = order.items.map((item) =>
     canApply('cancel', item.status) ? { ...item, status: 'canceled' as const } : item,
   );
+  const next = withLiveTotals({
+    ...order,
+    items,
+    failure: null,
+    courier: { ...order.courier, next_attempt_at: null },
+  });
   return {
-    order: touch(
-      { ...order, items, failure: null, courier: { ...order.courier, next_attempt_at: null } },
-      now,
-    ),
+    order: touch(next, now),
     changed: true,
     // Abandoning already freed the stock of an abandoned order.
     stock: order.failure?.abandoned ? [] : releaseReservations(order),
     rejected: [],
-    details: { items: open.map((item) => item.id) },
+    details: { items: open.map((item) => item.id), ...totalsAudit(order, next) },
   };
 }

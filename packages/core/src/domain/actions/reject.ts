@@ -1,4 +1,5 @@
 import type { ParsedReject } from '../../schemas/requests.js';
+import { totalsAudit, withLiveTotals } from '../live-totals.js';
 import type { FulfillmentOrder, Item } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
@@ -25,13 +26,15 @@ export function reject(
     ids.has(item.id) ? rejectLine(item, order.warehouse_code) : item,
   );
   const rejected = items.filter((item) => ids.has(item.id));
+  const next = withLiveTotals({ ...order, items });
   return {
-    order: touch({ ...order, items }, context.now),
+    order: touch(next, context.now),
     changed: true,
     stock: [],
     rejected,
     details: {
       rejected: rejected.map((line) => ({ item_id: line.id, sku: line.sku, qty: line.qty })),
+      ...totalsAudit(order, next),
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ParsedShipment } from '../../schemas/requests.js';
+import { fieldError } from '../errors.js';
 import type { FulfillmentOrder, StockDelta, Track } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
@@ -15,6 +16,40 @@ export function tracksOf(
   return tracks;
 }
 
+/** Whether two track lists name the same tracks, in any order. */
+export function sameTracks(a: readonly Track[], b: readonly Track[]): boolean {
+  const keys = (tracks: readonly Track[]) =>
+    tracks
+      .map((track) => JSON.stringify([track.carrier_code, track.title, track.track_number]))
+      .sort();
+  const [left, right] = [keys(a), keys(b)];
+  return left.length === right.length && left.every((key, index) => key === right[index]);
+}
+
+/**
+ * A repeated ship must name the tracks recorded for its items: other tracks contradict what was
+ * applied, as an invoice under another number does. Correcting them is an operator's action.
+ */
+function assertRecordedTracks(
+  order: FulfillmentOrder,
+  applied: readonly { item: { id: number } }[],
+  tracks: readonly Track[],
+): void {
+  for (const { item } of applied) {
+    const recorded = order.shipments.find((shipment) =>
+      shipment.items.some((entry) => entry.item_id === item.id),
+    );
+    if (!recorded || sameTracks(recorded.tracks, tracks)) continue;
+    const shown = recorded.tracks.map((track) => track.track_number).join(', ') || '(none)';
+    throw fieldError(
+      'conflicts_with_applied',
+      `Item ${item.id} was already shipped with tracks %fieldValue; a track is corrected by an operator, not by shipping again.`,
+      'shipment.tracks',
+      shown,
+    );
+  }
+}
+
 /**
  * POST ship: the listed lines left the warehouse. One shipment is recorded with its tracks; on
  * hand drops and the reservation is released at each line's source warehouse.
@@ -26,6 +61,8 @@ export function ship(
 ): ActionOutcome {
   assertInFlow(order, 'shipment');
   const selection = selectItems(order, input.items, 'ship', 'shipment', context.settings);
+  const tracks = tracksOf(input);
+  assertRecordedTracks(order, selection.applied, tracks);
   if (selection.pending.length === 0) return unchanged(order);
 
   const shipped = new Set(selection.pending.map(({ item }) => item.id));
@@ -41,7 +78,7 @@ export function ship(
   const shipment = {
     id: 0,
     items: selection.pending.map(({ item }) => ({ item_id: item.id, qty: item.qty })),
-    tracks: tracksOf(input),
+    tracks,
     created_at: context.now,
   };
   const stillToShip = items.some((item) => item.status === 'pending_shipment');

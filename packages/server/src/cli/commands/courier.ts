@@ -17,3 +17,27 @@ export const courierDispatchCommand: Command = {
     return 0;
   },
 };
+
+export const courierLabelCommand: Command = {
+  name: 'courier label',
+  summary: 'Print the labels of a courier order again, from the database (buys nothing).',
+  positionals: ['<number>'],
+  options: {
+    all: { type: 'boolean', description: 'every label: voided, being voided, failed voids too' },
+  },
+  details:
+    'Prints the live labels of the order (tracking number, URL, the label document and its\n' +
+    'format) as JSON, read from the database: the carrier is not called, so printing again never\n' +
+    'buys a second label. With --all, every label the order had, with its status.',
+  async run(context) {
+    const [number] = context.args.positionals as [string];
+    const all = context.args.values.all === true;
+    printJson(
+      context,
+      await withEngine(context, (engine) =>
+        all ? engine.listLabels(context.store, number) : engine.reprintLabel(context.store, number),
+      ),
+    );
+    return 0;
+  },
+};

@@ -1,5 +1,5 @@
 import { redactDatabaseUrl } from '../../database-url.js';
-import { type Command, withEngine } from '../command.js';
+import { type Command, openEngine } from '../command.js';
 
 export const migrateCommand: Command = {
   name: 'migrate',
@@ -8,10 +8,22 @@ export const migrateCommand: Command = {
   options: {},
   details:
     'Every command migrates the database it opens; run this one to do it ahead of time, e.g.\n' +
-    'in a deploy step before starting several servers on one Postgres database.',
+    'in a deploy step before starting several servers on one Postgres database.\n' +
+    'Prints the migrations it applied, or that the database was up to date.',
   async run(context) {
-    await withEngine(context, async () => {});
-    context.io.stdout.write(`database is up to date: ${redactDatabaseUrl(context.databaseUrl)}\n`);
+    let applied: readonly string[] = [];
+    const engine = await openEngine(context, {
+      onMigrated: (names) => {
+        applied = names;
+      },
+    });
+    await engine.close();
+    const database = redactDatabaseUrl(context.databaseUrl);
+    context.io.stdout.write(
+      applied.length === 0
+        ? `database is up to date: ${database}\n`
+        : `applied ${applied.join(', ')}: ${database}\n`,
+    );
     return 0;
   },
 };

@@ -6,8 +6,8 @@ import {
   unverified,
 } from '@fulfil/core';
 import { type Command, withEngine } from '../command.js';
+import { describeError } from '../describe-error.js';
 import { openInput } from '../input-file.js';
-import { describeError } from '../main.js';
 import { describePlace, type JsonRecord, jsonRecords, type RecordPlace } from '../ndjson.js';
 import { streamProgress } from '../stream-progress.js';
 

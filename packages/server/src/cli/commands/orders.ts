@@ -1,5 +1,5 @@
 import type { FailureStage } from '@fulfil/core';
-import { stringOption, UsageError } from '../args.js';
+import { integerOption, listOption, stringOption, UsageError } from '../args.js';
 import { type Command, printJson, withEngine } from '../command.js';
 import { interventionCommand } from './intervention.js';
 
@@ -45,3 +45,68 @@ export const ordersCancelCommand = interventionCommand({
   summary: 'Cancel every line of an order that has not shipped yet and free its stock.',
   act: (engine, context, number) => engine.cancelOrder(context.store, number),
 });
+
+export const ordersCorrectTracksCommand: Command = {
+  name: 'orders correct-tracks',
+  summary: 'Replace the tracks of one recorded shipment of an order (a track sent wrong).',
+  positionals: ['<number>'],
+  options: {
+    shipment: {
+      type: 'string',
+      value: 'id',
+      description: 'the shipment, by its id as "orders show" lists it',
+    },
+    tracks: {
+      type: 'string',
+      value: 'numbers',
+      description: 'the track numbers it should have, comma-separated (all of them)',
+    },
+    carrier: {
+      type: 'string',
+      value: 'code',
+      description: "carrier code of the tracks (default: the shipment's first track's)",
+    },
+    title: {
+      type: 'string',
+      value: 'title',
+      description: "carrier title of the tracks (default: the shipment's first track's)",
+    },
+    reason: { type: 'string', value: 'text', description: 'why (kept in the audit trail)' },
+    actor: {
+      type: 'string',
+      value: 'name',
+      description: 'who corrects it, for the audit trail',
+      default: 'operator',
+    },
+  },
+  details:
+    "Prints the shipment as it is afterwards, as JSON. The change, with the tracks before and after, is recorded in the order's audit trail; repeating it changes nothing.",
+  async run(context) {
+    const [number] = context.args.positionals as [string];
+    const shipment = integerOption(context.args, 'shipment', { min: 1 });
+    if (shipment === undefined) throw new UsageError('--shipment is required');
+    const numbers = listOption(context.args, 'tracks');
+    if (!numbers) throw new UsageError('--tracks is required');
+    const reason = stringOption(context.args, 'reason');
+    if (!reason) throw new UsageError('--reason is required');
+    const corrected = await withEngine(context, async (engine) => {
+      const { shipments } = await engine.getOrderHistory(context.store, number);
+      const recorded = shipments.find((candidate) => candidate.id === shipment)?.tracks[0];
+      const carrier_code = stringOption(context.args, 'carrier') ?? recorded?.carrier_code ?? '';
+      const title = stringOption(context.args, 'title') ?? recorded?.title ?? '';
+      // The engine refuses a shipment the order does not have, and validates every field.
+      return engine.correctTracks(
+        context.store,
+        number,
+        {
+          shipment,
+          tracks: numbers.map((track_number) => ({ carrier_code, title, track_number })),
+          reason,
+        },
+        stringOption(context.args, 'actor') ?? 'operator',
+      );
+    });
+    printJson(context, corrected);
+    return 0;
+  },
+};

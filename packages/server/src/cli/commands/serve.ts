@@ -1,4 +1,5 @@
 import {
+  type CourierCallEvent,
   type Engine,
   isDomainError,
   type Principal,
@@ -8,6 +9,10 @@ import {
   unverified,
 } from '@fulfil/core';
 import { parseDatabaseUrl, redactDatabaseUrl } from '../../database-url.js';
+import { DEFAULT_LONG_POLL_LIMITS } from '../../http/long-poll.js';
+import type { Metrics } from '../../http/metrics.js';
+import { parsePublicUrl } from '../../http/public-url.js';
+import { adminBanner, adminEnabled, readAdminSwitch } from '../admin-exposure.js';
 import { columns, integerOption, stringOption, UsageError } from '../args.js';
 import { connectToPrimary, isServeWorker, runCluster } from '../cluster.js';
 import {
@@ -80,6 +85,8 @@ interface ServeOptions {
   host: string;
   port: number;
   bodyLimit: number | undefined;
+  /** Where clients reach the server, for the OpenAPI document's server URL; default the Host. */
+  publicUrl: string | undefined;
   debug: boolean;
   /** Serve Prometheus series at /metrics. */
   metrics: boolean;
@@ -87,10 +94,26 @@ interface ServeOptions {
   workers: number;
   /** On SIGTERM/SIGINT, how long requests under way get before their connections are cut. */
   shutdownGraceMs: number;
+  /** SQLite: how long a write waits for another process's lock before it is answered 503. */
+  lockTimeoutMs: number;
   /** Poll responses kept while the database does not change (0: off), and their bytes at most. */
   responseCache: { entries: number; bytes: number };
+  /** Long polls (`wait`): the longest hold (0: off) and the caps per token and in all. */
+  longPoll: { maxWaitMs: number; jitter: number; perToken: number; total: number };
   /** The seed file, and whether to load it only into a database without stores. */
   seed?: { file: string; ifEmpty: boolean };
+  /** Whether the admin API is served (admin-exposure.ts), and the proxy's https is trusted. */
+  admin: boolean;
+  trustProxy: boolean;
+}
+
+function publicUrlOption(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parsePublicUrl(text);
+  } catch (error) {
+    throw new UsageError(`--public-url: ${(error as Error).message}`);
+  }
 }
 
 function readServeOptions(context: CommandContext): ServeOptions {
@@ -107,19 +130,34 @@ function readServeOptions(context: CommandContext): ServeOptions {
     );
   }
   const seedFile = always ?? ifEmpty;
+  const host = stringOption(args, 'host') ?? '127.0.0.1';
   return {
-    host: stringOption(args, 'host') ?? '127.0.0.1',
+    host,
+    admin: adminEnabled(readAdminSwitch(stringOption(args, 'admin')), host),
+    trustProxy: args.values['trust-proxy'] === true,
     port: integerOption(args, 'port', { min: 0, max: 65_535 }) ?? 8080,
     bodyLimit: integerOption(args, 'body-limit', { min: 1 }),
+    publicUrl: publicUrlOption(stringOption(args, 'public-url')),
     debug: args.values.debug === true,
     metrics: args.values.metrics === true,
     courierInterval: integerOption(args, 'courier-interval', { min: 0 }) ?? 5000,
     workers,
     shutdownGraceMs: (integerOption(args, 'shutdown-grace', { min: 0, max: 3600 }) ?? 10) * 1000,
+    lockTimeoutMs: integerOption(args, 'lock-timeout', { min: 0, max: 3_600_000 }) ?? 5000,
     responseCache: {
       entries: integerOption(args, 'response-cache', { min: 0, max: 1_000_000 }) ?? 1000,
       bytes:
         (integerOption(args, 'response-cache-mb', { min: 1, max: 65_536 }) ?? 64) * 1024 * 1024,
+    },
+    longPoll: {
+      ...DEFAULT_LONG_POLL_LIMITS,
+      maxWaitMs: (integerOption(args, 'max-wait', { min: 0, max: 3600 }) ?? 25) * 1000,
+      perToken:
+        integerOption(args, 'max-waiters-per-token', { min: 1, max: 1_000_000 }) ??
+        DEFAULT_LONG_POLL_LIMITS.perToken,
+      total:
+        integerOption(args, 'max-waiters', { min: 1, max: 1_000_000 }) ??
+        DEFAULT_LONG_POLL_LIMITS.total,
     },
     ...(seedFile === undefined ? {} : { seed: { file: seedFile, ifEmpty: ifEmpty !== undefined } }),
   };
@@ -152,6 +190,13 @@ interface Serving {
   stop(): Promise<void>;
 }
 
+/**
+ * Where the engine's carrier calls go: the engine is opened before the metrics exist, which are
+ * created (on demand, with the HTTP layer) once serving starts.
+ */
+let carrierCalls: Pick<Metrics, 'observeCourierCall'> | undefined;
+const relayCall = (event: CourierCallEvent) => carrierCalls?.observeCourierCall(event);
+
 /** Starts serving; when that fails (port taken…), closes the engine before rethrowing. */
 async function startServing(
   engine: Engine,
@@ -160,7 +205,9 @@ async function startServing(
 ): Promise<Serving> {
   // Loaded on demand: the other commands never load the HTTP layer.
   const { createMetrics, startCourierLoop, startHttpServer } = await import('../../http/index.js');
+  const { createConsoleHandler } = await import('@fulfil/console');
   const metrics = options.metrics ? createMetrics() : undefined;
+  carrierCalls = metrics;
   let server: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     server = await startHttpServer({
@@ -169,9 +216,15 @@ async function startServing(
       port: options.port,
       debug: options.debug,
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
       ...(metrics === undefined ? {} : { metrics }),
       shutdownGraceMs: options.shutdownGraceMs,
       responseCache: options.responseCache,
+      // The console is the admin API's page: offered with it, never without.
+      ...(options.admin
+        ? { admin: { trustProxy: options.trustProxy }, console: createConsoleHandler() }
+        : {}),
+      longPoll: options.longPoll,
       log,
     });
   } catch (error) {
@@ -200,6 +253,7 @@ async function printBanner(
   engine: Engine,
   url: string,
   seed: unknown,
+  options: ServeOptions,
   workers?: number[],
 ): Promise<void> {
   const { io } = context;
@@ -208,6 +262,7 @@ async function printBanner(
     `Fulfil is listening on ${url} (database ${redactDatabaseUrl(context.databaseUrl)}${processes})\n`,
   );
   if (seed !== undefined) io.stdout.write(await seedTokenLines(engine, seed as SeedTokens, url));
+  io.stdout.write(await adminBanner(engine, url, options.admin, options.host));
   io.stdout.write('\nPress Ctrl+C to stop.\n');
 }
 
@@ -233,7 +288,7 @@ async function serveHere(
     }
   };
   try {
-    await printBanner(context, engine, serving.url, seed);
+    await printBanner(context, engine, serving.url, seed, options);
   } catch (error) {
     await stop();
     throw error;
@@ -258,7 +313,7 @@ async function serveCluster(
       workers: options.workers,
       io: context.io,
       async onListening(url, pids) {
-        await printBanner(context, engine, url, seed, pids);
+        await printBanner(context, engine, url, seed, options, pids);
         await engine.close();
       },
     });
@@ -278,7 +333,11 @@ async function serveAsWorker(context: CommandContext, options: ServeOptions): Pr
         line.startsWith('{') ? `{"pid":${process.pid},${line.slice(1)}\n` : `${line}\n`,
       );
     // The primary has migrated the database.
-    const engine = await openEngine(context, { skipMigrations: true });
+    const engine = await openEngine(context, {
+      skipMigrations: true,
+      lockTimeoutMs: options.lockTimeoutMs,
+      onCourierCall: relayCall,
+    });
     const serving = await startServing(engine, options, log);
     primary.ready(serving.url);
     await primary.stopped;
@@ -326,12 +385,27 @@ export const serveCommand: Command = {
       value: 'file',
       description: 'load this seed file only when the database has no store yet',
     },
+    admin: {
+      type: 'string',
+      value: 'auto|on|off',
+      description: 'serve the admin API and console (auto: only on a loopback --host)',
+      default: 'auto',
+    },
+    'trust-proxy': {
+      type: 'boolean',
+      description: 'take X-Forwarded-Proto: https from the proxy in front (Secure cookies)',
+    },
     debug: { type: 'boolean', description: 'include stack traces in error bodies' },
     metrics: {
       type: 'boolean',
       description: 'serve Prometheus metrics at GET /metrics (no token: keep it off the internet)',
     },
     'body-limit': { type: 'string', value: 'bytes', description: 'largest request body accepted' },
+    'public-url': {
+      type: 'string',
+      value: 'url',
+      description: 'the URL clients reach the server at behind a proxy (https://host/prefix)',
+    },
     'courier-interval': {
       type: 'string',
       value: 'ms',
@@ -344,11 +418,35 @@ export const serveCommand: Command = {
       description: 'on SIGTERM/SIGINT, time requests under way get before their connections close',
       default: '10',
     },
+    'lock-timeout': {
+      type: 'string',
+      value: 'ms',
+      description: "SQLite: how long a write waits for another process's lock (then 503)",
+      default: '5000',
+    },
     'response-cache': {
       type: 'string',
       value: 'n',
       description: 'queue poll responses kept per process while the data is unchanged (0: off)',
       default: '1000',
+    },
+    'max-wait': {
+      type: 'string',
+      value: 'seconds',
+      description: 'longest a queue GET with ?wait= is held (0: never held)',
+      default: '25',
+    },
+    'max-waiters-per-token': {
+      type: 'string',
+      value: 'n',
+      description: 'held queue GETs per token per process; more get 429',
+      default: String(DEFAULT_LONG_POLL_LIMITS.perToken),
+    },
+    'max-waiters': {
+      type: 'string',
+      value: 'n',
+      description: 'held queue GETs per process; more get 429',
+      default: String(DEFAULT_LONG_POLL_LIMITS.total),
     },
     'response-cache-mb': {
       type: 'string',
@@ -363,6 +461,11 @@ export const serveCommand: Command = {
     '--metrics adds Prometheus series at GET /metrics.\n' +
     'A queue poll answered before is sent again from memory while nothing in the database has\n' +
     'changed (any commit by any process empties the cache); --response-cache 0 turns that off.\n' +
+    'The admin API (/admin/api) is served on a loopback --host only, unless --admin on; the\n' +
+    'banner says how to create the first admin when there is none (fulfil operator create).\n' +
+    'A queue GET with ?wait=<seconds> is held until the queue has something new, up to\n' +
+    '--max-wait seconds (a little less, at random); a commit by any process wakes it. On\n' +
+    'shutdown, held requests are answered at once with what they found (200 [] and the cursor).\n' +
     'With a seed file, prints the secrets of its tokens and a curl command per token to try.\n' +
     `${RESEED_HELP}\n` +
     'On SIGTERM or SIGINT it stops taking new work: idle keep-alive connections close at once,\n' +
@@ -380,7 +483,10 @@ export const serveCommand: Command = {
     if (isServeWorker(context.io.env)) return serveAsWorker(context, options);
     // Read the file before opening anything: a typo in its name fails fast.
     const seed = options.seed && (await readJsonFile(context, options.seed.file));
-    const engine = await openEngine(context);
+    const engine = await openEngine(context, {
+      lockTimeoutMs: options.lockTimeoutMs,
+      onCourierCall: relayCall,
+    });
     try {
       await loadSeedIfAsked(context, engine, options.seed, seed);
     } catch (error) {

@@ -7,9 +7,10 @@ import {
   InvoiceRequest,
   ItemResourceSchema,
   MAX_PAGE,
+  MAX_WAIT_PARAMETER,
   OrderResourceSchema,
   PaymentInput,
-  PollParams,
+  QueuePollParams,
   RejectRequest,
   resourceOf,
   ShippingInput,
@@ -23,6 +24,7 @@ import {
 import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { OPERATIONS, type Operation, SCHEMA_PATH } from '../routes.js';
+import { EXAMPLES } from './examples.js';
 import { ErrorBodySchema, ErrorParameterSchema } from './resources.js';
 
 /**
@@ -125,8 +127,16 @@ function componentSchemas(): Record<string, Json> {
     delete schema.$schema;
     annotateXml(schema);
     if (REQUEST_COMPONENTS.has(name)) schema.xml = { name: 'request' };
+    if (EXAMPLES[name] !== undefined) schema.examples = [EXAMPLES[name]];
   }
   return converted;
+}
+
+/** Each request body by the name of its schema, so generated clients name them alike. */
+function requestBodies(): Record<string, Json> {
+  return Object.fromEntries(
+    [...REQUEST_COMPONENTS].map((name) => [name, { required: true, content: content(ref(name)) }]),
+  );
 }
 
 function content(schema: Json): Json {
@@ -153,6 +163,11 @@ function responseSchema(operation: Operation): Json {
 const QUERY_DESCRIPTIONS: Record<string, string> = {
   page: 'Page number starting at 1; the page size is fixed at 100. Iterate until an empty array is returned.',
   date: 'Only orders updated since this moment, inclusive: "YYYY-MM-DD HH:MM:SS", UTC.',
+  after:
+    'Extension. Keyset paging: the next 100 orders of the queue with `id` greater than this, in id order; pass the last id of the previous page. Never skips an order that stays in the queue, never repeats one. Not with `page` (400); may be combined with `date`.',
+  since:
+    "Extension. A `Fulfil-Cursor` from an earlier answer: the orders of the queue changed after it, in change order, 100 at most; the answer's own `Fulfil-Cursor` continues from there. Not with `page`, `after` or `date` (400). A cursor this database can no longer serve is 410: poll again without it.",
+  wait: 'Extension. Long polling: hold the request up to this many seconds (the server caps it, 25 by default) until the answer would not be empty, then answer at once; at the end of the wait, `200 []` with the current `Fulfil-Cursor`.',
 };
 
 /** A valibot schema as a standalone JSON Schema, with the document's conversion settings. */
@@ -168,13 +183,25 @@ export function jsonSchemaOf(schema: v.GenericSchema): Json {
  */
 const PAGE_PARAMETER_SCHEMA: Json = { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 };
 
-function queryParameter(name: keyof typeof PollParams.entries): Json {
-  const schema = name === 'page' ? PAGE_PARAMETER_SCHEMA : jsonSchemaOf(PollParams.entries[name]);
+/** The integers `after` and `wait` spell, like `page`. */
+const INTEGER_PARAMETER_SCHEMAS: Record<string, Json> = {
+  page: PAGE_PARAMETER_SCHEMA,
+  after: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+  wait: { type: 'integer', minimum: 0, maximum: MAX_WAIT_PARAMETER },
+};
+
+function queryParameter(name: keyof typeof QueuePollParams.entries): Json {
+  const schema = INTEGER_PARAMETER_SCHEMAS[name] ?? jsonSchemaOf(QueuePollParams.entries[name]);
   return { name, in: 'query', required: false, description: QUERY_DESCRIPTIONS[name], schema };
 }
 
 /** The headers error responses carry, by header name: the component of each, and what it says. */
 const HEADERS = {
+  Allow: {
+    component: 'Allow',
+    description: 'The methods the path takes; empty for a CONNECT to a host and port.',
+    schema: { type: 'string' },
+  },
   'WWW-Authenticate': {
     component: 'WwwAuthenticate',
     description:
@@ -206,6 +233,11 @@ const ERROR_RESPONSES: Record<string, { description: string; headers?: HeaderNam
   NotFound: {
     description: "Unknown route, or an order_id that does not exist in the token's scope.",
   },
+  MethodNotAllowed: {
+    description:
+      'A method the path does not take (CONNECT on any path): Allow lists those it does.',
+    headers: ['Allow'],
+  },
   NotAcceptable: { description: 'Accept names none of the media types the operation produces.' },
   PayloadTooLarge: {
     description:
@@ -216,12 +248,18 @@ const ERROR_RESPONSES: Record<string, { description: string; headers?: HeaderNam
   },
   TooManyRequests: {
     description:
-      'More than 20 failed authentications within 10 s from this address: its failures are refused until Retry-After (seconds) has passed. A valid token is never refused.',
+      'More than 20 failed authentications within 10 s from this address: its failures are refused until Retry-After (seconds) has passed. A valid token is never refused. ' +
+      'On a queue GET with `wait`: too many long polls are held for this token or on this server; retry after Retry-After, or poll without `wait`.',
     headers: ['Retry-After'],
+  },
+  CursorExpired: {
+    description:
+      'The `since` cursor can no longer be served here (code 1410: it belongs to another database, one restored or replaced): poll again without `since` and continue from the new `Fulfil-Cursor`.',
   },
   ServiceUnavailable: {
     description:
-      'The database cannot be reached right now, or the server is shutting down; nothing was changed. ' +
+      'The database cannot be reached right now, or the server is shutting down. The action may have been applied ' +
+      'all the same (the connection dropped between the commit and its reply). ' +
       "Repeating the request is safe (every action is idempotent): retry after the Retry-After header's seconds.",
     headers: ['Retry-After'],
   },
@@ -257,6 +295,15 @@ function errorResponses(errorContent: Json): Record<string, Json> {
   );
 }
 
+/** The headers of a queue GET's answer (docs/polling.md). */
+const CURSOR_HEADERS: Json = {
+  'Fulfil-Cursor': {
+    description:
+      'Extension. Opaque cursor of what this answer saw: pass it as `since` to get the orders of the queue changed after it.',
+    schema: { type: 'string' },
+  },
+};
+
 function errorResponse(name: string): Json {
   return { $ref: `#/components/responses/${name}` };
 }
@@ -269,14 +316,18 @@ function operationObject(operation: Operation, aclPrefix: string): Json {
     401: errorResponse('Unauthorized'),
     403: errorResponse('Forbidden'),
   };
-  responses[429] = errorResponse('TooManyRequests');
   if (operation.method === 'POST') responses[404] = errorResponse('NotFound');
+  responses[405] = errorResponse('MethodNotAllowed');
   responses[406] = errorResponse('NotAcceptable');
   if (operation.method === 'POST') {
     responses[413] = errorResponse('PayloadTooLarge');
     responses[415] = errorResponse('UnsupportedMediaType');
   }
   responses[429] = errorResponse('TooManyRequests');
+  if (operation.longPoll) {
+    responses[200] = { ...(responses[200] as Record<string, Json>), headers: CURSOR_HEADERS };
+    responses[410] = errorResponse('CursorExpired');
+  }
   responses[500] = errorResponse('InternalError');
   responses[503] = errorResponse('ServiceUnavailable');
   responses.default = errorResponse('InternalError');
@@ -291,11 +342,23 @@ function operationObject(operation: Operation, aclPrefix: string): Json {
   };
   if (operation.request) {
     object.requestBody = {
-      required: true,
-      content: content(ref(componentNameOf(operation.request))),
+      $ref: `#/components/requestBodies/${componentNameOf(operation.request)}`,
     };
   }
   return object;
+}
+
+/**
+ * The server entry of the document a store serves: the absolute URL of that store, which
+ * generated clients and validating proxies take as it is.
+ */
+export function storeServers(baseUrl: string, storeCode: string): Json[] {
+  return [
+    {
+      url: `${baseUrl.replace(/\/+$/, '')}/rest/${encodeURIComponent(storeCode)}`,
+      description: `The store ${storeCode}.`,
+    },
+  ];
 }
 
 /** The server entry: `/rest/{store_code}` below the base URL, the store code a variable. */
@@ -329,6 +392,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           description: 'The OpenAPI document',
           content: { 'application/json': { schema: { type: 'object' } } },
         },
+        405: errorResponse('MethodNotAllowed'),
         406: errorResponse('NotAcceptable'),
         500: errorResponse('InternalError'),
       },
@@ -373,6 +437,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         },
       },
       schemas: componentSchemas(),
+      requestBodies: requestBodies(),
       headers: headerComponents(),
       responses: errorResponses(errorContent),
     },

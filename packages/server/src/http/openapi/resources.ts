@@ -23,14 +23,15 @@ export const ErrorBodySchema = v.object({
     ),
   ),
   code: v.pipe(
-    v.optional(integer),
+    integer,
     v.description(
-      'The error code: 1001-1010 invalid requests, 1401 unauthenticated, 1403 forbidden, 1404 not found, 1409 already exists; the HTTP status for errors of the HTTP layer.',
+      'The error code: 1001-1010 invalid requests, 1401 unauthenticated, 1403 forbidden, 1404 not found, 1409 already exists, 1503 unavailable; the HTTP status for errors of the HTTP layer.',
     ),
   ),
-  parameters: v.optional(v.array(ErrorParameterSchema)),
-  errors: v.optional(
+  parameters: v.array(ErrorParameterSchema),
+  errors: v.pipe(
     v.array(v.object({ message: v.string(), parameters: v.array(ErrorParameterSchema) })),
+    v.description('One entry per problem: an error of one problem is its own single entry.'),
   ),
   trace: v.pipe(v.optional(v.string()), v.description('Only when the server runs in debug mode.')),
 });
@@ -41,6 +42,6 @@ type Assert<T extends true> = T;
 
 export type ResourceSchemaChecks = [
   Assert<Same<v.InferOutput<typeof ErrorParameterSchema>, ErrorParameter>>,
-  Assert<Same<v.InferOutput<typeof ErrorBodySchema>['errors'], ErrorDetail[] | undefined>>,
+  Assert<Same<v.InferOutput<typeof ErrorBodySchema>['errors'], ErrorDetail[]>>,
   Assert<Same<v.InferOutput<typeof ErrorBodySchema>, ErrorBody>>,
 ];

@@ -1,0 +1,28 @@
+import type { AbortSignalLike } from './fetch-like.js';
+import type { FulfillmentOrder } from './generated.js';
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Aborts the call, and the waits between its retries. */
+  signal?: AbortSignalLike;
+}
+
+/** The polling parameters of a queue. */
+export interface PollOptions extends CallOptions {
+  /** Page number from 1; a page holds 100 orders; past the end a page is `[]`. */
+  page?: number;
+  /** `YYYY-MM-DD HH:MM:SS` (UTC): only orders updated at or after this time. */
+  date?: string;
+  /** Extension (docs/polling.md): the next 100 orders with an id greater than this. Not with `page`. */
+  after?: number;
+  /** Extension: a `Fulfil-Cursor`; the orders of the queue changed after it, in change order. */
+  since?: string;
+  /** Extension: seconds the service may hold the request until it has something new. */
+  wait?: number;
+}
+
+/** One answer of a queue, with the `Fulfil-Cursor` it carried (absent from a service without it). */
+export interface QueuePage {
+  orders: FulfillmentOrder[];
+  cursor: string | undefined;
+}

@@ -1,0 +1,112 @@
+/**
+ * The admin API as the page calls it: relative URLs (`api/…` from the page at `/admin/`), so
+ * the console works behind a proxy that mounts it under any prefix; never cached, so every
+ * render shows what the server holds now.
+ */
+
+/** The error body every Fulfil API answers with, plus the HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Fills `%name` placeholders of an error message from its parameters. */
+function fill(message: string, parameters: unknown): string {
+  if (Array.isArray(parameters)) {
+    const first = parameters[0] as { fieldValue?: unknown } | undefined;
+    return message.replace(/%\w+/g, () => String(first?.fieldValue ?? ''));
+  }
+  if (parameters && typeof parameters === 'object') {
+    const values = parameters as Record<string, unknown>;
+    return message.replace(/%(\w+)/g, (whole, name: string) =>
+      name in values ? String(values[name]) : whole,
+    );
+  }
+  return message;
+}
+
+/** Called when the session is gone (401), so the shell can show the login form. */
+let onUnauthorized: () => void = () => {};
+export function whenUnauthorized(callback: () => void): void {
+  onUnauthorized = callback;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`api/${path}`, {
+    method,
+    cache: 'no-store',
+    credentials: 'same-origin',
+    headers: {
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let value: unknown = null;
+  try {
+    value = text ? JSON.parse(text) : null;
+  } catch {
+    value = null;
+  }
+  if (!response.ok) {
+    const error = (value ?? {}) as { message?: string; code?: string; parameters?: unknown };
+    if (response.status === 401 && path !== 'session') onUnauthorized();
+    throw new ApiError(
+      response.status,
+      error.message ? fill(error.message, error.parameters) : `HTTP ${response.status}`,
+      error.code,
+    );
+  }
+  return value as T;
+}
+
+/** A path segment, encoded: store codes, order numbers and skus are data. */
+export const seg = (value: string): string => encodeURIComponent(value);
+
+/** `a=1&b=2` of the values that are set. */
+export function query(values: Record<string, string | number | undefined | null>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+// ── the shapes the admin API answers with: the engine's own types (erased at build time) ──
+
+import type { AdminEngine, BulkOutcome, OperatorRole, OrderDetail, OrderList } from '@fulfil/core';
+
+/** What the admin engine's `method` resolves to: what the API answers with as JSON. */
+type Answer<Method extends keyof AdminEngine> = Awaited<
+  ReturnType<Extract<AdminEngine[Method], (...args: never[]) => unknown>>
+>;
+
+export type {
+  BulkOutcome as BulkResult,
+  OperatorRole as Role,
+  OrderDetail,
+  OrderList as OrderPage,
+};
+export type OrderSummary = OrderList['orders'][number];
+export type Address = OrderDetail['order']['shipping_address'];
+export type Dashboard = Answer<'dashboard'>;
+export type Store = Answer<'getStore'>;
+export type Warehouse = Answer<'listWarehouses'>['warehouses'][number];
+export type StockRow = Answer<'listStock'>['items'][number];
+export type TokenInfo = Answer<'listTokens'>['tokens'][number];
+export type Operator = Answer<'listOperators'>[number];
+export type ReservationMismatch = Answer<'checkReservations'>['mismatches'][number];
+
+export interface Session {
+  name: string;
+  role: OperatorRole;
+  store_code: string | null;
+}

@@ -1,0 +1,158 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, type Session, type Store, whenUnauthorized } from './api.js';
+import { DashboardPage } from './pages/dashboard.js';
+import { FailedPage } from './pages/failed.js';
+import { LoginPage } from './pages/login.js';
+import { OperatorsPage } from './pages/operators.js';
+import { OrderPage } from './pages/order.js';
+import { OrdersPage } from './pages/orders.js';
+import { StockPage } from './pages/stock.js';
+import { StorePage } from './pages/store.js';
+import { TokensPage } from './pages/tokens.js';
+import { href, navigate, type Route, useRoute } from './router.js';
+import { ErrorText, may, messageOf } from './ui.js';
+
+/** The pages of one store, in the order the menu lists them. */
+const STORE_PAGES = [
+  ['orders', 'Orders'],
+  ['failed', 'Failed'],
+  ['stock', 'Stock'],
+  ['tokens', 'Tokens'],
+  ['settings', 'Store & warehouses'],
+] as const;
+
+function Page({ route, session, stores }: { route: Route; session: Session; stores: Store[] }) {
+  const [first, page, arg] = route.parts;
+  if (!first) return <DashboardPage />;
+  if (first === 'operators' && page === undefined) return <OperatorsPage session={session} />;
+  const store = first;
+  if (!stores.some((known) => known.store_code === store)) {
+    return <ErrorText error={`There is no store ${store} you can see.`} />;
+  }
+  const role = session.role;
+  switch (page) {
+    case 'orders':
+      return arg === undefined ? (
+        <OrdersPage store={store} params={route.params} role={role} />
+      ) : (
+        <OrderPage store={store} number={arg} role={role} />
+      );
+    case 'failed':
+      return <FailedPage store={store} role={role} />;
+    case 'stock':
+      return <StockPage store={store} role={role} />;
+    case 'tokens':
+      return <TokensPage store={store} role={role} />;
+    case 'settings':
+      return <StorePage store={store} role={role} />;
+    default:
+      return <ErrorText error="There is no such page." />;
+  }
+}
+
+function Shell({ session, onLogout }: { session: Session; onLogout: () => void }) {
+  const route = useRoute();
+  const [stores, setStores] = useState<Store[]>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    api<{ stores: Store[] }>('GET', 'stores').then(
+      (answer) => setStores(answer.stores),
+      (caught: unknown) => setError(messageOf(caught)),
+    );
+  }, []);
+  const [first, page] = route.parts;
+  const store =
+    first && first !== 'operators' ? first : (session.store_code ?? stores?.[0]?.store_code);
+  const logout = () => {
+    api('DELETE', 'session').finally(onLogout);
+  };
+  return (
+    <>
+      <button type="button" class="skip" onClick={skipToMain}>
+        Skip to content
+      </button>
+      <header class="top">
+        <a class="brand" href="#/">
+          Fulfil console
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            <li>
+              <a href="#/" aria-current={first ? undefined : 'page'}>
+                Dashboard
+              </a>
+            </li>
+            {store &&
+              STORE_PAGES.map(([name, label]) => (
+                <li key={name}>
+                  <a
+                    href={href([store, name])}
+                    aria-current={first === store && page === name ? 'page' : undefined}
+                  >
+                    {label}
+                  </a>
+                </li>
+              ))}
+            {may(session.role, 'admin') && session.store_code === null && (
+              <li>
+                <a href="#/operators" aria-current={first === 'operators' ? 'page' : undefined}>
+                  Operators
+                </a>
+              </li>
+            )}
+          </ul>
+        </nav>
+        <div class="who">
+          {stores && stores.length > 1 && store && (
+            <label class="store-pick">
+              <span>Store</span>
+              <select
+                value={store}
+                onChange={(event) => navigate(href([event.currentTarget.value, page ?? 'orders']))}
+              >
+                {stores.map((known) => (
+                  <option key={known.store_code} value={known.store_code}>
+                    {known.store_code}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <span>
+            {session.name} ({session.role})
+          </span>
+          <button type="button" onClick={logout}>
+            Log out
+          </button>
+        </div>
+      </header>
+      <main id="main">
+        <ErrorText error={error} />
+        {stores && (
+          <Page key={route.parts.join('/')} route={route} session={session} stores={stores} />
+        )}
+      </main>
+    </>
+  );
+}
+
+/** Skips the menu: the fragment is the router's, so the focus moves by hand, not by anchor. */
+function skipToMain(event: Event) {
+  event.preventDefault();
+  document.querySelector<HTMLElement>('main h1')?.focus();
+}
+
+function App() {
+  const [session, setSession] = useState<Session | null>();
+  useEffect(() => {
+    whenUnauthorized(() => setSession(null));
+    api<Session>('GET', 'session').then(setSession, () => setSession(null));
+  }, []);
+  if (session === undefined) return <p>Loading…</p>;
+  if (session === null) return <LoginPage onLogin={setSession} />;
+  return <Shell session={session} onLogout={() => setSession(null)} />;
+}
+
+const root = document.getElementById('app');
+if (root) render(<App />, root);

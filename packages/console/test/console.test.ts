@@ -1,0 +1,276 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  type ConsolePage,
+  installed,
+  logIn,
+  openConsole,
+  warnIfSkipped,
+  withConsole,
+} from './browser.js';
+import { ERP_TOKEN, PARTNER_TOKEN } from './server.js';
+
+/** The issue's acceptance list, done by hand in a real browser against a whole instance. */
+
+warnIfSkipped('console.test');
+
+interface Detail {
+  order: { status: string; items: { id: number; sku: string; status: string }[] };
+  failure: { reason: string } | null;
+  timeline: { action: string; actor: string; reason: string | null }[];
+}
+
+describe.skipIf(!installed)('the console, end to end', { timeout: 60_000 }, () => {
+  const running = withConsole();
+  let tab: ConsolePage;
+
+  afterEach(async () => {
+    // No request elsewhere, no script error, no CSP violation, no dialog, in any scenario.
+    await tab?.assertClean();
+    await tab?.page.context().close();
+  });
+
+  const order = (number: string) =>
+    running.server.adminApi<Detail>('GET', `stores/default/orders/${number}`);
+
+  async function open(): Promise<ConsolePage> {
+    tab = await openConsole(running.browser, running.server.url);
+    await logIn(tab, running.server.url, running.server.admin);
+    return tab;
+  }
+
+  test('refuses a wrong secret, then logs in and out', async () => {
+    tab = await openConsole(running.browser, running.server.url);
+    const { page } = tab;
+    await page.goto(`${running.server.url}/admin/`);
+    await page.getByLabel('Operator name').fill(running.server.admin.name);
+    await page.getByLabel('Secret').fill('not-the-secret');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/not valid|invalid/i);
+    await page.getByLabel('Secret').fill(running.server.admin.secret);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    // The session ended on the server too: a reload shows the login form again.
+    await page.reload();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+  });
+
+  test('finds an order by its sales order number and reads its timeline first', async () => {
+    const { page } = await open();
+    await page.getByRole('navigation').getByRole('link', { name: 'Orders' }).click();
+    await page.getByLabel('Order number, customer name or e-mail').fill('500000001');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^1 order/);
+    await page.getByRole('link', { name: '500000001-1' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Order 500000001-1' }).waitFor();
+    const sections = await page.locator('main h2').allTextContents();
+    expect(sections[0]).toBe('Timeline');
+    const entries = await page.locator('.timeline li').allTextContents();
+    const expected = (await order('500000001-1')).timeline;
+    expect(entries).toHaveLength(expected.length);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries[0]).toContain(expected[0]?.action);
+    expect(await page.locator('.customer').first().textContent()).toBe('Grace Hopper');
+  });
+
+  test('requeues a failed order from the failed queue', async () => {
+    await running.server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {
+      reason: 'address unknown to the courier',
+    });
+    const { page } = await open();
+    await page.getByRole('navigation').getByRole('link', { name: 'Failed' }).click();
+    const row = page.getByRole('row').filter({ hasText: '600000001-1' });
+    await expect.poll(() => row.textContent()).toContain('address unknown to the courier');
+    await page.getByRole('button', { name: 'requeue 600000001-1' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    const detail = await order('600000001-1');
+    expect(detail.failure).toBeNull();
+    expect(detail.timeline.at(-1)).toMatchObject({ action: expect.stringMatching(/requeue/) });
+    expect(detail.timeline.at(-1)?.actor).toContain('alice');
+  });
+
+  test('bulk-cancels exactly the filtered set, after its dry run', async () => {
+    const { page } = await open();
+    await page.goto(`${running.server.url}/admin/#/default/orders?sku=BULK-1`);
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^3 orders/);
+    await page.getByLabel('Bulk action', { exact: true }).selectOption('cancel');
+    await page.getByLabel('Reason (optional)').fill('customer withdrew');
+    await page.getByRole('button', { name: 'Count the orders (dry run)' }).click();
+    // Nothing is canceled by the dry run.
+    await page.getByRole('button', { name: 'Confirm: cancel 3' }).waitFor();
+    expect((await order('700000001-1')).order.status).toBe('pending_accept');
+    // Another filter withdraws the confirmation: its count was not this filter's.
+    await page.getByLabel('SKU').fill('SKU-2');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('button', { name: /^Confirm/ }).count()).toBe(0);
+    await page.getByLabel('SKU').fill('BULK-1');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^3 orders/);
+    await page.getByLabel('Bulk action', { exact: true }).selectOption('cancel');
+    await page.getByLabel('Reason (optional)').fill('customer withdrew');
+    await page.getByRole('button', { name: 'Count the orders (dry run)' }).click();
+    await page.getByRole('button', { name: 'Confirm: cancel 3' }).click();
+    await expect
+      .poll(() => page.getByText(/^Done \d+, skipped/).textContent())
+      .toBe('Done 3, skipped 0, failed 0.');
+    for (const number of ['700000001-1', '700000002-1', '700000003-1']) {
+      expect((await order(number)).order.status).toBe('canceled');
+    }
+    expect((await order('710000001-1')).order.status).toBe('pending_accept');
+  });
+
+  test('sets stock on hand and shows available change', async () => {
+    const { page } = await open();
+    await page.getByRole('navigation').getByRole('link', { name: 'Stock' }).click();
+    await page.getByLabel('SKU starts with').fill('SKU-1');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'WH-A' }).filter({ hasText: 'SKU-1' });
+    await row.waitFor();
+    const available = async () => Number(await row.locator('.available').textContent());
+    const before = await available();
+    const onHand = page.getByLabel('On hand of SKU-1 in WH-A');
+    const had = Number(await onHand.inputValue());
+    await onHand.fill(String(had + 50));
+    await row.getByRole('button', { name: 'Set' }).click();
+    await expect.poll(available).toBe(before + 50);
+  });
+
+  test('enables partials for one order, which then ships in part through /V1', async () => {
+    const number = '800000001-1';
+    const items = (await order(number)).order.items;
+    const accept = await running.server.v1('POST', 'fulfillmentOrder/accept', PARTNER_TOKEN, {
+      order: { order_id: number, items: items.map((item) => ({ item_id: item.id, qty: 1 })) },
+    });
+    expect(accept.status).toBe(200);
+    const allocate = await running.server.v1('POST', 'fulfillmentOrder/allocate', ERP_TOKEN, {
+      allocation: { order_id: number, items: items.map((item) => ({ item_id: item.id })) },
+    });
+    expect(allocate.status).toBe(200);
+    const shipFirst = () =>
+      running.server.v1('POST', 'fulfillmentOrder/ship', PARTNER_TOKEN, {
+        shipment: {
+          order_id: number,
+          items: [{ item_id: items[0]?.id, qty: 1 }],
+          tracks: [{ carrier_code: 'ups', title: 'UPS', track_number: '1Z999' }],
+        },
+      });
+    // The store does not allow partial shipments: the partner cannot ship one line of two.
+    expect((await shipFirst()).status).toBe(400);
+
+    const { page } = await open();
+    await page.goto(`${running.server.url}/admin/#/default/orders/${number}`);
+    await page.getByLabel('Partial shipment of this order').selectOption('true');
+    await page.getByRole('button', { name: 'Set partials' }).click();
+    await expect.poll(async () => (await order(number)).timeline.at(-1)?.action).toMatch(/partial/);
+    expect((await shipFirst()).status).toBe(200);
+    // The next render shows what /V1 did.
+    await page.reload();
+    await expect.poll(() => page.locator('.status').textContent()).toBe('partially_shipped');
+  });
+
+  test('creates a token shown once, which works on /V1 until revoked in the console', async () => {
+    const { page } = await open();
+    await page.getByRole('navigation').getByRole('link', { name: 'Tokens' }).click();
+    await page.getByLabel('Name').fill('acme-3pl');
+    await page.getByLabel('Access').selectOption('partner');
+    await page.getByLabel('Warehouses (comma-separated, optional)').fill('WH-A');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const secret = (await page.locator('.token-secret').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect((await running.server.v1('GET', 'warehouses', secret)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'acme-3pl' }).waitFor();
+    expect(await page.content()).not.toContain(secret);
+
+    await page.getByRole('button', { name: 'Revoke acme-3pl' }).click();
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'acme-3pl' }).textContent())
+      .toContain('revoked');
+    expect((await running.server.v1('GET', 'warehouses', secret)).status).toBe(401);
+  });
+
+  test('never stale: what /V1 changes shows on the next render', async () => {
+    const { page } = await open();
+    await page.goto(`${running.server.url}/admin/#/default/orders?q=710000001`);
+    const row = page.getByRole('row').filter({ hasText: '710000001-1' });
+    await expect.poll(() => row.textContent()).toContain('pending_accept');
+    const items = (await order('710000001-1')).order.items;
+    const accept = await running.server.v1('POST', 'fulfillmentOrder/accept', PARTNER_TOKEN, {
+      order: {
+        order_id: '710000001-1',
+        items: items.map((item) => ({ item_id: item.id, qty: 1 })),
+      },
+    });
+    expect(accept.status).toBe(200);
+    await page.getByRole('link', { name: '710000001-1' }).click();
+    await expect.poll(() => page.locator('.status').textContent()).toBe('pending_allocation');
+    await page.goBack();
+    await expect.poll(() => row.textContent()).toContain('pending_allocation');
+  });
+
+  test('a viewer reads every page and is offered no action', async () => {
+    const viewer = await running.server.adminApi<{ secret: string }>('POST', 'operators', {
+      name: 'victor',
+      role: 'viewer',
+    });
+    tab = await openConsole(running.browser, running.server.url);
+    const { page } = tab;
+    await logIn(tab, running.server.url, { name: 'victor', secret: viewer.secret });
+    await page.goto(`${running.server.url}/admin/#/default/orders/500000001-1`);
+    await page.getByRole('heading', { level: 2, name: 'Timeline' }).waitFor();
+    await page.goto(`${running.server.url}/admin/#/default/stock`);
+    await page.getByRole('row').filter({ hasText: 'SKU-2' }).first().waitFor();
+    await page.goto(`${running.server.url}/admin/#/default/tokens`);
+    await page.getByRole('row').filter({ hasText: 'partner' }).first().waitFor();
+    for (const hash of ['#/default/orders/500000001-1', '#/default/stock', '#/default/tokens']) {
+      await page.goto(`${running.server.url}/admin/${hash}`);
+      await expect.poll(() => page.getByText('Loading…').count()).toBe(0);
+      expect(await page.locator('main input[type=number]').count(), hash).toBe(0);
+      const actions = page
+        .locator('main button')
+        .filter({ hasText: /set|requeue|abandon|cancel|fail|revoke|rotate|create|move|dry run/i });
+      expect(await actions.allTextContents(), hash).toEqual([]);
+    }
+    expect(await page.getByRole('link', { name: 'Operators' }).count()).toBe(0);
+  });
+
+  test('rotates a token: the new secret is shown once and works, the old one stops', async () => {
+    const { page } = await open();
+    await page.getByRole('navigation').getByRole('link', { name: 'Tokens' }).click();
+    await page.getByLabel('Overlap when rotating (seconds the old secret keeps working)').fill('0');
+    await page.getByRole('button', { name: 'Rotate partner' }).click();
+    const secret = (await page.locator('.token-secret').textContent()) ?? '';
+    expect(secret).not.toBe(PARTNER_TOKEN);
+    expect((await running.server.v1('GET', 'warehouses', secret)).status).toBe(200);
+    expect((await running.server.v1('GET', 'warehouses', PARTNER_TOKEN)).status).toBe(401);
+  });
+
+  test('adds an operator, whose secret is shown once and logs in, then revokes it', async () => {
+    const { page } = await open();
+    await page.getByRole('navigation').getByRole('link', { name: 'Operators' }).click();
+    await page.getByLabel('Name').fill('olivia');
+    await page.getByLabel('Role').selectOption('operator');
+    await page.getByRole('button', { name: 'Add' }).click();
+    const secret = (await page.locator('.token-secret').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    const login = await fetch(`${running.server.url}/admin/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ name: 'olivia', secret }),
+    });
+    expect(login.status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke olivia' }).click();
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'olivia' }).textContent())
+      .toContain('revoked');
+    const again = await fetch(`${running.server.url}/admin/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ name: 'olivia', secret }),
+    });
+    expect(again.status).toBe(401);
+  });
+});

@@ -1,0 +1,120 @@
+import type { BulkAction, OperatorInput } from './schemas/admin.js';
+import type { Unverified } from './schemas/unverified.js';
+import { requireGlobalAdmin } from './use-cases/admin-access.js';
+import { dashboard } from './use-cases/admin-dashboard.js';
+import {
+  adminCorrectTracks,
+  adminFail,
+  adminIntervene,
+  allowPartial,
+  bulkIntervene,
+} from './use-cases/admin-interventions.js';
+import { orderDetail, searchOrders } from './use-cases/admin-orders.js';
+import {
+  checkReservations,
+  fixReservations,
+  listStoresFor,
+  putStore,
+  putWarehouse,
+  setOnHand,
+  stockFor,
+  storeFor,
+  warehousesFor,
+} from './use-cases/admin-stores.js';
+import {
+  createTokenFor,
+  listTokensFor,
+  revokeTokenFor,
+  rotateTokenFor,
+} from './use-cases/admin-tokens.js';
+import type { EngineDeps } from './use-cases/deps.js';
+import { labelsFor } from './use-cases/labels.js';
+import { moveLines } from './use-cases/move-lines.js';
+import {
+  authenticateOperator,
+  createOperator,
+  listOperators,
+  login,
+  logout,
+  type OperatorPrincipal,
+  revokeOperator,
+  sessionOperator,
+} from './use-cases/operator-accounts.js';
+
+/**
+ * The operator's side of the engine (docs/admin-api.md): what the admin API serves, for an
+ * embedding app too. Every method takes the acting operator and checks its role and store scope
+ * itself; every change is one transaction, recorded with the operator's name and request id.
+ */
+export function createAdminEngine(deps: EngineDeps) {
+  type Op = OperatorPrincipal;
+  return {
+    // ── operators and sessions ──
+    /** For the CLI: creates an operator and answers its secret, shown once. */
+    createOperator: (spec: OperatorInput | Unverified) => createOperator(deps, spec),
+    listOperators: () => listOperators(deps),
+    revokeOperator: (name: string) => revokeOperator(deps, name),
+    /** The same, for an unscoped admin acting through the API. */
+    createOperatorAs: async (op: Op, spec: OperatorInput | Unverified) => {
+      requireGlobalAdmin(op);
+      return createOperator(deps, spec);
+    },
+    listOperatorsAs: async (op: Op) => {
+      requireGlobalAdmin(op);
+      return { operators: await listOperators(deps) };
+    },
+    revokeOperatorAs: async (op: Op, name: string) => {
+      requireGlobalAdmin(op);
+      return { operator: await revokeOperator(deps, name) };
+    },
+    authenticateOperator: (secret: string, requestId?: string | null) =>
+      authenticateOperator(deps, secret, requestId ?? null),
+    login: (
+      credentials: Unverified | { name: string; secret: string },
+      requestId?: string | null,
+    ) => login(deps, credentials, requestId ?? null),
+    sessionOperator: (session: string, requestId?: string | null) =>
+      sessionOperator(deps, session, requestId ?? null),
+    logout: (session: string) => logout(deps, session),
+
+    // ── reading ──
+    dashboard: (op: Op) => dashboard(deps, op),
+    listStores: (op: Op) => listStoresFor(deps, op),
+    getStore: (op: Op, store: string) => storeFor(deps, op, store),
+    putStore: (op: Op, store: string, body: unknown) => putStore(deps, op, store, body),
+    listWarehouses: (op: Op, store: string) => warehousesFor(deps, op, store),
+    putWarehouse: (op: Op, store: string, code: string, body: unknown) =>
+      putWarehouse(deps, op, store, code, body),
+    listStock: (op: Op, store: string, query: unknown) => stockFor(deps, op, store, query),
+    setOnHand: (op: Op, store: string, warehouse: string, sku: string, body: unknown) =>
+      setOnHand(deps, op, store, warehouse, sku, body),
+    listTokens: (op: Op, store: string) => listTokensFor(deps, op, store),
+    createToken: (op: Op, store: string, body: unknown) => createTokenFor(deps, op, store, body),
+    revokeToken: (op: Op, store: string, name: string) => revokeTokenFor(deps, op, store, name),
+    rotateToken: (op: Op, store: string, name: string, body: unknown) =>
+      rotateTokenFor(deps, op, store, name, body),
+    searchOrders: (op: Op, store: string, query: unknown) => searchOrders(deps, op, store, query),
+    order: (op: Op, store: string, number: string) => orderDetail(deps, op, store, number),
+    /** Every label of the order, read from the database: printing one again buys nothing. */
+    labels: (op: Op, store: string, number: string) => labelsFor(deps, op, store, number),
+
+    // ── interventions ──
+    fail: (op: Op, store: string, number: string, body: unknown) =>
+      adminFail(deps, op, store, number, body),
+    intervene: (op: Op, store: string, number: string, action: BulkAction, body: unknown) =>
+      adminIntervene(deps, op, store, number, action, body),
+    allowPartial: (op: Op, store: string, number: string, body: unknown) =>
+      allowPartial(deps, op, store, number, body),
+    moveLines: (op: Op, store: string, number: string, body: unknown) =>
+      moveLines(deps, op, store, number, body),
+    correctTracks: (op: Op, store: string, number: string, body: unknown) =>
+      adminCorrectTracks(deps, op, store, number, body),
+    bulk: (op: Op, store: string, action: BulkAction, body: unknown) =>
+      bulkIntervene(deps, op, store, action, body),
+    checkReservations: (op: Op, store: string) => checkReservations(deps, op, store),
+    fixReservations: (op: Op, store: string, body: unknown) =>
+      fixReservations(deps, op, store, body),
+  };
+}
+
+export type AdminEngine = ReturnType<typeof createAdminEngine>;

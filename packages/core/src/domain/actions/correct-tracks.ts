@@ -1,0 +1,37 @@
+import type { TrackCorrection } from '../../schemas/track-correction.js';
+import { fieldError } from '../errors.js';
+import type { FulfillmentOrder, Shipment, Track } from '../types.js';
+import { sameTracks } from './ship.js';
+
+/** What correcting a shipment's tracks decided: the shipment as it will be, and what it was. */
+export interface TracksDecision {
+  shipment: Shipment;
+  before: Track[];
+  /** False when the shipment has these tracks already: a repeat writes nothing. */
+  changed: boolean;
+}
+
+/**
+ * Replaces the tracks of one recorded shipment of the order (docs/behaviour.md): the operator's
+ * way to correct a track a partner sent wrong, since shipping again with other tracks is refused.
+ * The shipment's items and time stay; the order's lines and stock are untouched.
+ */
+export function correctTracks(
+  order: FulfillmentOrder,
+  correction: TrackCorrection,
+): TracksDecision {
+  const shipment = order.shipments.find((candidate) => candidate.id === correction.shipment);
+  if (!shipment) {
+    throw fieldError(
+      'invalid_request',
+      `Shipment %fieldValue is not a shipment of order ${order.fulfillment_order_number}.`,
+      'shipment',
+      correction.shipment,
+    );
+  }
+  return {
+    shipment: { ...shipment, tracks: correction.tracks },
+    before: shipment.tracks,
+    changed: !sameTracks(shipment.tracks, correction.tracks),
+  };
+}

@@ -1,0 +1,158 @@
+import type { OperatorRecord } from '../domain/operator.js';
+import type { Timestamp } from '../domain/timestamp.js';
+import type { OrderFailure, OrderStatus, QueueName, StockLevel } from '../domain/types.js';
+
+/** The orders an operator looks for (docs/admin-api.md); absent fields do not filter. */
+export interface OrderFilter {
+  /** An order or sales order number exactly, or the start of a customer name or e-mail. */
+  q?: string;
+  status?: OrderStatus;
+  queue?: QueueName;
+  warehouse?: string;
+  /** An exact sku on any line. */
+  sku?: string;
+  created_from?: Timestamp;
+  created_to?: Timestamp;
+  updated_from?: Timestamp;
+  updated_to?: Timestamp;
+}
+
+export interface OrderSearch extends OrderFilter {
+  store_id: number;
+  /** Only orders whose id is below this one (keyset paging, newest first). */
+  before_id?: number;
+  limit: number;
+}
+
+/** One row of an order list: the header, no lines. */
+export interface OrderSummary {
+  id: number;
+  fulfillment_order_number: string;
+  sales_order_number: string;
+  status: OrderStatus;
+  warehouse_code: string;
+  customer_firstname: string;
+  customer_lastname: string;
+  customer_email: string;
+  /** Ten-thousandths (core's Money), or null. */
+  grand_total: number | null;
+  failure: OrderFailure | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** How many orders one queue lists at one warehouse, and since when. */
+export interface QueueDepthByWarehouse {
+  queue: QueueName;
+  warehouse_code: string;
+  orders: number;
+  /** `created_at` of the oldest of them. */
+  oldest_at: Timestamp;
+}
+
+/** Counts of a store's failed queue and of its courier warehouses' orders. */
+export interface StoreHealth {
+  failed_open: number;
+  failed_abandoned: number;
+  /** Courier orders now awaiting their invoice. */
+  courier_shipped: number;
+  /** Courier orders whose last attempt failed and that will be tried again. */
+  courier_retrying: number;
+  /** Courier orders in the failed queue. */
+  courier_failed: number;
+}
+
+/** The quantity of open lines holding a reservation at one (warehouse, sku). */
+export interface HeldStock {
+  warehouse_code: string;
+  sku: string;
+  qty: number;
+}
+
+export interface NewStoreAuditEvent {
+  store_id: number;
+  at: Timestamp;
+  actor: string;
+  action: string;
+  reason: string | null;
+  request_id: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface OperatorSession {
+  operator: OperatorRecord;
+  expires_at: Timestamp;
+}
+
+/** The repository operations of the operator's side, inside one transaction. */
+export interface AdminRepositoryTx {
+  // ── operators and sessions ───────────────────────────────────────────────────────────────
+  /** Stores an operator; fails with `already_exists` when the name is taken. */
+  insertOperator(operator: Omit<OperatorRecord, 'id'>): Promise<OperatorRecord>;
+  /** The operator of this name, revoked ones included, or null. */
+  findOperator(name: string): Promise<OperatorRecord | null>;
+  /** The operator whose secret hashes to this, revoked ones included, or null. */
+  findOperatorByHash(hash: string): Promise<OperatorRecord | null>;
+  /** Every operator, ordered by name (bytewise). */
+  listOperators(): Promise<OperatorRecord[]>;
+  /**
+   * Marks the operator revoked at `at` (the first `revoked_at` is kept) and deletes every
+   * session it has, in this transaction; false when no such operator exists.
+   */
+  revokeOperator(name: string, at: Timestamp): Promise<boolean>;
+  insertSession(session: {
+    hash: string;
+    operator_id: number;
+    created_at: Timestamp;
+    expires_at: Timestamp;
+  }): Promise<void>;
+  /** The session whose cookie hashes to this, with its operator, or null; expiry not checked. */
+  findSession(hash: string): Promise<OperatorSession | null>;
+  /** Deletes the session; deleting one that is gone is harmless. */
+  deleteSession(hash: string): Promise<void>;
+
+  // ── the order search ─────────────────────────────────────────────────────────────────────
+  /** Up to `limit` orders matching the search, newest (highest id) first. */
+  searchOrders(search: OrderSearch): Promise<OrderSummary[]>;
+  /** How many orders match the filter, counting no further than `cap`. */
+  countOrders(storeId: number, filter: OrderFilter, cap: number): Promise<number>;
+
+  // ── the dashboard and the reservation check ──────────────────────────────────────────────
+  /** Per queue and warehouse of the store, the orders it lists; empty ones left out. */
+  queueDepthsByWarehouse(storeId: number): Promise<QueueDepthByWarehouse[]>;
+  storeHealth(storeId: number): Promise<StoreHealth>;
+  /**
+   * Per (warehouse, sku), the qty of the store's lines that hold a reservation (core's
+   * `holdsReservation`) in orders that were not abandoned; pairs with none are left out.
+   */
+  heldStock(storeId: number): Promise<HeldStock[]>;
+  /** Sets `reserved` of existing stock rows to the given values, creating missing ones at 0 on hand. */
+  setReserved(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; reserved: number }[],
+  ): Promise<void>;
+  appendStoreAudit(events: readonly NewStoreAuditEvent[]): Promise<void>;
+
+  /**
+   * Stock rows of the store ordered by warehouse_code then sku (bytewise), from just after
+   * `after`; only skus starting with `sku_prefix` and the one warehouse when given.
+   */
+  listStockPage(page: {
+    store_id: number;
+    warehouse?: string;
+    sku_prefix?: string;
+    after?: { warehouse_code: string; sku: string };
+    limit: number;
+  }): Promise<StockLevel[]>;
+
+  // ── tokens ───────────────────────────────────────────────────────────────────────────────
+  /** Sets the token's `last_used_at`. */
+  touchToken(id: number, at: Timestamp): Promise<void>;
+  /** Renames the token and sets its expiry (rotation); false when no such token exists. */
+  retireToken(
+    storeId: number,
+    name: string,
+    newName: string,
+    expiresAt: Timestamp,
+  ): Promise<boolean>;
+}

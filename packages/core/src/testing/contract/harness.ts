@@ -1,0 +1,150 @@
+import { expect } from 'vitest';
+import type { ActionOutcome } from '../../domain/actions/outcome.js';
+import { ACTIVE_QUEUES } from '../../domain/item-stage.js';
+import { deriveOrderStatus } from '../../domain/order-status.js';
+import { presentOrder } from '../../domain/present.js';
+import type { FulfillmentOrder, QueueName, Store } from '../../domain/types.js';
+import type { PollQuery, Repository, RepositoryTx } from '../../ports/repository.js';
+import { order, storeSettings, warehouse } from '../fixtures.js';
+
+/** What an adapter hands the contract: a fresh, empty, migrated repository per test. */
+export interface RepositoryUnderTest {
+  repository: Repository;
+  /** Runs after `repository.close()`: drop the schema, delete the file, … */
+  cleanup?: () => Promise<void>;
+  /**
+   * Opens another repository on the same database (another connection or pool), closed by the
+   * test that opened it; absent where no other connection can reach it (`:memory:`).
+   */
+  openAnother?: () => Promise<Repository>;
+}
+
+export type RepositoryFactory = () => Promise<RepositoryUnderTest>;
+
+/**
+ * What every part of the contract works with: the repository of the running test, and the
+ * helpers that act on it as a use case would.
+ */
+export type ContractHarness = ReturnType<typeof contractHarness>;
+
+/** The helpers over `repository()`, which answers the running test's fresh repository. */
+export function contractHarness(
+  repository: () => Repository,
+  openAnother: () => RepositoryUnderTest['openAnother'],
+) {
+  const write = <T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> =>
+    repository().transaction(work);
+  const read = <T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> =>
+    repository().transaction(work, 'read');
+
+  /** A store with warehouses WH-A, WH-B (partners) and WH-C (courier). */
+  const seedStore = (code = 'default'): Promise<Store> =>
+    write(async (tx) => {
+      const store = await tx.upsertStore(code, storeSettings());
+      await tx.upsertWarehouse(warehouse(store.id, 'WH-A'));
+      await tx.upsertWarehouse(warehouse(store.id, 'WH-B', { priority: 5 }));
+      await tx.upsertWarehouse(warehouse(store.id, 'WH-C', { fulfilled_by: 'courier' }));
+      return store;
+    });
+
+  /**
+   * The read model agrees with the orders: on every page of every queue, the stored documents
+   * are the orders of that page presented afresh, byte for byte.
+   */
+  const expectFreshDocuments = async (storeId: number): Promise<void> => {
+    for (const queue of [...ACTIVE_QUEUES, 'failed'] as const) {
+      for (let page = 1; ; page++) {
+        const query = {
+          store_id: storeId,
+          queue,
+          page,
+          page_size: 50,
+          since: null,
+          warehouses: null,
+        };
+        const [orders, documents] = await read(
+          async (tx) => [await tx.pollQueue(query), await tx.pollDocuments(query)] as const,
+        );
+        expect(documents).toEqual(
+          orders.map((stored) => JSON.stringify(presentOrder(stored, { queue }))),
+        );
+        if (orders.length < query.page_size) break;
+      }
+    }
+  };
+
+  const insert = async (fixture: Parameters<typeof order>[0]): Promise<FulfillmentOrder> => {
+    const stored = await write((tx) => tx.insertOrder(order(fixture)));
+    await expectFreshDocuments(stored.store_id);
+    return stored;
+  };
+
+  const poll = (
+    store: Store,
+    queue: QueueName,
+    overrides: Partial<PollQuery> = {},
+  ): Promise<FulfillmentOrder[]> =>
+    read((tx) =>
+      tx.pollQueue({
+        store_id: store.id,
+        queue,
+        page: 1,
+        page_size: 100,
+        since: null,
+        warehouses: null,
+        ...overrides,
+      }),
+    );
+
+  const pollIds = async (
+    store: Store,
+    queue: QueueName,
+    overrides: Partial<PollQuery> = {},
+  ): Promise<number[]> => (await poll(store, queue, overrides)).map((o) => o.id);
+
+  /** Applies `change` to the locked order and saves it, as a use case would. */
+  const update = async (
+    target: FulfillmentOrder,
+    change: (o: FulfillmentOrder) => FulfillmentOrder,
+  ): Promise<FulfillmentOrder> => {
+    const saved = await write(async (tx) => {
+      const locked = await tx.lockOrderById(target.id);
+      if (!locked) throw new Error(`order ${target.id} vanished`);
+      const changed = change(locked);
+      return tx.saveOrder({
+        ...changed,
+        status: deriveOrderStatus(changed.items, changed.failure),
+      });
+    });
+    await expectFreshDocuments(saved.store_id);
+    return saved;
+  };
+
+  /** Applies a domain action to the locked order and saves what it decided, as a use case would. */
+  const act = (
+    target: FulfillmentOrder,
+    action: (o: FulfillmentOrder) => ActionOutcome,
+  ): Promise<FulfillmentOrder> =>
+    update(target, (locked) => {
+      const outcome = action(locked);
+      if (!outcome.changed) throw new Error('the action changed nothing');
+      return outcome.order;
+    });
+
+  return {
+    repository,
+    /** Another connection to the same database, when the adapter can open one. */
+    get openAnother() {
+      return openAnother();
+    },
+    write,
+    read,
+    seedStore,
+    expectFreshDocuments,
+    insert,
+    poll,
+    pollIds,
+    update,
+    act,
+  };
+}

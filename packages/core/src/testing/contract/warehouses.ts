@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { warehouse } from '../fixtures.js';
+import type { ContractHarness } from './harness.js';
+
+/** The repository contract: warehouses. */
+export function warehousesContract(h: ContractHarness): void {
+  const { write, read, seedStore } = h;
+
+  describe('warehouses', () => {
+    it('upsertWarehouse creates, then replaces every field', async () => {
+      const store = await seedStore();
+      const replaced = warehouse(store.id, 'WH-A', {
+        name: 'Renamed',
+        active: false,
+        fulfilled_by: 'courier',
+        priority: 99,
+      });
+      expect(await write((tx) => tx.upsertWarehouse(replaced))).toEqual(replaced);
+      const [first] = await read((tx) => tx.listWarehouses(store.id, ['WH-A']));
+      expect(first).toEqual(replaced);
+    });
+
+    it('listWarehouses orders by code, filters by codes, and is per store', async () => {
+      const store = await seedStore();
+      const other = await seedStore('other');
+      await write((tx) => tx.upsertWarehouse(warehouse(store.id, 'AAA')));
+      const all = await read((tx) => tx.listWarehouses(store.id));
+      expect(all.map((w) => w.code)).toEqual(['AAA', 'WH-A', 'WH-B', 'WH-C']);
+      expect(all.every((w) => w.store_id === store.id)).toBe(true);
+      const some = await read((tx) => tx.listWarehouses(store.id, ['WH-C', 'WH-A', 'NOPE']));
+      expect(some.map((w) => w.code)).toEqual(['WH-A', 'WH-C']);
+      expect(await read((tx) => tx.listWarehouses(store.id, []))).toEqual([]);
+      expect(await read((tx) => tx.listWarehouses(store.id, null))).toHaveLength(4);
+      expect(await read((tx) => tx.listWarehouses(other.id))).toHaveLength(3);
+    });
+  });
+}

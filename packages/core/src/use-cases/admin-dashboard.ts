@@ -1,0 +1,73 @@
+import { QUEUES } from '../domain/item-stage.js';
+import { operatorSees } from '../domain/operator.js';
+import type { QueueName } from '../domain/types.js';
+import { requireRole } from './admin-access.js';
+import type { EngineDeps } from './deps.js';
+import type { OperatorPrincipal } from './operator-accounts.js';
+
+/** The dashboard of the admin API (docs/admin-api.md): how full each queue is, and since when. */
+
+export interface WarehouseDepth {
+  warehouse_code: string;
+  orders: number;
+  oldest_at: string | null;
+}
+
+export interface StoreDashboard {
+  store_code: string;
+  queues: {
+    queue: QueueName;
+    orders: number;
+    oldest_at: string | null;
+    by_warehouse: WarehouseDepth[];
+  }[];
+  failed: { open: number; abandoned: number };
+  courier: { shipped: number; retrying: number; failed: number };
+}
+
+const earliest = (a: string | null, b: string | null): string | null =>
+  a === null ? b : b === null ? a : a < b ? a : b;
+
+/**
+ * Every store the operator sees, each queue with its depth per warehouse and the creation time
+ * of its oldest order: read from the queue entries (the read model), never from every order.
+ */
+export async function dashboard(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+): Promise<{ stores: StoreDashboard[] }> {
+  requireRole(operator, 'viewer');
+  return deps.repository.transaction(async (tx) => {
+    const stores = (await tx.listStores()).filter((store) => operatorSees(operator, store.code));
+    const out: StoreDashboard[] = [];
+    for (const store of stores) {
+      const depths = await tx.queueDepthsByWarehouse(store.id);
+      const health = await tx.storeHealth(store.id);
+      out.push({
+        store_code: store.code,
+        queues: QUEUES.map((queue) => {
+          const by_warehouse = depths
+            .filter((depth) => depth.queue === queue)
+            .map(({ warehouse_code, orders, oldest_at }) => ({ warehouse_code, orders, oldest_at }))
+            .sort((a, b) => (a.warehouse_code < b.warehouse_code ? -1 : 1));
+          return {
+            queue,
+            orders: by_warehouse.reduce((sum, depth) => sum + depth.orders, 0),
+            oldest_at: by_warehouse.reduce<string | null>(
+              (at, depth) => earliest(at, depth.oldest_at),
+              null,
+            ),
+            by_warehouse,
+          };
+        }),
+        failed: { open: health.failed_open, abandoned: health.failed_abandoned },
+        courier: {
+          shipped: health.courier_shipped,
+          retrying: health.courier_retrying,
+          failed: health.courier_failed,
+        },
+      });
+    }
+    return { stores: out };
+  }, 'read');
+}

@@ -1,0 +1,183 @@
+import { abandon, cancel, fail, requeue } from '../domain/actions/operator.js';
+import { type ActionOutcome, touch, unchanged } from '../domain/actions/outcome.js';
+import { fieldError, isDomainError, renderMessage } from '../domain/errors.js';
+import type { FulfillmentOrder } from '../domain/types.js';
+import {
+  AllowPartialInput,
+  type BulkAction,
+  BulkInput,
+  FailInput,
+  ReasonInput,
+} from '../schemas/admin.js';
+import { parseWith } from '../schemas/parse.js';
+import { operatorActorOf, requireRole } from './admin-access.js';
+import { COUNT_CAP, type OrderDetail, orderDetail, resolveFilter } from './admin-orders.js';
+import { correctShipmentTracks } from './correct-tracks.js';
+import { type EngineDeps, requireStore } from './deps.js';
+import { interveneAs } from './operator.js';
+import type { OperatorPrincipal } from './operator-accounts.js';
+
+/** Interventions through the admin API (docs/admin-api.md), one audited transaction each. */
+
+type Decide = (order: FulfillmentOrder, now: string) => ActionOutcome;
+
+const DECISIONS: Record<BulkAction, Decide> = { requeue, abandon, cancel };
+
+/** An intervention on one order, named for its timeline; answers the order as it now stands. */
+async function act(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  number: string,
+  action: string,
+  decide: Decide,
+  reason: string | null,
+): Promise<OrderDetail> {
+  requireRole(operator, 'operator', storeCode);
+  await interveneAs(deps, operatorActorOf(operator, storeCode, reason), number, action, decide);
+  return orderDetail(deps, operator, storeCode, number);
+}
+
+export async function adminFail(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  number: string,
+  body: unknown,
+): Promise<OrderDetail> {
+  requireRole(operator, 'operator', storeCode);
+  const input = parseWith(FailInput, body);
+  return act(
+    deps,
+    operator,
+    storeCode,
+    number,
+    'fail',
+    (order, at) => fail(order, input.reason, at, input.stage),
+    input.reason,
+  );
+}
+
+/** Requeue, abandon or cancel one order. */
+export async function adminIntervene(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  number: string,
+  action: BulkAction,
+  body: unknown,
+): Promise<OrderDetail> {
+  requireRole(operator, 'operator', storeCode);
+  const { reason = null } = parseWith(ReasonInput, body ?? {});
+  return act(deps, operator, storeCode, number, action, DECISIONS[action], reason);
+}
+
+/** The per-order partials override: true or false, or null to follow the store settings. */
+export async function allowPartial(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  number: string,
+  body: unknown,
+): Promise<OrderDetail> {
+  requireRole(operator, 'operator', storeCode);
+  const { allow, reason = null } = parseWith(AllowPartialInput, body);
+  return act(
+    deps,
+    operator,
+    storeCode,
+    number,
+    'allow_partial',
+    (order, at) =>
+      order.allow_partial === allow
+        ? unchanged(order)
+        : {
+            order: touch({ ...order, allow_partial: allow }, at),
+            changed: true,
+            stock: [],
+            rejected: [],
+            details: { allow_partial: allow, before: order.allow_partial },
+          },
+    reason,
+  );
+}
+
+/** Replaces the tracks of one recorded shipment (correct-tracks.ts), as the operator. */
+export async function adminCorrectTracks(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  number: string,
+  body: unknown,
+): Promise<OrderDetail> {
+  requireRole(operator, 'operator', storeCode);
+  await correctShipmentTracks(deps, storeCode, number, body, operatorActorOf(operator, storeCode));
+  return orderDetail(deps, operator, storeCode, number);
+}
+
+export type BulkOutcome =
+  | { order: string; outcome: 'done' }
+  | { order: string; outcome: 'skipped' | 'failed'; reason: string };
+
+export type BulkResult = { count: number } | { results: BulkOutcome[] };
+
+/**
+ * A bulk intervention over a filter, never over a page: the filter is resolved to at most
+ * 10,000 orders (more is refused), a dry run counts them exactly, a run acts on each in its own
+ * transaction. An order the action no longer applies to is skipped with the reason, so a
+ * repeated bulk changes nothing more.
+ */
+export async function bulkIntervene(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  action: BulkAction,
+  body: unknown,
+): Promise<BulkResult> {
+  requireRole(operator, 'operator', storeCode);
+  const input = parseWith(BulkInput, body);
+  const { filter: raw } = input;
+  const filter = Object.fromEntries(
+    Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const numbers = await deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, storeCode);
+    return resolveFilter(tx, store.id, filter, COUNT_CAP);
+  }, 'read');
+  if (numbers.length > COUNT_CAP) {
+    throw fieldError(
+      'invalid_request',
+      'The filter selects more than %fieldValue orders: narrow it.',
+      'filter',
+      String(COUNT_CAP),
+    );
+  }
+  if (input.dry_run) return { count: numbers.length };
+  const actor = operatorActorOf(operator, storeCode, input.reason ?? null);
+  const results: BulkOutcome[] = [];
+  for (const number of numbers) {
+    try {
+      const { changed } = await interveneAs(deps, actor, number, action, DECISIONS[action]);
+      results.push(
+        changed
+          ? { order: number, outcome: 'done' }
+          : {
+              order: number,
+              outcome: 'skipped',
+              reason: `Already ${action === 'cancel' ? 'canceled' : 'done'}.`,
+            },
+      );
+    } catch (error) {
+      // One order's failure (the database gone a moment included) never stops the others; the
+      // bulk may be repeated for them.
+      const known = isDomainError(error);
+      const skipped = known && (error.code === 'wrong_stage' || error.code === 'not_found');
+      results.push({
+        order: number,
+        outcome: skipped ? 'skipped' : 'failed',
+        reason: known ? renderMessage(error.message, error.parameters) : 'Internal error.',
+      });
+    }
+  }
+  return { results };
+}

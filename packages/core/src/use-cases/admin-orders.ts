@@ -1,0 +1,167 @@
+import type * as v from 'valibot';
+import { fieldError } from '../domain/errors.js';
+import { fromMoney } from '../domain/money.js';
+import type { OrderFailure, OrderStatus, QueueName } from '../domain/types.js';
+import type { OrderFilter, OrderSummary } from '../ports/admin-repository.js';
+import type { RepositoryTx } from '../ports/repository.js';
+import { OrderSearchInput } from '../schemas/admin.js';
+import { parseWith } from '../schemas/parse.js';
+import { requireRole } from './admin-access.js';
+import { type EngineDeps, requireStore } from './deps.js';
+import type { OperatorPrincipal } from './operator-accounts.js';
+import { getOrderHistory, type OrderHistory } from './orders.js';
+
+/** The order search and the order detail of the admin API (docs/admin-api.md). */
+
+/** The search counts its matches no further than this; past it the count says "capped". */
+export const COUNT_CAP = 10_000;
+
+export interface OrderListEntry {
+  fulfillment_order_number: string;
+  sales_order_number: string;
+  status: OrderStatus;
+  /** The first queue that lists the order, null when it left them all. */
+  queue: QueueName | null;
+  warehouse_code: string;
+  customer_name: string;
+  customer_email: string;
+  grand_total: number | null;
+  failure: Omit<OrderFailure, 'failed_at'> | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderList {
+  orders: OrderListEntry[];
+  next: string | null;
+  total: { count: number; capped: boolean };
+}
+
+const FIRST_QUEUE: Partial<Record<OrderStatus, QueueName>> = {
+  pending_accept: 'pending_accept',
+  partially_accepted: 'pending_accept',
+  pending_allocation: 'pending_allocation',
+  partially_allocated: 'pending_allocation',
+  pending_shipment: 'pending_shipment',
+  partially_shipped: 'pending_shipment',
+  pending_invoice: 'pending_invoice',
+  partially_invoiced: 'pending_invoice',
+  failed: 'failed',
+};
+
+function listEntry(summary: OrderSummary): OrderListEntry {
+  return {
+    fulfillment_order_number: summary.fulfillment_order_number,
+    sales_order_number: summary.sales_order_number,
+    status: summary.status,
+    queue: FIRST_QUEUE[summary.status] ?? null,
+    warehouse_code: summary.warehouse_code,
+    customer_name: `${summary.customer_firstname} ${summary.customer_lastname}`.trim(),
+    customer_email: summary.customer_email,
+    grand_total: summary.grand_total === null ? null : fromMoney(summary.grand_total),
+    failure: summary.failure && {
+      stage: summary.failure.stage,
+      reason: summary.failure.reason,
+      abandoned: summary.failure.abandoned,
+    },
+    created_at: summary.created_at,
+    updated_at: summary.updated_at,
+  };
+}
+
+/** The keyset cursor: the id of the last order of the page, as text. */
+function decodeCursor(after: string | undefined): number | undefined {
+  if (after === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,15}$/.test(after)) {
+    throw fieldError(
+      'invalid_request',
+      'The cursor %fieldValue is not one this API gave.',
+      'after',
+      after,
+    );
+  }
+  return Number(after);
+}
+
+/** Splits the parsed search into the filter and the page. */
+export function filterOf(input: v.InferOutput<typeof OrderSearchInput>): OrderFilter {
+  const { after: _after, limit: _limit, ...filter } = input;
+  return Object.fromEntries(
+    Object.entries(filter).filter(([, value]) => value !== undefined && value !== ''),
+  ) as OrderFilter;
+}
+
+export async function searchOrders(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  query: unknown,
+): Promise<OrderList> {
+  requireRole(operator, 'viewer', storeCode);
+  const input = parseWith(OrderSearchInput, query);
+  const filter = filterOf(input);
+  const beforeId = decodeCursor(input.after);
+  return deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, storeCode);
+    const page = await tx.searchOrders({
+      ...filter,
+      store_id: store.id,
+      limit: input.limit + 1,
+      ...(beforeId === undefined ? {} : { before_id: beforeId }),
+    });
+    const more = page.length > input.limit;
+    const shown = more ? page.slice(0, input.limit) : page;
+    const count = await tx.countOrders(store.id, filter, COUNT_CAP + 1);
+    return {
+      orders: shown.map(listEntry),
+      next: more ? String((shown[shown.length - 1] as OrderSummary).id) : null,
+      total: { count: Math.min(count, COUNT_CAP), capped: count > COUNT_CAP },
+    };
+  }, 'read');
+}
+
+/** Every order the filter selects, up to `cap + 1` of them: numbers only, newest first. */
+export async function resolveFilter(
+  tx: RepositoryTx,
+  storeId: number,
+  filter: OrderFilter,
+  cap: number,
+): Promise<string[]> {
+  const rows = await tx.searchOrders({ ...filter, store_id: storeId, limit: cap + 1 });
+  return rows.map((row) => row.fulfillment_order_number);
+}
+
+export interface TimelineEntry {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  reason: string | null;
+  request_id: string | null;
+  details: Record<string, unknown>;
+}
+
+export type OrderDetail = Omit<OrderHistory, 'audit'> & { timeline: TimelineEntry[] };
+
+/** One order with everything about it, its whole timeline first-class. */
+export async function orderDetail(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  number: string,
+): Promise<OrderDetail> {
+  requireRole(operator, 'viewer', storeCode);
+  const { audit, ...history } = await getOrderHistory(deps, storeCode, number);
+  return {
+    ...history,
+    timeline: audit.map((event) => ({
+      id: event.id,
+      at: event.at,
+      actor: event.actor,
+      action: event.action,
+      reason: event.reason ?? null,
+      request_id: event.request_id ?? null,
+      details: event.details,
+    })),
+  };
+}

@@ -1,0 +1,290 @@
+import * as v from 'valibot';
+import { fieldError } from '../domain/errors.js';
+import { operatorSees } from '../domain/operator.js';
+import type { Store, StoreSettings, Warehouse } from '../domain/types.js';
+import type { RepositoryTx } from '../ports/repository.js';
+import { ReasonInput, SetOnHandInput, StockSearchInput } from '../schemas/admin.js';
+import { code } from '../schemas/fields.js';
+import { StoreSettingsInput } from '../schemas/operator.js';
+import { parseWith } from '../schemas/parse.js';
+import { readStore, requireRole, storeAuditEvent } from './admin-access.js';
+import { type EngineDeps, now, requireStore } from './deps.js';
+import type { OperatorPrincipal } from './operator-accounts.js';
+import { upsertStoreWithin, upsertWarehouseWithin } from './stores.js';
+
+/** Stores, warehouses and stock through the admin API (docs/admin-api.md). */
+
+export interface StoreView {
+  store_code: string;
+  settings: StoreSettings;
+}
+
+const viewOf = (store: Store): StoreView => ({ store_code: store.code, settings: store.settings });
+
+export async function listStoresFor(deps: EngineDeps, operator: OperatorPrincipal) {
+  requireRole(operator, 'viewer');
+  return deps.repository.transaction(
+    async (tx) => ({
+      stores: (await tx.listStores())
+        .filter((store) => operatorSees(operator, store.code))
+        .map(viewOf),
+    }),
+    'read',
+  );
+}
+
+export async function storeFor(deps: EngineDeps, operator: OperatorPrincipal, storeCode: string) {
+  requireRole(operator, 'viewer', storeCode);
+  return deps.repository.transaction(
+    async (tx) => viewOf(await requireStore(tx, storeCode)),
+    'read',
+  );
+}
+
+const SettingsPatch = v.object({ settings: v.partial(StoreSettingsInput) });
+
+/** Creates the store or patches its settings; recorded in the store's audit. */
+export async function putStore(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  body: unknown,
+): Promise<StoreView> {
+  requireRole(operator, 'admin', storeCode);
+  const { settings } = parseWith(SettingsPatch, body);
+  return deps.repository.transaction(async (tx) => {
+    const store = await upsertStoreWithin(tx, storeCode, settings);
+    await tx.appendStoreAudit([
+      storeAuditEvent(operator, store.id, now(deps), 'store_settings', {
+        settings: store.settings,
+      }),
+    ]);
+    return viewOf(store);
+  });
+}
+
+const warehouseView = ({ store_id: _store, ...warehouse }: Warehouse) => warehouse;
+
+export async function warehousesFor(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+) {
+  return readStore(deps, operator, storeCode, async (tx, store) => ({
+    warehouses: (await tx.listWarehouses(store.id)).map(warehouseView),
+  }));
+}
+
+export async function putWarehouse(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  warehouseCode: string,
+  body: unknown,
+) {
+  requireRole(operator, 'admin', storeCode);
+  const spec = parseWith(v.record(v.string(), v.unknown()), body ?? {});
+  return deps.repository.transaction(async (tx) => {
+    const warehouse = await upsertWarehouseWithin(tx, storeCode, { ...spec, code: warehouseCode });
+    await tx.appendStoreAudit([
+      storeAuditEvent(
+        operator,
+        warehouse.store_id,
+        now(deps),
+        'warehouse',
+        warehouseView(warehouse),
+      ),
+    ]);
+    return warehouseView(warehouse);
+  });
+}
+
+export interface StockRow {
+  warehouse_code: string;
+  sku: string;
+  on_hand: number;
+  reserved: number;
+  available: number;
+}
+
+const stockRow = (level: {
+  warehouse_code: string;
+  sku: string;
+  on_hand: number;
+  reserved: number;
+}): StockRow => ({
+  ...level,
+  available: level.on_hand - level.reserved,
+});
+
+const StockCursor = v.tuple([code, code]);
+
+function decodeStockCursor(after: string | undefined) {
+  if (after === undefined) return undefined;
+  try {
+    const [warehouse_code, sku] = v.parse(
+      StockCursor,
+      JSON.parse(Buffer.from(after, 'base64url').toString('utf8')),
+    );
+    return { warehouse_code, sku };
+  } catch {
+    throw fieldError(
+      'invalid_request',
+      'The cursor %fieldValue is not one this API gave.',
+      'after',
+      after,
+    );
+  }
+}
+
+export async function stockFor(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  query: unknown,
+): Promise<{ items: StockRow[]; next: string | null }> {
+  requireRole(operator, 'viewer', storeCode);
+  const input = parseWith(StockSearchInput, query);
+  const after = decodeStockCursor(input.after);
+  return deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, storeCode);
+    const rows = await tx.listStockPage({
+      store_id: store.id,
+      limit: input.limit + 1,
+      ...(input.warehouse === undefined ? {} : { warehouse: input.warehouse }),
+      ...(input.sku === undefined ? {} : { sku_prefix: input.sku }),
+      ...(after === undefined ? {} : { after }),
+    });
+    const more = rows.length > input.limit;
+    const shown = more ? rows.slice(0, input.limit) : rows;
+    const last = shown[shown.length - 1];
+    return {
+      items: shown.map(stockRow),
+      next:
+        more && last
+          ? Buffer.from(JSON.stringify([last.warehouse_code, last.sku])).toString('base64url')
+          : null,
+    };
+  }, 'read');
+}
+
+const StockKey = v.object({ warehouse: code, sku: code });
+
+/** Sets the on-hand quantity of one (warehouse, sku); reserved stays; recorded in the store's audit. */
+export async function setOnHand(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  warehouseCode: string,
+  sku: string,
+  body: unknown,
+): Promise<StockRow> {
+  requireRole(operator, 'operator', storeCode);
+  const key = parseWith(StockKey, { warehouse: warehouseCode, sku });
+  const { on_hand } = parseWith(SetOnHandInput, body);
+  return deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, storeCode);
+    if ((await tx.listWarehouses(store.id, [key.warehouse])).length === 0) {
+      throw fieldError(
+        'not_found',
+        'Warehouse %fieldValue does not exist.',
+        'warehouse',
+        key.warehouse,
+      );
+    }
+    const [before] = await tx.listStock({
+      store_id: store.id,
+      warehouses: [key.warehouse],
+      skus: [key.sku],
+    });
+    await tx.setOnHand(store.id, [{ warehouse_code: key.warehouse, sku: key.sku, qty: on_hand }]);
+    await tx.appendStoreAudit([
+      storeAuditEvent(operator, store.id, now(deps), 'set_on_hand', {
+        warehouse_code: key.warehouse,
+        sku: key.sku,
+        on_hand,
+        before: before?.on_hand ?? null,
+      }),
+    ]);
+    return stockRow({
+      warehouse_code: key.warehouse,
+      sku: key.sku,
+      on_hand,
+      reserved: before?.reserved ?? 0,
+    });
+  });
+}
+
+/** A stock row whose `reserved` differs from what its open lines hold. */
+export interface ReservationMismatch {
+  warehouse_code: string;
+  sku: string;
+  reserved: number;
+  expected: number;
+}
+
+async function mismatchesIn(tx: RepositoryTx, storeId: number): Promise<ReservationMismatch[]> {
+  const held = new Map(
+    (await tx.heldStock(storeId)).map((row) => [`${row.warehouse_code}\u0000${row.sku}`, row.qty]),
+  );
+  const mismatches: ReservationMismatch[] = [];
+  for (const level of await tx.listStock({ store_id: storeId, warehouses: null })) {
+    const key = `${level.warehouse_code}\u0000${level.sku}`;
+    const expected = held.get(key) ?? 0;
+    held.delete(key);
+    if (level.reserved !== expected) {
+      mismatches.push({
+        warehouse_code: level.warehouse_code,
+        sku: level.sku,
+        reserved: level.reserved,
+        expected,
+      });
+    }
+  }
+  // Lines holding stock of a row that does not exist at all.
+  for (const [key, expected] of held) {
+    const [warehouse_code, sku] = key.split('\u0000') as [string, string];
+    mismatches.push({ warehouse_code, sku, reserved: 0, expected });
+  }
+  return mismatches;
+}
+
+/** Reserved stock against the open lines that hold it, per warehouse and sku. */
+export async function checkReservations(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+) {
+  return readStore(deps, operator, storeCode, async (tx, store) => ({
+    mismatches: await mismatchesIn(tx, store.id),
+  }));
+}
+
+/** Sets every mismatched `reserved` to what the open lines hold, in one audited transaction. */
+export async function fixReservations(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  body: unknown,
+) {
+  requireRole(operator, 'operator', storeCode);
+  const { reason = null } = parseWith(ReasonInput, body ?? {});
+  return deps.repository.transaction(async (tx) => {
+    const store = await requireStore(tx, storeCode);
+    const fixed = await mismatchesIn(tx, store.id);
+    await tx.setReserved(
+      store.id,
+      fixed.map(({ warehouse_code, sku, expected }) => ({
+        warehouse_code,
+        sku,
+        reserved: expected,
+      })),
+    );
+    if (fixed.length) {
+      await tx.appendStoreAudit([
+        storeAuditEvent(operator, store.id, now(deps), 'fix_reservations', { fixed }, reason),
+      ]);
+    }
+    return { fixed };
+  });
+}

@@ -1,0 +1,89 @@
+import type { Store } from '../domain/types.js';
+import {
+  boundCarrierText,
+  type Courier,
+  type CourierCallEvent,
+  type CourierCallOptions,
+  type CourierFailure,
+  type CourierOutcome,
+} from '../ports/courier.js';
+import type { EngineDeps } from './deps.js';
+
+/** A store's courier as one attempt uses it: every call rate limited, bounded by one deadline. */
+export interface CourierSession {
+  carrier: string;
+  call<T extends object>(
+    op: CourierCallEvent['op'],
+    run: (courier: Courier, options: CourierCallOptions) => Promise<CourierOutcome<T>>,
+  ): Promise<CourierOutcome<T>>;
+  close(): void;
+}
+
+/**
+ * Opens the store's courier for one attempt whose calls must all end by `deadlineMs` from now:
+ * the claim's lease minus a margin, so that no call may still land once another dispatcher can
+ * take over. A courier that cannot be built (unknown type, a secret missing from the
+ * environment) answers every call `permanent`, which the operator sees on the order.
+ */
+export function openCourierSession(
+  deps: EngineDeps,
+  store: Store,
+  deadlineMs: number,
+): CourierSession {
+  const settings = store.settings.courier;
+  const carrier = settings.type;
+  const deadline = new AbortController();
+  const deadlineAt = new Date(deps.clock.now().getTime() + deadlineMs);
+  const timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs));
+  let courier: Courier | CourierFailure;
+  try {
+    const factory = deps.couriers[carrier];
+    courier = factory
+      ? factory(settings)
+      : {
+          kind: 'permanent',
+          code: 'courier_not_configured',
+          message: `no courier of type "${carrier}" is configured`,
+        };
+  } catch (error) {
+    courier = {
+      kind: 'permanent',
+      code: 'courier_configuration',
+      message: boundCarrierText(error instanceof Error ? error.message : String(error)),
+    };
+  }
+  return {
+    carrier,
+    async call(op, run) {
+      if ('kind' in courier) return courier;
+      const started = performance.now();
+      let outcome: CourierOutcome<never>;
+      const rate = settings.rate_per_second ?? 5;
+      if (!(await deps.rateLimiter.take(`${carrier}/${courier.account}`, rate, deadline.signal))) {
+        // Nothing was sent: the deadline came while waiting for a turn.
+        return {
+          kind: 'retriable',
+          throttled: true,
+          code: 'rate_limited',
+          message: 'no turn before the deadline',
+        };
+      }
+      try {
+        outcome = (await run(courier, {
+          signal: deadline.signal,
+          deadline: deadlineAt,
+        })) as CourierOutcome<never>;
+      } catch (error) {
+        outcome = {
+          kind: 'unknown',
+          message: boundCarrierText(error instanceof Error ? error.message : String(error)),
+        };
+      }
+      deps.onCourierCall?.({ carrier, op, kind: outcome.kind, ms: performance.now() - started });
+      return outcome;
+    },
+    close() {
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type AdminEngine,
+  DomainError,
+  isDomainError,
+  type OperatorPrincipal,
+  unverified,
+} from '@fulfil/core';
+import * as v from 'valibot';
+import {
+  ADMIN_OPERATIONS,
+  ADMIN_PREFIX,
+  ADMIN_SCHEMA_PATH,
+  type AdminOperation,
+  SESSION_PATH,
+} from './admin-routes.js';
+import { type AuthThrottle, tooManyFailures } from './auth-throttle.js';
+import { HttpError } from './errors.js';
+import { buildAdminOpenApiDocument } from './openapi/admin-document.js';
+import type { HttpHeaders, HttpRequest } from './types.js';
+
+/**
+ * The admin API's part of the request handler (docs/admin-api.md): who the operator is (session
+ * cookie or Bearer secret), the same-origin check of cookie-borne unsafe requests, the request
+ * id, the session cookie itself. Routing, body decoding, errors and the log line are the
+ * handler's, shared with `/V1`.
+ */
+
+export interface AdminOptions {
+  /**
+   * Take `X-Forwarded-Proto: https` as the request having come over https (Secure cookie, the
+   * origin compared): only behind a proxy that sets it.
+   */
+  trustProxy?: boolean;
+}
+
+export const SESSION_COOKIE = 'fulfil_session';
+const SESSION_MAX_AGE = 12 * 3600;
+
+export type AdminRoute =
+  | { kind: 'admin'; operation: AdminOperation }
+  | { kind: 'admin_session' }
+  | { kind: 'admin_schema' };
+
+/** Every admin route with its full pattern, for the handler's router. */
+export const ADMIN_ROUTES: readonly { method: string; pattern: string; route: AdminRoute }[] = [
+  ...ADMIN_OPERATIONS.map((operation) => ({
+    method: operation.method,
+    pattern: `${ADMIN_PREFIX}${operation.path}`,
+    route: { kind: 'admin', operation } as const,
+  })),
+  ...['GET', 'POST', 'DELETE'].map((method) => ({
+    method,
+    pattern: `${ADMIN_PREFIX}${SESSION_PATH}`,
+    route: { kind: 'admin_session' } as const,
+  })),
+  {
+    method: 'GET',
+    pattern: `${ADMIN_PREFIX}${ADMIN_SCHEMA_PATH}`,
+    route: { kind: 'admin_schema' },
+  },
+];
+
+export interface AdminAnswer {
+  status: number;
+  value: unknown;
+  headers: Record<string, string>;
+  /** The operator, for the log line. */
+  operator?: string;
+}
+
+function header(headers: HttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' ? value : value?.[0];
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The request's `X-Request-Id` when it is sane, else a new one. */
+export function requestIdOf(headers: HttpHeaders): string {
+  const sent = header(headers, 'x-request-id')?.trim();
+  return sent && SANE_REQUEST_ID.test(sent) ? sent : randomBytes(8).toString('hex');
+}
+
+function cookieOf(headers: HttpHeaders, name: string): string | undefined {
+  for (const part of (header(headers, 'cookie') ?? '').split(';')) {
+    const [key, ...rest] = part.split('=');
+    if (key?.trim() === name) return rest.join('=').trim() || undefined;
+  }
+  return undefined;
+}
+
+function bearerOf(headers: HttpHeaders): string | null | undefined {
+  const authorization = header(headers, 'authorization');
+  if (authorization === undefined) return undefined;
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)?.[1] ?? null;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+function forbiddenOrigin(): DomainError {
+  return new DomainError(
+    'forbidden',
+    'A request that changes something must come from the console itself (same origin).',
+  );
+}
+
+export function createAdminServer(
+  admin: AdminEngine,
+  throttle: AuthThrottle,
+  options: AdminOptions = {},
+) {
+  let document: unknown;
+
+  function isSecure(request: HttpRequest): boolean {
+    if (request.secure) return true;
+    return options.trustProxy === true && header(request.headers, 'x-forwarded-proto') === 'https';
+  }
+
+  /** Sec-Fetch-Site first; without it (older browsers) Origin must be this very origin. */
+  function assertSameOrigin(request: HttpRequest): void {
+    const site = header(request.headers, 'sec-fetch-site');
+    if (site !== undefined) {
+      if (site !== 'same-origin' && site !== 'none') throw forbiddenOrigin();
+      return;
+    }
+    const origin = header(request.headers, 'origin');
+    const host = header(request.headers, 'host');
+    const own = `${isSecure(request) ? 'https' : 'http'}://${host}`;
+    if (origin === undefined || host === undefined || origin !== own) throw forbiddenOrigin();
+  }
+
+  /** Runs an authentication; a refusal counts against the address, and past the limit is 429. */
+  async function throttled<T>(request: HttpRequest, attempt: () => Promise<T>): Promise<T> {
+    const address = request.remoteAddress;
+    try {
+      return await attempt();
+    } catch (error) {
+      if (address === undefined || !isDomainError(error) || error.code !== 'unauthenticated') {
+        throw error;
+      }
+      const blocked = throttle.retryAfter(address) > 0;
+      throttle.fail(address);
+      throw blocked ? tooManyFailures(throttle.retryAfter(address)) : error;
+    }
+  }
+
+  async function authenticate(
+    request: HttpRequest,
+    requestId: string,
+  ): Promise<{ operator: OperatorPrincipal; byCookie: boolean }> {
+    return throttled(request, async () => {
+      const bearer = bearerOf(request.headers);
+      if (bearer === null) {
+        throw new DomainError(
+          'unauthenticated',
+          'The Authorization header must read "Bearer <secret>".',
+        );
+      }
+      if (bearer !== undefined) {
+        return { operator: await admin.authenticateOperator(bearer, requestId), byCookie: false };
+      }
+      const session = cookieOf(request.headers, SESSION_COOKIE);
+      if (session === undefined) {
+        throw new DomainError('unauthenticated', 'Log in first: POST /admin/api/session.');
+      }
+      return { operator: await admin.sessionOperator(session, requestId), byCookie: true };
+    });
+  }
+
+  function cookie(request: HttpRequest, value: string, maxAge: number): string {
+    const secure = isSecure(request) ? '; Secure' : '';
+    return `${SESSION_COOKIE}=${value}; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+  }
+
+  const whoami = (operator: OperatorPrincipal) => ({
+    name: operator.name,
+    role: operator.role,
+    store_code: operator.store_code,
+  });
+
+  async function session(
+    request: HttpRequest,
+    body: unknown,
+    requestId: string,
+  ): Promise<AdminAnswer> {
+    const method = request.method.toUpperCase();
+    if (method === 'POST') {
+      assertSameOrigin(request);
+      const address = request.remoteAddress;
+      // A throttled address is refused before its guess is even looked at.
+      if (address !== undefined && throttle.retryAfter(address) > 0) {
+        throttle.fail(address);
+        throw tooManyFailures(throttle.retryAfter(address));
+      }
+      const { session, operator } = await throttled(request, () =>
+        admin.login(unverified(body ?? {}), requestId),
+      );
+      return {
+        status: 200,
+        value: whoami(operator),
+        headers: { 'set-cookie': cookie(request, session, SESSION_MAX_AGE) },
+        operator: operator.name,
+      };
+    }
+    const { operator, byCookie } = await authenticate(request, requestId);
+    if (method === 'GET')
+      return { status: 200, value: whoami(operator), headers: {}, operator: operator.name };
+    if (byCookie) assertSameOrigin(request);
+    const value = cookieOf(request.headers, SESSION_COOKIE);
+    if (value !== undefined) await admin.logout(value);
+    return {
+      status: 200,
+      value: { ended: true },
+      headers: { 'set-cookie': cookie(request, '', 0) },
+      operator: operator.name,
+    };
+  }
+
+  function queryOf(request: HttpRequest, operation: AdminOperation): Record<string, string> {
+    const query: Record<string, string> = {};
+    for (const name of Object.keys(operation.query?.entries ?? {})) {
+      const value =
+        request.query instanceof URLSearchParams
+          ? request.query.get(name)
+          : ((q) => (typeof q === 'string' ? q : q?.[0]))(request.query[name]);
+      if (value !== null && value !== undefined) query[name] = value;
+    }
+    return query;
+  }
+
+  return {
+    /** Answers one admin request; `body` is the decoded JSON body (or undefined). */
+    async serve(
+      request: HttpRequest,
+      route: AdminRoute,
+      params: Record<string, string>,
+      body: unknown,
+      requestId: string,
+    ): Promise<AdminAnswer> {
+      const headers = { 'x-request-id': requestId };
+      if (route.kind === 'admin_schema') {
+        document ??= buildAdminOpenApiDocument();
+        return { status: 200, value: document, headers };
+      }
+      if (route.kind === 'admin_session') {
+        const answer = await session(request, body, requestId);
+        return { ...answer, headers: { ...answer.headers, ...headers } };
+      }
+      const { operation } = route;
+      const { operator, byCookie } = await authenticate(request, requestId);
+      if (byCookie && UNSAFE.has(operation.method)) assertSameOrigin(request);
+      if (operation.request && body !== undefined && !v.is(v.object({}), body)) {
+        throw new HttpError(400, 'The request body must be a JSON object.', [
+          { fieldName: 'body' },
+        ]);
+      }
+      const value = await operation.run(admin, {
+        operator,
+        params,
+        query: queryOf(request, operation),
+        body: body ?? {},
+      });
+      return { status: operation.status ?? 200, value, headers, operator: operator.name };
+    },
+  };
+}
+
+export type AdminServer = ReturnType<typeof createAdminServer>;

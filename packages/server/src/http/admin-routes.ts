@@ -1,0 +1,363 @@
+import {
+  type AdminEngine,
+  AllowPartialInput,
+  BULK_ACTIONS,
+  BulkInput,
+  FailInput,
+  LoginInput,
+  MoveLinesInput,
+  OperatorInput,
+  type OperatorPrincipal,
+  type OperatorRole,
+  OrderSearchInput,
+  ReasonInput,
+  RotateInput,
+  SetOnHandInput,
+  StockSearchInput,
+  TokenInput,
+  TrackCorrectionInput,
+  unverified,
+} from '@fulfil/core';
+import * as v from 'valibot';
+
+/**
+ * The admin API (docs/admin-api.md) as data, like routes.ts is for `/V1`: each operation's
+ * method, path, the least role it needs, its inputs and the engine call behind it. The request
+ * handler serves it, the admin OpenAPI document describes it, and the security tests enumerate
+ * it, so a route cannot be added without its authentication.
+ */
+
+export const ADMIN_PREFIX = '/admin/api';
+
+export interface AdminInput {
+  operator: OperatorPrincipal;
+  /** Path parameters, decoded. */
+  params: Record<string, string>;
+  /** The query parameters the operation declares, as text; absent ones are not there. */
+  query: Record<string, string>;
+  /** The decoded JSON body (POST, PUT), or undefined. */
+  body: unknown;
+}
+
+export interface AdminOperation {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Below `ADMIN_PREFIX`, parameters as `:name`. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  /** The least role allowed; the engine checks it (and the store scope) again itself. */
+  role: OperatorRole;
+  query?: v.ObjectSchema<v.ObjectEntries, undefined>;
+  request?: v.GenericSchema;
+  /** 201 for what creates a secret; 200 otherwise. */
+  status?: 200 | 201;
+  run(admin: AdminEngine, input: AdminInput): Promise<unknown>;
+}
+
+const STORE = '/stores/:store';
+const ORDER = `${STORE}/orders/:number`;
+
+const RevokeInput = v.object({});
+
+/** Every authenticated operation. The session routes (login, logout) live in the handler. */
+export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
+  {
+    method: 'GET',
+    path: '/dashboard',
+    operationId: 'dashboard',
+    tag: 'Dashboard',
+    summary:
+      'Per store: each queue with its depth per warehouse and its oldest order; failed and courier counts.',
+    role: 'viewer',
+    run: (admin, { operator }) => admin.dashboard(operator),
+  },
+  {
+    method: 'GET',
+    path: '/stores',
+    operationId: 'listStores',
+    tag: 'Stores',
+    summary: 'The stores the operator sees, with their settings.',
+    role: 'viewer',
+    run: (admin, { operator }) => admin.listStores(operator),
+  },
+  {
+    method: 'GET',
+    path: STORE,
+    operationId: 'getStore',
+    tag: 'Stores',
+    summary: 'One store and its settings.',
+    role: 'viewer',
+    run: (admin, { operator, params }) => admin.getStore(operator, params.store as string),
+  },
+  {
+    method: 'PUT',
+    path: STORE,
+    operationId: 'putStore',
+    tag: 'Stores',
+    summary: 'Creates the store or patches its settings.',
+    role: 'admin',
+    request: v.object({ settings: v.record(v.string(), v.unknown()) }),
+    run: (admin, { operator, params, body }) =>
+      admin.putStore(operator, params.store as string, body),
+  },
+  {
+    method: 'GET',
+    path: `${STORE}/warehouses`,
+    operationId: 'listWarehouses',
+    tag: 'Stores',
+    summary: "The store's warehouses.",
+    role: 'viewer',
+    run: (admin, { operator, params }) => admin.listWarehouses(operator, params.store as string),
+  },
+  {
+    method: 'PUT',
+    path: `${STORE}/warehouses/:code`,
+    operationId: 'putWarehouse',
+    tag: 'Stores',
+    summary: 'Creates the warehouse or replaces its fields.',
+    role: 'admin',
+    request: v.object({
+      name: v.optional(v.string()),
+      active: v.optional(v.boolean()),
+      fulfilled_by: v.optional(v.picklist(['partner', 'courier'])),
+      priority: v.optional(v.number()),
+    }),
+    run: (admin, { operator, params, body }) =>
+      admin.putWarehouse(operator, params.store as string, params.code as string, body),
+  },
+  {
+    method: 'GET',
+    path: `${STORE}/stock`,
+    operationId: 'listStock',
+    tag: 'Stock',
+    summary: 'Stock per warehouse and sku (sku: a prefix): on hand, reserved, available.',
+    role: 'viewer',
+    query: StockSearchInput,
+    run: (admin, { operator, params, query }) =>
+      admin.listStock(operator, params.store as string, query),
+  },
+  {
+    method: 'PUT',
+    path: `${STORE}/stock/:warehouse/:sku`,
+    operationId: 'setOnHand',
+    tag: 'Stock',
+    summary: 'Sets the on-hand quantity of one warehouse and sku; reserved stays.',
+    role: 'operator',
+    request: SetOnHandInput,
+    run: (admin, { operator, params, body }) =>
+      admin.setOnHand(
+        operator,
+        params.store as string,
+        params.warehouse as string,
+        params.sku as string,
+        body,
+      ),
+  },
+  {
+    method: 'GET',
+    path: `${STORE}/tokens`,
+    operationId: 'listTokens',
+    tag: 'Tokens',
+    summary: "The store's partner and ERP tokens: ACL, scope, expiry, last use. Never a secret.",
+    role: 'viewer',
+    run: (admin, { operator, params }) => admin.listTokens(operator, params.store as string),
+  },
+  {
+    method: 'POST',
+    path: `${STORE}/tokens`,
+    operationId: 'createToken',
+    tag: 'Tokens',
+    summary: 'Creates a token; its secret is in this answer only.',
+    role: 'admin',
+    request: v.omit(TokenInput, ['token']),
+    status: 201,
+    run: (admin, { operator, params, body }) =>
+      admin.createToken(operator, params.store as string, body),
+  },
+  {
+    method: 'POST',
+    path: `${STORE}/tokens/:name/revoke`,
+    operationId: 'revokeToken',
+    tag: 'Tokens',
+    summary: 'Revokes the token: the next /V1 call with it is refused.',
+    role: 'admin',
+    run: (admin, { operator, params }) =>
+      admin.revokeToken(operator, params.store as string, params.name as string),
+  },
+  {
+    method: 'POST',
+    path: `${STORE}/tokens/:name/rotate`,
+    operationId: 'rotateToken',
+    tag: 'Tokens',
+    summary: 'A new secret under the name; the old one works until the overlap ends.',
+    role: 'admin',
+    request: RotateInput,
+    status: 201,
+    run: (admin, { operator, params, body }) =>
+      admin.rotateToken(operator, params.store as string, params.name as string, body),
+  },
+  {
+    method: 'GET',
+    path: `${STORE}/orders`,
+    operationId: 'searchOrders',
+    tag: 'Orders',
+    summary: 'Orders matching the filters, newest first, keyset paged; the count stops at 10,000.',
+    role: 'viewer',
+    query: OrderSearchInput,
+    run: (admin, { operator, params, query }) =>
+      admin.searchOrders(operator, params.store as string, query),
+  },
+  {
+    method: 'GET',
+    path: ORDER,
+    operationId: 'getOrder',
+    tag: 'Orders',
+    summary: 'One order with its items, amounts, addresses, shipments, invoices and timeline.',
+    role: 'viewer',
+    run: (admin, { operator, params }) =>
+      admin.order(operator, params.store as string, params.number as string),
+  },
+  {
+    method: 'GET',
+    path: `${ORDER}/labels`,
+    operationId: 'listLabels',
+    tag: 'Orders',
+    summary: 'The courier labels of the order, with their documents, to print again (buys none).',
+    role: 'viewer',
+    run: (admin, { operator, params }) =>
+      admin.labels(operator, params.store as string, params.number as string),
+  },
+  {
+    method: 'POST',
+    path: `${ORDER}/fail`,
+    operationId: 'failOrder',
+    tag: 'Interventions',
+    summary: 'Takes the order out of the flow into the failed queue, with the reason.',
+    role: 'operator',
+    request: FailInput,
+    run: (admin, { operator, params, body }) =>
+      admin.fail(operator, params.store as string, params.number as string, body),
+  },
+  ...BULK_ACTIONS.map(
+    (action): AdminOperation => ({
+      method: 'POST',
+      path: `${ORDER}/${action}`,
+      operationId: `${action}Order`,
+      tag: 'Interventions',
+      summary: {
+        requeue: 'Puts a failed order back into its queues.',
+        abandon: 'Leaves a failed order failed for good and frees its stock.',
+        cancel: 'Cancels every line not shipped yet and frees its stock.',
+      }[action],
+      role: 'operator',
+      request: ReasonInput,
+      run: (admin, { operator, params, body }) =>
+        admin.intervene(operator, params.store as string, params.number as string, action, body),
+    }),
+  ),
+  {
+    method: 'POST',
+    path: `${ORDER}/allow-partial`,
+    operationId: 'allowPartial',
+    tag: 'Interventions',
+    summary: 'The per-order partials override: true, false, or null to follow the store settings.',
+    role: 'operator',
+    request: AllowPartialInput,
+    run: (admin, { operator, params, body }) =>
+      admin.allowPartial(operator, params.store as string, params.number as string, body),
+  },
+  {
+    method: 'POST',
+    path: `${ORDER}/move-lines`,
+    operationId: 'moveLines',
+    tag: 'Interventions',
+    summary: 'Moves lines still pending accept to another warehouse, in a new fulfillment order.',
+    role: 'operator',
+    request: MoveLinesInput,
+    run: (admin, { operator, params, body }) =>
+      admin.moveLines(operator, params.store as string, params.number as string, body),
+  },
+  {
+    method: 'POST',
+    path: `${ORDER}/correct-tracks`,
+    operationId: 'correctTracks',
+    tag: 'Interventions',
+    summary:
+      'Replaces the tracks of one recorded shipment (its id in the order detail), with the reason.',
+    role: 'operator',
+    request: TrackCorrectionInput,
+    run: (admin, { operator, params, body }) =>
+      admin.correctTracks(operator, params.store as string, params.number as string, body),
+  },
+  ...BULK_ACTIONS.map(
+    (action): AdminOperation => ({
+      method: 'POST',
+      path: `${STORE}/bulk/${action}`,
+      operationId: `bulk${action[0]?.toUpperCase()}${action.slice(1)}`,
+      tag: 'Interventions',
+      summary: `The ${action} of every order a filter selects (at most 10,000): a dry run counts them.`,
+      role: 'operator',
+      request: BulkInput,
+      run: (admin, { operator, params, body }) =>
+        admin.bulk(operator, params.store as string, action, body),
+    }),
+  ),
+  {
+    method: 'GET',
+    path: `${STORE}/reservations`,
+    operationId: 'checkReservations',
+    tag: 'Stock',
+    summary: 'Stock rows whose reserved differs from what the open lines hold.',
+    role: 'viewer',
+    run: (admin, { operator, params }) => admin.checkReservations(operator, params.store as string),
+  },
+  {
+    method: 'POST',
+    path: `${STORE}/reservations/fix`,
+    operationId: 'fixReservations',
+    tag: 'Stock',
+    summary: 'Sets each mismatched reserved to what the open lines hold, in one transaction.',
+    role: 'operator',
+    request: ReasonInput,
+    run: (admin, { operator, params, body }) =>
+      admin.fixReservations(operator, params.store as string, body),
+  },
+  {
+    method: 'GET',
+    path: '/operators',
+    operationId: 'listOperators',
+    tag: 'Operators',
+    summary: 'Every operator (an admin of every store only).',
+    role: 'admin',
+    run: (admin, { operator }) => admin.listOperatorsAs(operator),
+  },
+  {
+    method: 'POST',
+    path: '/operators',
+    operationId: 'createOperator',
+    tag: 'Operators',
+    summary: 'Creates an operator; its secret is in this answer only.',
+    role: 'admin',
+    request: OperatorInput,
+    status: 201,
+    run: (admin, { operator, body }) => admin.createOperatorAs(operator, unverified(body)),
+  },
+  {
+    method: 'POST',
+    path: '/operators/:name/revoke',
+    operationId: 'revokeOperator',
+    tag: 'Operators',
+    summary: 'Revokes the operator and ends its sessions.',
+    role: 'admin',
+    request: RevokeInput,
+    run: (admin, { operator, params }) => admin.revokeOperatorAs(operator, params.name as string),
+  },
+];
+
+/** The session resource: login (public), who am I, logout. */
+export const SESSION_PATH = '/session';
+export { LoginInput };
+
+/** The admin OpenAPI document's own path: public, like `/V1`'s schema. */
+export const ADMIN_SCHEMA_PATH = '/openapi.json';

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { openPostgresRepository } from '@fulfil/storage-postgres';
+import { describe, it } from 'vitest';
+import { postgresDatabase } from '../scale-out/support.js';
+import { describeLabelRuns, runCount } from './at-most-one-label.js';
+import { describeKillRuns } from './kill-runs.js';
+
+const url = process.env.FULFIL_TEST_POSTGRES_URL;
+
+describe('courier labels on Postgres', () => {
+  if (!url) {
+    it.skip('skipped: FULFIL_TEST_POSTGRES_URL is not set', () => {});
+    return;
+  }
+  // Two pools on one schema of its own: the two dispatchers race for real.
+  describeLabelRuns(
+    'postgres',
+    runCount(Number(process.env.FULFIL_LABEL_RUNS_PG ?? 1000)),
+    async () => {
+      const schema = `fulfil_labels_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const first = await openPostgresRepository({ connectionString: url, schema });
+      const second = await openPostgresRepository({ connectionString: url, schema });
+      return {
+        repositories: [first, second],
+        async close() {
+          await second.close();
+          await first.db.schema.dropSchema(schema).ifExists().cascade().execute();
+          await first.close();
+        },
+      };
+    },
+  );
+});
+
+describe('courier labels on Postgres, dispatchers killed', () => {
+  if (!url) {
+    it.skip('skipped: FULFIL_TEST_POSTGRES_URL is not set', () => {});
+    return;
+  }
+  const base = url;
+  describeKillRuns('postgres', runCount(6), async () => postgresDatabase(base));
+});
