@@ -340,6 +340,22 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     return rows[0] ? decodeToken(rows[0]) : null;
   }
 
+  async findStoreToken(hash: string, storeCode: string): Promise<TokenRecord | null> {
+    const { rows } = await this.#prepared.run(
+      this.#db,
+      'token by hash and store',
+      [hash, storeCode],
+      (db, argument) =>
+        db
+          .selectFrom('tokens')
+          .innerJoin('stores', 'stores.id', 'tokens.store_id')
+          .selectAll('tokens')
+          .where('tokens.hash', '=', argument<string>(0))
+          .where('stores.code', '=', argument<string>(1)),
+    );
+    return rows[0] ? decodeToken(rows[0]) : null;
+  }
+
   async listTokens(storeId: number): Promise<TokenRecord[]> {
     const rows = await this.#db
       .selectFrom('tokens')

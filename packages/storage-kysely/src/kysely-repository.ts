@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Repository, RepositoryTx } from '@fulfil/core';
+import type { Repository, RepositoryTx, TransactionMode } from '@fulfil/core';
 import {
   type AccessMode,
   CompiledQuery,
@@ -123,7 +123,7 @@ export class KyselyRepository implements Repository {
 
   async transaction<T>(
     work: (tx: RepositoryTx) => Promise<T>,
-    mode: 'read' | 'write' = 'write',
+    mode: TransactionMode = 'write',
   ): Promise<T> {
     if (this.#closed) throw new Error('fulfil: the repository is closed');
     const active = activeTransactions.getStore();
@@ -150,13 +150,12 @@ export class KyselyRepository implements Repository {
       return result;
     };
     if (mode === 'write' && this.#groups) return committed(await this.#groups.run(open));
-
+    const run =
+      mode === 'autocommit'
+        ? () => open(this.db)
+        : () => this.#withSettings(this.db.transaction(), mode).execute(open);
     try {
-      return committed(
-        await withRetries(this.#profile, () =>
-          this.#withSettings(this.db.transaction(), mode).execute(open),
-        ),
-      );
+      return committed(await withRetries(this.#profile, run));
     } catch (error) {
       throw reportedFailure(this.#profile, error);
     }

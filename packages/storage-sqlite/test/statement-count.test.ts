@@ -213,4 +213,18 @@ describe('statements per action', () => {
     // The store, the change horizon (the page's Fulfil-Cursor), then the page of documents.
     expect(statements).toEqual(['select', 'select', 'select']);
   });
+
+  it("a partner's request for a page: the token, the horizon, the page, and no BEGIN", async () => {
+    const { token } = await engine.createToken('default', { name: 'partner', acl: 'partner' });
+    const from = recorded.length;
+    const partner = await engine.authenticate('default', token);
+    await engine.poll(partner, 'pending_accept');
+    // 9 before: two transactions, BEGIN and COMMIT around the token and the store, then around
+    // the store again, the horizon and the page. A token's principal knows its store.
+    expect(recorded.slice(from).map((text) => text.split(' ')[0])).toEqual([
+      'select',
+      'select',
+      'select',
+    ]);
+  });
 });

@@ -23,13 +23,19 @@ import type { AdminRepositoryTx } from './admin-repository.js';
  * Every use case is one call to `transaction`: all of its reads and writes commit together or
  * not at all.
  */
+/** How `Repository.transaction` runs its work. */
+export type TransactionMode = 'read' | 'write' | 'autocommit';
+
 export interface Repository {
   /**
    * Runs `work` in one database transaction and commits when it resolves; rolls back and
    * rethrows when it rejects. Transactions never nest. In `read` mode the work must not write;
-   * adapters may then skip taking write locks.
+   * adapters may then skip taking write locks. In `autocommit` mode the work must not write
+   * either, and runs without a transaction (no BEGIN and COMMIT to wait for): each statement
+   * reads the data as it is when it runs, so a later one sees no less than an earlier one, and
+   * two reads need not agree.
    */
-  transaction<T>(work: (tx: RepositoryTx) => Promise<T>, mode?: 'read' | 'write'): Promise<T>;
+  transaction<T>(work: (tx: RepositoryTx) => Promise<T>, mode?: TransactionMode): Promise<T>;
   /**
    * A cheap value that names the state of the stored data, for caching what is read from it.
    *
@@ -170,6 +176,11 @@ export interface RepositoryTx extends AdminRepositoryTx {
   insertToken(token: NewToken): Promise<TokenRecord>;
   /** The token whose hash this is, in any store, or null. Revoked and expired ones included. */
   findTokenByHash(hash: string): Promise<TokenRecord | null>;
+  /**
+   * The token whose hash this is if it belongs to the store of this code, else null; revoked
+   * and expired ones included. One statement: what authenticating a request reads.
+   */
+  findStoreToken(hash: string, storeCode: string): Promise<TokenRecord | null>;
   /** The store's tokens ordered by name (bytewise). */
   listTokens(storeId: number): Promise<TokenRecord[]>;
   /**

@@ -18,6 +18,8 @@ export interface Principal extends Actor {
    * once it has passed. Absent when unknown: such a principal is never cached.
    */
   expires_at?: Timestamp | null;
+  /** The id of the store, when the principal comes from a token: a poll then reads no store. */
+  store_id?: number;
 }
 
 /** What is shown of a token after creation: everything but the secret and its hash. */
@@ -126,24 +128,24 @@ export async function authenticate(
   }
   const hash = hashTokenSecret(secret);
   const at: Timestamp = now(deps);
-  const { principal, record } = await deps.repository.transaction(async (tx) => {
-    const record = await tx.findTokenByHash(hash);
-    const store = record ? await tx.findStore(storeCode) : null;
-    if (!record || !sameHash(record.hash, hash) || !store || store.id !== record.store_id) {
-      throw unauthenticated('The access token is not valid for this store.');
-    }
-    if (record.revoked_at !== null) throw unauthenticated('The access token was revoked.');
-    if (record.expires_at !== null && record.expires_at <= at)
-      throw unauthenticated('The access token has expired.');
-    const principal: Principal = {
-      store_code: store.code,
-      name: record.name,
-      warehouses: record.warehouses,
-      resources: record.resources,
-      expires_at: record.expires_at,
-    };
-    return { principal, record };
-  }, 'read');
+  const record = await deps.repository.transaction(
+    (tx) => tx.findStoreToken(hash, storeCode),
+    'autocommit',
+  );
+  if (!record || !sameHash(record.hash, hash)) {
+    throw unauthenticated('The access token is not valid for this store.');
+  }
+  if (record.revoked_at !== null) throw unauthenticated('The access token was revoked.');
+  if (record.expires_at !== null && record.expires_at <= at)
+    throw unauthenticated('The access token has expired.');
+  const principal: Principal = {
+    store_code: storeCode,
+    store_id: record.store_id,
+    name: record.name,
+    warehouses: record.warehouses,
+    resources: record.resources,
+    expires_at: record.expires_at,
+  };
   // After the read transaction: the write it may start is a transaction of its own.
   deps.tokenUse?.note(record, at);
   return principal;

@@ -29,6 +29,23 @@ export function tokensContract(h: ContractHarness): void {
       expect(await read((tx) => tx.findTokenByHash('0'.repeat(64)))).toBeNull();
     });
 
+    it("findStoreToken finds a token by its hash in its own store's code only", async () => {
+      const store = await seedStore();
+      const other = await seedStore('other');
+      const own = await write((tx) => tx.insertToken(token(store.id, 'partner')));
+      const revoked = await write((tx) =>
+        tx.insertToken(
+          token(store.id, 'old', { hash: 'e'.repeat(64), revoked_at: '2026-01-01 00:00:00' }),
+        ),
+      );
+      expect(await read((tx) => tx.findStoreToken(own.hash, 'default'))).toEqual(own);
+      // Revoked ones too: refusing them, with the reason, is the caller's.
+      expect(await read((tx) => tx.findStoreToken(revoked.hash, 'default'))).toEqual(revoked);
+      expect(await read((tx) => tx.findStoreToken(own.hash, other.code))).toBeNull();
+      expect(await read((tx) => tx.findStoreToken(own.hash, 'nowhere'))).toBeNull();
+      expect(await read((tx) => tx.findStoreToken('0'.repeat(64), 'default'))).toBeNull();
+    });
+
     it('insertToken fails with already_exists on a duplicate name in the store only', async () => {
       const store = await seedStore();
       const other = await seedStore('other');

@@ -74,5 +74,19 @@ export function transactionContract(h: ContractHarness): void {
       const stores = await read((tx) => tx.listStores());
       expect(stores.map((s) => s.code)).toEqual(['default']);
     });
+
+    it('runs autocommit work, statement after statement, each reading what has committed', async () => {
+      const store = await seedStore();
+      const autocommit = <T>(work: Parameters<typeof read<T>>[0]) =>
+        h.repository().transaction(work, 'autocommit');
+      expect(
+        await autocommit(async (tx) => [await tx.findStore('default'), await tx.listStores()]),
+      ).toEqual([store, [store]]);
+      await write((tx) => tx.upsertStore('other', storeSettings()));
+      expect((await autocommit((tx) => tx.listStores())).map((s) => s.code)).toEqual([
+        'default',
+        'other',
+      ]);
+    });
   });
 }
