@@ -5,7 +5,6 @@ import {
   type ChangesQuery,
   type CourierLabel,
   compareCodes,
-  DomainError,
   type FulfillmentOrder,
   type NewAuditEvent,
   type NewFulfillmentOrder,
@@ -50,13 +49,12 @@ import { PreparedQueries } from './prepared-queries.js';
 import {
   decodeAuditEvent,
   decodeStore,
-  decodeToken,
   decodeWarehouse,
   encodeJson,
-  encodeToken,
   encodeWarehouse,
 } from './row-codec.js';
 import { claimSequences } from './sequence-claims.js';
+import * as tokenSql from './token-persistence.js';
 
 export interface KyselyRepositoryTxOptions {
   /**
@@ -308,73 +306,24 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────
 
-  async insertToken(token: NewToken): Promise<TokenRecord> {
-    // `do nothing` instead of catching a driver-specific unique-violation error: a conflict
-    // returns no row, whichever of the two unique keys (store+name, hash) it hit.
-    const row = await this.#db
-      .insertInto('tokens')
-      .values(encodeToken(token))
-      .onConflict((oc) => oc.doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (row) return decodeToken(row);
-    const sameName = await this.#db
-      .selectFrom('tokens')
-      .select('id')
-      .where('store_id', '=', token.store_id)
-      .where('name', '=', token.name)
-      .executeTakeFirst();
-    throw sameName
-      ? new DomainError('already_exists', 'A token named %fieldValue already exists', [
-          { fieldName: 'name', fieldValue: token.name },
-        ])
-      : new DomainError('already_exists', 'A token with this secret already exists', [
-          { fieldName: 'token' },
-        ]);
+  insertToken(token: NewToken): Promise<TokenRecord> {
+    return tokenSql.insertToken(this.#db, token);
   }
 
-  async findTokenByHash(hash: string): Promise<TokenRecord | null> {
-    const { rows } = await this.#prepared.run(this.#db, 'token by hash', [hash], (db, argument) =>
-      db.selectFrom('tokens').selectAll().where('hash', '=', argument<string>(0)),
-    );
-    return rows[0] ? decodeToken(rows[0]) : null;
+  findTokenByHash(hash: string): Promise<TokenRecord | null> {
+    return tokenSql.findTokenByHash(this.#db, this.#prepared, hash);
   }
 
-  async findStoreToken(hash: string, storeCode: string): Promise<TokenRecord | null> {
-    const { rows } = await this.#prepared.run(
-      this.#db,
-      'token by hash and store',
-      [hash, storeCode],
-      (db, argument) =>
-        db
-          .selectFrom('tokens')
-          .innerJoin('stores', 'stores.id', 'tokens.store_id')
-          .selectAll('tokens')
-          .where('tokens.hash', '=', argument<string>(0))
-          .where('stores.code', '=', argument<string>(1)),
-    );
-    return rows[0] ? decodeToken(rows[0]) : null;
+  findStoreToken(hash: string, storeCode: string): Promise<TokenRecord | null> {
+    return tokenSql.findStoreToken(this.#db, this.#prepared, hash, storeCode);
   }
 
-  async listTokens(storeId: number): Promise<TokenRecord[]> {
-    const rows = await this.#db
-      .selectFrom('tokens')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .orderBy('name')
-      .execute();
-    return rows.map(decodeToken);
+  listTokens(storeId: number): Promise<TokenRecord[]> {
+    return tokenSql.listTokens(this.#db, storeId);
   }
 
-  async revokeToken(storeId: number, name: string, at: Timestamp): Promise<boolean> {
-    // Revoking again keeps the first revocation time.
-    const { numUpdatedRows } = await this.#db
-      .updateTable('tokens')
-      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
-      .where('store_id', '=', storeId)
-      .where('name', '=', name)
-      .executeTakeFirst();
-    return numUpdatedRows > 0n;
+  revokeToken(storeId: number, name: string, at: Timestamp): Promise<boolean> {
+    return tokenSql.revokeToken(this.#db, storeId, name, at);
   }
 
   // ── fulfillment orders ───────────────────────────────────────────────────────────────────
