@@ -17,6 +17,7 @@ interface Detail {
   order: { status: string; items: { id: number; sku: string; status: string }[] };
   failure: { reason: string } | null;
   timeline: { action: string; actor: string; reason: string | null }[];
+  shipments: { id: number; tracks: { track_number: string }[] }[];
 }
 
 describe.skipIf(!installed)('the console, end to end', { timeout: 60_000 }, () => {
@@ -167,6 +168,49 @@ describe.skipIf(!installed)('the console, end to end', { timeout: 60_000 }, () =
     // The next render shows what /V1 did.
     await page.reload();
     await expect.poll(() => page.locator('.status').textContent()).toBe('partially_shipped');
+  });
+
+  test('corrects the tracks of a shipment, with a reason; /V1 then holds the partner to them', async () => {
+    const number = '800000001-1';
+    const [shipment] = (await order(number)).shipments;
+    if (!shipment) throw new Error('the partials test ships this order first');
+    const { page } = await open();
+    await page.goto(`${running.server.url}/admin/#/default/orders/${number}`);
+    const tracks = page.getByLabel(`Tracks of shipment ${shipment.id}`, { exact: false });
+    await expect.poll(() => tracks.inputValue()).toBe('ups | UPS | 1Z999');
+    await tracks.fill('a line without its parts');
+    await page.getByLabel(`Reason for correcting shipment ${shipment.id}`).fill('wrong label');
+    await page.getByRole('button', { name: 'Correct tracks' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'carrier code | title | track number' })
+      .waitFor();
+    await tracks.fill('ups | UPS | 1Z000\ndhl | DHL | JD0001');
+    await page.getByRole('button', { name: 'Correct tracks' }).click();
+    await expect
+      .poll(async () =>
+        (await order(number)).shipments[0]?.tracks.map((track) => track.track_number),
+      )
+      .toEqual(['1Z000', 'JD0001']);
+    const last = (await order(number)).timeline.at(-1);
+    expect(last).toMatchObject({ action: 'correct_tracks', reason: 'wrong label' });
+    await expect.poll(() => tracks.inputValue()).toBe('ups | UPS | 1Z000\ndhl | DHL | JD0001');
+    // /V1 holds the partner to the corrected tracks: a repeat with them is the same shipment,
+    // one with the old track a conflicting one.
+    const item = (await order(number)).order.items[0]?.id;
+    const shipAgain = (tracks: { carrier_code: string; title: string; track_number: string }[]) =>
+      running.server.v1('POST', 'fulfillmentOrder/ship', PARTNER_TOKEN, {
+        shipment: { order_id: number, items: [{ item_id: item, qty: 1 }], tracks },
+      });
+    expect(
+      (await shipAgain([{ carrier_code: 'ups', title: 'UPS', track_number: '1Z999' }])).status,
+    ).toBe(400);
+    const repeat = await shipAgain([
+      { carrier_code: 'ups', title: 'UPS', track_number: '1Z000' },
+      { carrier_code: 'dhl', title: 'DHL', track_number: 'JD0001' },
+    ]);
+    expect(repeat.status).toBe(200);
+    expect((await order(number)).shipments).toHaveLength(1);
   });
 
   test('creates a token shown once, which works on /V1 until revoked in the console', async () => {

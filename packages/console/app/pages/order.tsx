@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { type Address, api, type OrderDetail, seg } from '../api.js';
 import { ErrorText, Field, Loading, may, PageTitle, Table, useAction, useLoad } from '../ui.js';
+import { CorrectTracks } from './correct-tracks.js';
 
 const ACTIONS = ['requeue', 'abandon', 'cancel', 'fail'] as const;
 
@@ -272,6 +273,9 @@ export function OrderPage({
                 </li>
               ))}
             </ul>
+            {may(role, 'operator') && (
+              <CorrectTracks store={store} detail={detail} onDone={loaded.reload} />
+            )}
           </section>
         </>
       )}
