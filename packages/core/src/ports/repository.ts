@@ -15,6 +15,9 @@ import type {
 } from '../domain/types.js';
 import type { AdminRepositoryTx } from './admin-repository.js';
 
+/** How `Repository.transaction` runs its work. */
+export type TransactionMode = 'read' | 'write' | 'autocommit';
+
 /**
  * The storage contract. The engine never talks to a database any other way; each adapter
  * (SQLite, Postgres, …) implements it and proves it by running `@fulfil/core/testing`'s
@@ -23,9 +26,6 @@ import type { AdminRepositoryTx } from './admin-repository.js';
  * Every use case is one call to `transaction`: all of its reads and writes commit together or
  * not at all.
  */
-/** How `Repository.transaction` runs its work. */
-export type TransactionMode = 'read' | 'write' | 'autocommit';
-
 export interface Repository {
   /**
    * Runs `work` in one database transaction and commits when it resolves; rolls back and
