@@ -65,6 +65,8 @@ describe.skipIf(!installed)('the console, end to end', { timeout: 60_000 }, () =
     await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^1 order/);
     await page.getByRole('link', { name: '500000001-1' }).click();
     await page.getByRole('heading', { level: 1, name: 'Order 500000001-1' }).waitFor();
+    // The title shows while the order still loads: its sections come with the order.
+    await page.locator('.timeline li').first().waitFor();
     const sections = await page.locator('main h2').allTextContents();
     expect(sections[0]).toBe('Timeline');
     const entries = await page.locator('.timeline li').allTextContents();
@@ -275,7 +277,7 @@ describe.skipIf(!installed)('the console, end to end', { timeout: 60_000 }, () =
       expect(await page.locator('main input[type=number]').count(), hash).toBe(0);
       const actions = page
         .locator('main button')
-        .filter({ hasText: /set|requeue|abandon|cancel|fail|revoke|rotate|create|move|dry run/i });
+        .filter({ hasText: /set|requeue|abandon|cancel|fail|revoke|rotate|create|move|correct|dry run/i });
       expect(await actions.allTextContents(), hash).toEqual([]);
     }
     expect(await page.getByRole('link', { name: 'Operators' }).count()).toBe(0);
