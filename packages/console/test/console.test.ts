@@ -275,9 +275,9 @@ describe.skipIf(!installed)('the console, end to end', { timeout: 60_000 }, () =
       await page.goto(`${running.server.url}/admin/${hash}`);
       await expect.poll(() => page.getByText('Loading…').count()).toBe(0);
       expect(await page.locator('main input[type=number]').count(), hash).toBe(0);
-      const actions = page
-        .locator('main button')
-        .filter({ hasText: /set|requeue|abandon|cancel|fail|revoke|rotate|create|move|correct|dry run/i });
+      const actions = page.locator('main button').filter({
+        hasText: /set|requeue|abandon|cancel|fail|revoke|rotate|create|move|correct|dry run/i,
+      });
       expect(await actions.allTextContents(), hash).toEqual([]);
     }
     expect(await page.getByRole('link', { name: 'Operators' }).count()).toBe(0);
