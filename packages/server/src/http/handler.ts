@@ -427,10 +427,13 @@ export function createRequestHandler(
       cache && changeStamp && operation.cacheable && secret !== null
         ? { stamp: await changeStamp(), identity: `${storeCode}\u0000${hashTokenSecret(secret)}` }
         : undefined;
-    const principal = {
-      ...(await authenticate(request, storeCode, exchange.credentials, cached)),
-      request_id: exchange.requestId,
-    };
+    // Not a spread: in this server, spreading the principal made a new hidden class per request,
+    // kept alive (with its descriptors) as long as the request is held.
+    const principal: Principal = Object.assign(
+      {},
+      await authenticate(request, storeCode, exchange.credentials, cached),
+      { request_id: exchange.requestId },
+    );
     exchange.tokenName = principal.name;
     await engine.authorize(principal, operation.action);
 
