@@ -30,6 +30,13 @@ const RETRY_AFTER_SECONDS = 1;
 const PENDING_FIRST_MS = 10;
 const PENDING_MOST_MS = 1_000;
 
+/**
+ * Looks under way at once, all waiters together. A commit wakes every waiter of its store, and a
+ * look past what the database's connections serve at once only waits for one, holding its
+ * half-made query meanwhile; the others wait in line as their small record.
+ */
+const MOST_LOOKS_AT_ONCE = 16;
+
 /** What one look at the queue found. */
 export interface Look<T> {
   result: T;
@@ -65,6 +72,8 @@ interface Waiter<T> {
   /** The last look's answer: what the wait answers when it ends. */
   last: Look<T> | undefined;
   looking: boolean;
+  /** In line for a look: a change meanwhile needs no other. */
+  queued: boolean;
   /** A change came while it looked: look again as soon as this look ends. */
   changed: boolean;
   ended: boolean;
@@ -88,6 +97,9 @@ export class LongPolls {
   readonly #changes: ChangeSource | undefined;
   readonly #perToken = new Map<string, number>();
   readonly #waiters = new Set<Waiter<unknown>>();
+  /** Waiters in line for a look, first in first out. */
+  readonly #queue = new Set<Waiter<unknown>>();
+  #looksUnderWay = 0;
   #unsubscribe: (() => void) | undefined;
   #closed = false;
 
@@ -128,6 +140,7 @@ export class LongPolls {
         storeId: null,
         last: undefined,
         looking: false,
+        queued: false,
         changed: false,
         ended: false,
         pendingMs: PENDING_FIRST_MS,
@@ -161,7 +174,7 @@ export class LongPolls {
 
   readonly #wake = (waiter: Waiter<unknown>): void => {
     if (waiter.looking) waiter.changed = true;
-    else this.#look(waiter);
+    else if (!waiter.queued) this.#look(waiter);
   };
 
   readonly #end = (waiter: Waiter<unknown>): void => {
@@ -173,6 +186,12 @@ export class LongPolls {
   #look(waiter: Waiter<unknown>): void {
     clearTimeout(waiter.pendingRetry);
     waiter.pendingRetry = undefined;
+    if (this.#looksUnderWay >= MOST_LOOKS_AT_ONCE) {
+      waiter.queued = true;
+      this.#queue.add(waiter);
+      return;
+    }
+    this.#looksUnderWay += 1;
     waiter.looking = true;
     waiter.changed = false;
     waiter.look().then(
@@ -181,8 +200,19 @@ export class LongPolls {
     );
   }
 
-  #looked(waiter: Waiter<unknown>, found: Look<unknown>): void {
+  /** A look has ended: the first waiter in line takes its place. */
+  #lookEnded(waiter: Waiter<unknown>): void {
     waiter.looking = false;
+    this.#looksUnderWay -= 1;
+    const next = this.#queue.values().next();
+    if (next.done) return;
+    this.#queue.delete(next.value);
+    next.value.queued = false;
+    this.#look(next.value);
+  }
+
+  #looked(waiter: Waiter<unknown>, found: Look<unknown>): void {
+    this.#lookEnded(waiter);
     waiter.last = found;
     waiter.storeId = found.storeId;
     if (found.ready || waiter.ended || this.#closed) this.#settle(waiter, found);
@@ -195,7 +225,7 @@ export class LongPolls {
   }
 
   #failed(waiter: Waiter<unknown>, error: unknown): void {
-    waiter.looking = false;
+    this.#lookEnded(waiter);
     this.#release(waiter);
     waiter.reject(error);
   }
@@ -209,6 +239,10 @@ export class LongPolls {
   #release(waiter: Waiter<unknown>): void {
     clearTimeout(waiter.deadline);
     clearTimeout(waiter.pendingRetry);
+    if (waiter.queued) {
+      waiter.queued = false;
+      this.#queue.delete(waiter);
+    }
     if (!this.#waiters.delete(waiter)) return;
     if (this.#waiters.size === 0) {
       this.#unsubscribe?.();
