@@ -45,6 +45,29 @@ interface TransactionSettingsBuilder<Self> {
 
 /** Which repositories the current async context is inside a transaction of. */
 const activeTransactions = new AsyncLocalStorage<ReadonlySet<KyselyRepository>>();
+/** The transactions of the process whose work is under way, of any repository. */
+let transactionsUnderWay = 0;
+
+/**
+ * Runs `work` inside the transactions `inside`. While an AsyncLocalStorage is enabled, every
+ * promise of the process carries its context, idle long polls' included; it is disabled again
+ * once no transaction is under way (the next `run` enables it), so that it costs nothing then.
+ */
+function runInside<T>(inside: ReadonlySet<KyselyRepository>, work: () => Promise<T>): Promise<T> {
+  transactionsUnderWay += 1;
+  const ended = () => {
+    transactionsUnderWay -= 1;
+    if (transactionsUnderWay === 0) activeTransactions.disable();
+  };
+  let running: Promise<T>;
+  try {
+    running = activeTransactions.run(inside, work);
+  } catch (error) {
+    ended();
+    throw error;
+  }
+  return running.finally(ended);
+}
 
 /**
  * The `Repository` of `@fulfil/core` over a `Kysely<Database>`, shared by the SQLite and
@@ -135,7 +158,7 @@ export class KyselyRepository implements Repository {
     // The stores whose queues the attempt that committed changed, told once it has committed.
     let changed: ReadonlySet<number> = new Set();
     const open = (trx: Kysely<Database>): Promise<T> =>
-      activeTransactions.run(inside, () => {
+      runInside(inside, () => {
         const tx = new KyselyRepositoryTx(trx, {
           rowLocks,
           prepared: this.#prepared,

@@ -27,6 +27,7 @@ import { type Precompressed, representation } from './precompressed.js';
 import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
 import { parsePublicUrl, requestBaseUrl } from './public-url.js';
+import { queueLook } from './queue-look.js';
 import { methodNotAllowed, noRoute, notAcceptable, tooLarge } from './refusals.js';
 import { decodeBody } from './request-body.js';
 import { type Credentials, credentialsOf, header, queryValue } from './request-parts.js';
@@ -426,10 +427,13 @@ export function createRequestHandler(
       cache && changeStamp && operation.cacheable && secret !== null
         ? { stamp: await changeStamp(), identity: `${storeCode}\u0000${hashTokenSecret(secret)}` }
         : undefined;
-    const principal = {
-      ...(await authenticate(request, storeCode, exchange.credentials, cached)),
-      request_id: exchange.requestId,
-    };
+    // Not a spread: in this server, spreading the principal made a new hidden class per request,
+    // kept alive (with its descriptors) as long as the request is held.
+    const principal: Principal = Object.assign(
+      {},
+      await authenticate(request, storeCode, exchange.credentials, cached),
+      { request_id: exchange.requestId },
+    );
     exchange.tokenName = principal.name;
     await engine.authorize(principal, operation.action);
 
@@ -444,22 +448,14 @@ export function createRequestHandler(
     }
     const seconds = operation.longPoll ? waitSeconds(query.wait) : 0;
     if (seconds > 0 && longPolls.holdMs(seconds) > 0) {
-      // Never from the cache: a waiter looks at the database each time it is woken.
-      const result = await longPolls.hold(
-        `${storeCode}\u0000${principal.name}`,
-        seconds,
-        async () => {
-          const result = await operation.run(engine, { principal, body, query });
-          const page = result instanceof JsonDocuments ? result : undefined;
-          return {
-            result,
-            ready: !page || page.documents.length > 0,
-            pending: page?.poll?.pending ?? false,
-            storeId: page?.poll?.storeId ?? null,
-          };
-        },
-      );
-      return respond(200, result, media, headersOf(result));
+      // Not awaited here: while the request is held, this function's frame is let go.
+      return longPolls
+        .hold(
+          `${storeCode}\u0000${principal.name}`,
+          seconds,
+          queueLook(engine, operation, { principal, body, query }),
+        )
+        .then((result) => respond(200, result, media, headersOf(result)));
     }
     // The token (not only its scope) is part of the key: no answer ever crosses tokens.
     const key =
@@ -510,24 +506,30 @@ export function createRequestHandler(
     });
   }
 
-  const handler = (async (request: HttpRequest): Promise<HttpResponse> => {
+  /** The exchange of a request that failed before it was routed. */
+  const unrouted = (request: HttpRequest): Exchange => ({
+    started: performance.now(),
+    match: { kind: 'not_found' },
+    operation: 'unmatched',
+    errorMedia: JSON_MEDIA,
+    credentials: { secret: null, malformed: false },
+    requestId: requestIdOf(request.headers),
+  });
+
+  const handler = ((request: HttpRequest): Promise<HttpResponse> => {
     let exchange: Exchange | undefined;
+    const fail = (error: unknown) => failWith(request, exchange ?? unrouted(request), error);
     try {
       exchange = begin(request);
       const page = options.console?.respond(request);
-      if (page) return finish(request, { ...exchange, operation: 'console' }, page);
-      return finish(request, exchange, await serve(request, exchange));
+      if (page)
+        return Promise.resolve(finish(request, { ...exchange, operation: 'console' }, page));
     } catch (error) {
-      exchange ??= {
-        started: performance.now(),
-        match: { kind: 'not_found' },
-        operation: 'unmatched',
-        errorMedia: JSON_MEDIA,
-        credentials: { secret: null, malformed: false },
-        requestId: requestIdOf(request.headers),
-      };
-      return failWith(request, exchange, error);
+      return Promise.resolve(fail(error));
     }
+    const served = exchange;
+    // Chained, not awaited: a held long poll keeps no suspended frame of this function alive.
+    return serve(request, served).then((response) => finish(request, served, response), fail);
   }) as RequestHandler;
   handler.fail = (request, error) => failWith(request, begin(request), error);
   handler.endWaits = () => longPolls.close();

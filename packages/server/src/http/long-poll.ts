@@ -30,6 +30,13 @@ const RETRY_AFTER_SECONDS = 1;
 const PENDING_FIRST_MS = 10;
 const PENDING_MOST_MS = 1_000;
 
+/**
+ * Looks under way at once, all waiters together. A commit wakes every waiter of its store, and a
+ * look past what the database's connections serve at once only waits for one, holding its
+ * half-made query meanwhile; the others wait in line as their small record.
+ */
+const MOST_LOOKS_AT_ONCE = 16;
+
 /** What one look at the queue found. */
 export interface Look<T> {
   result: T;
@@ -54,18 +61,46 @@ function overCap(what: string): HttpError {
   );
 }
 
+/** One held request: what it needs between looks, and nothing of the request itself. */
+interface Waiter<T> {
+  readonly token: string;
+  readonly look: () => Promise<Look<T>>;
+  resolve(result: T): void;
+  reject(error: unknown): void;
+  /** The store of its last look; null until then (any change concerns it). */
+  storeId: number | null;
+  /** The last look's answer: what the wait answers when it ends. */
+  last: Look<T> | undefined;
+  looking: boolean;
+  /** In line for a look: a change meanwhile needs no other. */
+  queued: boolean;
+  /** A change came while it looked: look again as soon as this look ends. */
+  changed: boolean;
+  ended: boolean;
+  pendingMs: number;
+  deadline: NodeJS.Timeout | undefined;
+  pendingRetry: NodeJS.Timeout | undefined;
+}
+
 /**
  * The long polls of one server process. A waiter looks at its queue, and while it finds nothing
  * new, waits for a commit (of this process or another, through the change source), the end of
  * its wait, or the shutdown, then looks again; between looks it holds no database connection.
- * It subscribes before its first look, so a commit between a look and the wait is never lost.
+ * It is listed before its first look, so a commit between a look and the wait is never lost.
+ *
+ * A thousand waiters are a thousand idle requests: each is one small record, woken through one
+ * subscription to the change source shared by all of them, and driven by callbacks rather than
+ * a suspended async function, so that what a held request keeps alive stays small.
  */
 export class LongPolls {
   readonly #limits: LongPollLimits;
   readonly #changes: ChangeSource | undefined;
   readonly #perToken = new Map<string, number>();
-  readonly #releases = new Set<() => void>();
-  #waiting = 0;
+  readonly #waiters = new Set<Waiter<unknown>>();
+  /** Waiters in line for a look, first in first out. */
+  readonly #queue = new Set<Waiter<unknown>>();
+  #looksUnderWay = 0;
+  #unsubscribe: (() => void) | undefined;
   #closed = false;
 
   constructor(limits: LongPollLimits, changes: ChangeSource | undefined) {
@@ -75,7 +110,7 @@ export class LongPolls {
 
   /** How many requests are held now. */
   get waiting(): number {
-    return this.#waiting;
+    return this.#waiters.size;
   }
 
   /** How long a request that asks for `seconds` is held at most, before the jitter. */
@@ -87,64 +122,134 @@ export class LongPolls {
    * Looks until a look is ready or the wait ends, and answers the last look. Over a cap: 429
    * before the first look.
    */
-  async hold<T>(token: string, seconds: number, look: () => Promise<Look<T>>): Promise<T> {
+  hold<T>(token: string, seconds: number, look: () => Promise<Look<T>>): Promise<T> {
     const holdMs = this.holdMs(seconds);
-    if (holdMs <= 0) return (await look()).result;
-    if (this.#waiting >= this.#limits.total) throw overCap('on this server');
-    const mine = this.#perToken.get(token) ?? 0;
-    if (mine >= this.#limits.perToken) throw overCap('for this token');
-    this.#waiting += 1;
-    this.#perToken.set(token, mine + 1);
-
-    let wake: (() => void) | undefined;
-    let changed = false;
-    let storeId: number | null = null;
-    const signal = () => {
-      changed = true;
-      wake?.();
-    };
-    const unsubscribe = this.#changes?.((store) => {
-      if (store === null || storeId === null || store === storeId) signal();
-    });
-    let ended = false;
-    const end = () => {
-      ended = true;
-      wake?.();
-    };
-    this.#releases.add(end);
-    const jittered = holdMs * (1 - Math.random() * this.#limits.jitter);
-    const deadline = setTimeout(end, jittered);
-    let pendingMs = PENDING_FIRST_MS;
-    try {
-      for (;;) {
-        changed = false;
-        const found = await look();
-        storeId = found.storeId;
-        if (found.ready || ended || this.#closed) return found.result;
-        if (changed) continue;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          if (found.pending) {
-            setTimeout(resolve, pendingMs).unref();
-            pendingMs = Math.min(pendingMs * 2, PENDING_MOST_MS);
-          }
-        });
-        wake = undefined;
-      }
-    } finally {
-      clearTimeout(deadline);
-      this.#releases.delete(end);
-      unsubscribe?.();
-      this.#waiting -= 1;
-      const left = (this.#perToken.get(token) ?? 1) - 1;
-      if (left > 0) this.#perToken.set(token, left);
-      else this.#perToken.delete(token);
+    if (holdMs <= 0) return look().then((found) => found.result);
+    if (this.#waiters.size >= this.#limits.total) {
+      return Promise.reject(overCap('on this server'));
     }
+    const mine = this.#perToken.get(token) ?? 0;
+    if (mine >= this.#limits.perToken) return Promise.reject(overCap('for this token'));
+    this.#perToken.set(token, mine + 1);
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter<T> = {
+        token,
+        look,
+        resolve,
+        reject,
+        storeId: null,
+        last: undefined,
+        looking: false,
+        queued: false,
+        changed: false,
+        ended: false,
+        pendingMs: PENDING_FIRST_MS,
+        deadline: undefined,
+        pendingRetry: undefined,
+      };
+      this.#waiters.add(waiter);
+      // Before the first look: a commit during it makes the waiter look again.
+      if (this.#waiters.size === 1) this.#unsubscribe = this.#changes?.(this.#onChange);
+      const jittered = holdMs * (1 - Math.random() * this.#limits.jitter);
+      waiter.deadline = setTimeout(this.#end, jittered, waiter);
+      this.#look(waiter);
+    });
   }
 
   /** Ends every wait now (each answers what its last look found) and holds no new ones. */
   close(): void {
     this.#closed = true;
-    for (const release of [...this.#releases]) release();
+    for (const waiter of [...this.#waiters]) this.#end(waiter);
+  }
+
+  // Arrow functions: handed to timers and to the change source without a closure per waiter.
+
+  readonly #onChange = (store: number | null): void => {
+    for (const waiter of this.#waiters) {
+      if (store === null || waiter.storeId === null || store === waiter.storeId) {
+        this.#wake(waiter);
+      }
+    }
+  };
+
+  readonly #wake = (waiter: Waiter<unknown>): void => {
+    if (waiter.looking) waiter.changed = true;
+    else if (!waiter.queued) this.#look(waiter);
+  };
+
+  readonly #end = (waiter: Waiter<unknown>): void => {
+    waiter.ended = true;
+    // A look under way answers when it ends; the first look always does.
+    if (!waiter.looking && waiter.last) this.#settle(waiter, waiter.last);
+  };
+
+  #look(waiter: Waiter<unknown>): void {
+    clearTimeout(waiter.pendingRetry);
+    waiter.pendingRetry = undefined;
+    if (this.#looksUnderWay >= MOST_LOOKS_AT_ONCE) {
+      waiter.queued = true;
+      this.#queue.add(waiter);
+      return;
+    }
+    this.#looksUnderWay += 1;
+    waiter.looking = true;
+    waiter.changed = false;
+    waiter.look().then(
+      (found) => this.#looked(waiter, found),
+      (error: unknown) => this.#failed(waiter, error),
+    );
+  }
+
+  /** A look has ended: the first waiter in line takes its place. */
+  #lookEnded(waiter: Waiter<unknown>): void {
+    waiter.looking = false;
+    this.#looksUnderWay -= 1;
+    const next = this.#queue.values().next();
+    if (next.done) return;
+    this.#queue.delete(next.value);
+    next.value.queued = false;
+    this.#look(next.value);
+  }
+
+  #looked(waiter: Waiter<unknown>, found: Look<unknown>): void {
+    this.#lookEnded(waiter);
+    waiter.last = found;
+    waiter.storeId = found.storeId;
+    if (found.ready || waiter.ended || this.#closed) this.#settle(waiter, found);
+    else if (waiter.changed) this.#look(waiter);
+    else if (found.pending) {
+      waiter.pendingRetry = setTimeout(this.#wake, waiter.pendingMs, waiter);
+      waiter.pendingRetry.unref();
+      waiter.pendingMs = Math.min(waiter.pendingMs * 2, PENDING_MOST_MS);
+    }
+  }
+
+  #failed(waiter: Waiter<unknown>, error: unknown): void {
+    this.#lookEnded(waiter);
+    this.#release(waiter);
+    waiter.reject(error);
+  }
+
+  #settle(waiter: Waiter<unknown>, found: Look<unknown>): void {
+    this.#release(waiter);
+    waiter.resolve(found.result);
+  }
+
+  /** Takes the waiter off every list, once. */
+  #release(waiter: Waiter<unknown>): void {
+    clearTimeout(waiter.deadline);
+    clearTimeout(waiter.pendingRetry);
+    if (waiter.queued) {
+      waiter.queued = false;
+      this.#queue.delete(waiter);
+    }
+    if (!this.#waiters.delete(waiter)) return;
+    if (this.#waiters.size === 0) {
+      this.#unsubscribe?.();
+      this.#unsubscribe = undefined;
+    }
+    const left = (this.#perToken.get(waiter.token) ?? 1) - 1;
+    if (left > 0) this.#perToken.set(waiter.token, left);
+    else this.#perToken.delete(waiter.token);
   }
 }

@@ -8,16 +8,25 @@ export interface Produced {
   contentType: string;
 }
 
-const PRODUCED = [
-  { type: 'application', subtype: 'json', format: 'json' },
-  { type: 'application', subtype: 'xml', format: 'xml' },
-  { type: 'text', subtype: 'xml', format: 'xml' },
-] as const;
-
 export const JSON_MEDIA: Produced = {
   format: 'json',
   contentType: 'application/json; charset=utf-8',
 };
+
+/** What negotiation can answer: one object each, shared by every request that picks it. */
+const PRODUCED = [
+  { type: 'application', subtype: 'json', media: JSON_MEDIA },
+  {
+    type: 'application',
+    subtype: 'xml',
+    media: { format: 'xml', contentType: 'application/xml; charset=utf-8' },
+  },
+  {
+    type: 'text',
+    subtype: 'xml',
+    media: { format: 'xml', contentType: 'text/xml; charset=utf-8' },
+  },
+] as const satisfies readonly { type: string; subtype: string; media: Produced }[];
 
 interface MediaRange {
   type: string;
@@ -64,7 +73,7 @@ export function negotiate(
   accept: string | undefined,
   formats: readonly Format[] = ['json', 'xml'],
 ): Produced | null {
-  const offered = PRODUCED.filter((produced) => formats.includes(produced.format));
+  const offered = PRODUCED.filter((produced) => formats.includes(produced.media.format));
   if (accept === undefined || accept.trim() === '')
     return formats.includes('json') ? JSON_MEDIA : null;
   const ranges = accept
@@ -84,9 +93,7 @@ export function negotiate(
     }
     if (q > 0 && (!best || q > best.q)) best = { produced, q };
   }
-  if (!best) return null;
-  const { type, subtype, format } = best.produced;
-  return { format, contentType: `${type}/${subtype}; charset=utf-8` };
+  return best ? best.produced.media : null;
 }
 
 /** The media type of a Content-Type header, lowercased, and its charset if any. */

@@ -49,6 +49,9 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
+/** The body of every request that has none (most GETs): one buffer, not one per request. */
+const NO_BODY = Buffer.alloc(0);
+
 type BodyRead = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 
 /**
@@ -94,7 +97,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
       done(
         size > limit
           ? { ok: false, reason: 'too_large' }
-          : { ok: true, body: Buffer.concat(chunks, size) },
+          : { ok: true, body: size === 0 ? NO_BODY : Buffer.concat(chunks, size) },
       );
     const onError = () => done({ ok: false, reason: 'aborted' });
     req.on('data', onData);
@@ -188,7 +191,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     },
     (req, res) => {
       if (shutdown.closing) {
-        write(res, handler.fail(plainRequest(req, Buffer.alloc(0)), shuttingDown()), {
+        write(res, handler.fail(plainRequest(req, NO_BODY), shuttingDown()), {
           connection: 'close',
         });
         return;
@@ -196,28 +199,30 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       // While closing, each answer ends its connection, so keep-alive cannot hold close() open.
       const closeHeader = (): Record<string, string> =>
         shutdown.closing ? { connection: 'close' } : {};
+      // The handler never throws; this is the last guard for a failing write.
+      const lastGuard = (error: unknown) => {
+        if (!res.headersSent) {
+          write(res, handler.fail(plainRequest(req, NO_BODY), error), { connection: 'close' });
+        } else {
+          res.destroy();
+        }
+      };
       void readBody(req, bodyLimit)
-        .then(async (read) => {
+        .then((read) => {
           if (read.ok) {
-            write(res, await handler(plainRequest(req, read.body)), closeHeader());
+            // Chained, not awaited: a held long poll keeps no suspended frame of this callback.
+            handler(plainRequest(req, read.body))
+              .then((response) => write(res, response, closeHeader()))
+              .catch(lastGuard);
           } else if (read.reason === 'too_large') {
             // Nothing of the body was kept. Past the discard limit, the rest is left unread.
-            const response = handler.fail(plainRequest(req, Buffer.alloc(0)), tooLarge(bodyLimit));
+            const response = handler.fail(plainRequest(req, NO_BODY), tooLarge(bodyLimit));
             write(res, response, { connection: 'close' });
           } else {
             res.destroy(); // the client went away
           }
         })
-        .catch((error: unknown) => {
-          // The handler never throws; this is the last guard for a failing write.
-          if (!res.headersSent) {
-            write(res, handler.fail(plainRequest(req, Buffer.alloc(0)), error), {
-              connection: 'close',
-            });
-          } else {
-            res.destroy();
-          }
-        });
+        .catch(lastGuard);
     },
   );
   const shutdown = gracefulClose(server);
@@ -228,7 +233,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   // the handler answers it like any other request, with its 405.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
-    void handler(plainRequest(req, Buffer.alloc(0))).then((response) => {
+    void handler(plainRequest(req, NO_BODY)).then((response) => {
       if (socket.writable) writeAndClose(socket, response);
       else socket.destroy();
     });
