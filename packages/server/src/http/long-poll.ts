@@ -30,6 +30,9 @@ const RETRY_AFTER_SECONDS = 1;
 const PENDING_FIRST_MS = 10;
 const PENDING_MOST_MS = 1_000;
 
+/** The grain of the jittered end of a wait. */
+const JITTER_STEP_MS = 10;
+
 /**
  * Looks under way at once, all waiters together. A commit wakes every waiter of its store, and a
  * look past what the database's connections serve at once only waits for one, holding its
@@ -150,10 +153,18 @@ export class LongPolls {
       this.#waiters.add(waiter);
       // Before the first look: a commit during it makes the waiter look again.
       if (this.#waiters.size === 1) this.#unsubscribe = this.#changes?.(this.#onChange);
-      const jittered = holdMs * (1 - Math.random() * this.#limits.jitter);
-      waiter.deadline = setTimeout(this.#end, jittered, waiter);
+      waiter.deadline = setTimeout(this.#end, this.#jittered(holdMs), waiter);
       this.#look(waiter);
     });
+  }
+
+  /**
+   * `holdMs` less up to the jitter, in whole steps of {@link JITTER_STEP_MS}: node keeps one list
+   * per distinct delay, so that a thousand waiters share a few hundred lists, not one each.
+   */
+  #jittered(holdMs: number): number {
+    const jittered = holdMs * (1 - Math.random() * this.#limits.jitter);
+    return Math.max(1, Math.round(jittered / JITTER_STEP_MS) * JITTER_STEP_MS);
   }
 
   /** Ends every wait now (each answers what its last look found) and holds no new ones. */

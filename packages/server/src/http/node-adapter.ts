@@ -211,9 +211,13 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
         .then((read) => {
           if (read.ok) {
             // Chained, not awaited: a held long poll keeps no suspended frame of this callback.
-            handler(plainRequest(req, read.body))
-              .then((response) => write(res, response, closeHeader()))
-              .catch(lastGuard);
+            handler(plainRequest(req, read.body)).then((response) => {
+              try {
+                write(res, response, closeHeader());
+              } catch (error) {
+                lastGuard(error);
+              }
+            }, lastGuard);
           } else if (read.reason === 'too_large') {
             // Nothing of the body was kept. Past the discard limit, the rest is left unread.
             const response = handler.fail(plainRequest(req, NO_BODY), tooLarge(bodyLimit));

@@ -138,6 +138,19 @@ describe('long polling (wait)', () => {
     expect(handler.waiting).toBe(0);
   });
 
+  it('wakes every waiter of a commit, more of them than look at once', async () => {
+    const engine = await seeded(await openSqliteRepository(':memory:'));
+    const handler = handlerOf(engine, { perToken: 100 });
+    const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
+    const waiting = Array.from({ length: 40 }, () => get(handler, { since: cursor, wait: '20' }));
+    await held(handler, 40);
+    await engine.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
+    for (const response of await Promise.all(waiting)) {
+      expect(numbersOf(response)).toEqual(['200002001-1']);
+    }
+    expect(handler.waiting).toBe(0);
+  });
+
   it('is not woken for good by a change it cannot see: a token of another warehouse waits on', async () => {
     const engine = await seeded(await openSqliteRepository(':memory:'));
     const handler = handlerOf(engine);
