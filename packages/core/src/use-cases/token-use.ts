@@ -15,6 +15,8 @@ export function tokenUseTracker(repository: Repository) {
   const pending = new Set<number>();
   return {
     note(record: TokenRecord, at: Timestamp): void {
+      // Timestamps of one minute (`YYYY-MM-DD HH:MM`) are less than a minute apart.
+      if (record.last_used_at?.slice(0, 16) === at.slice(0, 16)) return;
       const last = record.last_used_at ? parseTimestamp(record.last_used_at) : null;
       const now = parseTimestamp(at);
       if (!now || pending.has(record.id)) return;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   type AdminEngine,
   DomainError,
@@ -17,6 +16,7 @@ import {
 import { type AuthThrottle, tooManyFailures } from './auth-throttle.js';
 import { HttpError } from './errors.js';
 import { buildAdminOpenApiDocument } from './openapi/admin-document.js';
+import { randomHex } from './random-hex.js';
 import type { HttpHeaders, HttpRequest } from './types.js';
 
 /**
@@ -79,7 +79,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** The request's `X-Request-Id` when it is sane, else a new one. */
 export function requestIdOf(headers: HttpHeaders): string {
   const sent = header(headers, 'x-request-id')?.trim();
-  return sent && SANE_REQUEST_ID.test(sent) ? sent : randomBytes(8).toString('hex');
+  return sent && SANE_REQUEST_ID.test(sent) ? sent : randomHex(8);
 }
 
 function cookieOf(headers: HttpHeaders, name: string): string | undefined {
