@@ -30,6 +30,7 @@ import { correctShipmentTracks } from './use-cases/correct-tracks.js';
 import { dispatchCourier } from './use-cases/courier-dispatch.js';
 import { CourierRateLimiter } from './use-cases/courier-rate-limit.js';
 import { type EngineDeps, now, operatorActor } from './use-cases/deps.js';
+import { DEFAULT_DOCUMENT_CACHE_BYTES, DocumentCache } from './use-cases/document-cache.js';
 import { intakeSalesOrder } from './use-cases/intake.js';
 import { intakeBatch } from './use-cases/intake-batch.js';
 import { listStock, listWarehouses, syncStock } from './use-cases/inventory.js';
@@ -79,6 +80,12 @@ export interface EngineOptions {
    * default, since each such write is a commit that empties caches of answers.
    */
   trackTokenUse?: boolean;
+  /**
+   * Bytes of queue documents kept in memory for polls (document-cache.ts): a poll then reads only
+   * which changes its page holds, and each document once per change. Default 64 MiB; 0 turns it
+   * off, and every poll reads its documents.
+   */
+  documentCacheBytes?: number;
 }
 
 /**
@@ -87,6 +94,13 @@ export interface EngineOptions {
  * still validate it at run time, so an embedding app gets exactly the checks the REST server
  * applies to bodies it received as bytes.
  */
+function documentCacheOf(bytes: number): { documentCache?: DocumentCache } {
+  if (!(Number.isSafeInteger(bytes) && bytes >= 0)) {
+    throw new TypeError(`fulfil: documentCacheBytes must be an integer >= 0, got ${bytes}`);
+  }
+  return bytes === 0 ? {} : { documentCache: new DocumentCache(bytes) };
+}
+
 export function createEngine(options: EngineOptions) {
   const lease_ms = options.courier?.lease_ms ?? 120_000;
   const deps: EngineDeps = {
@@ -103,6 +117,7 @@ export function createEngine(options: EngineOptions) {
     rateLimiter: new CourierRateLimiter(),
     ...(options.onCourierCall ? { onCourierCall: options.onCourierCall } : {}),
     ...(options.trackTokenUse ? { tokenUse: tokenUseTracker(options.repository) } : {}),
+    ...documentCacheOf(options.documentCacheBytes ?? DEFAULT_DOCUMENT_CACHE_BYTES),
   };
   return {
     /** The prefix of this engine's ACL resources. */

@@ -56,6 +56,11 @@ export {
   type TimelineEntry,
 } from './use-cases/admin-orders.js';
 export type { DispatchReport } from './use-cases/courier-dispatch.js';
+export {
+  DEFAULT_DOCUMENT_CACHE_BYTES,
+  DocumentCache,
+  type KeptDocument,
+} from './use-cases/document-cache.js';
 export { INTAKE_BATCH_SIZE, type IntakeOutcome } from './use-cases/intake-batch.js';
 export type { CreatedOperator, OperatorPrincipal } from './use-cases/operator-accounts.js';
 export type { OrderHistory } from './use-cases/orders.js';

@@ -1,4 +1,4 @@
-import type { ChangedEntry, ChangeHorizon, ChangesQuery } from '@fulfil/core';
+import type { ChangedEntry, ChangeHorizon, ChangesQuery, EntryChange } from '@fulfil/core';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
@@ -29,7 +29,37 @@ export const CHANGE_FEED_SQL = {
   /** SQLite: writers take turns, so a counter bumped inside the write transaction is exact. */
   sqliteChangeId: 'update fulfil_change_clock set value = value + 1 returning value as id',
   sqliteHorizon: 'select epoch, value + 1 as horizon, value + 1 as newest from fulfil_change_clock',
+  /** The JSON array aggregate each dialect reads a page's versions with (poll-query.ts). */
+  postgresJsonArrayAggregate: 'json_agg',
+  sqliteJsonArrayAggregate: 'json_group_array',
 } as const;
+
+/** The change feed's part of a driver profile. */
+export type ChangeFeedSql = Pick<
+  DriverProfile,
+  'changeIdSql' | 'changeHorizonSql' | 'jsonArrayAggregate'
+>;
+
+/**
+ * A page's versions from the two JSON arrays of `pollQueueVersions` (SQLite gives their text,
+ * Postgres their values; over no rows, Postgres gives null), in order id order.
+ */
+export function entryChangesOf(orderIds: unknown, changeIds: unknown): EntryChange[] {
+  const ids = jsonArray(orderIds);
+  const changes = jsonArray(changeIds);
+  const entries = ids.map((id, index) => ({
+    order_id: Number(id),
+    change: Number(changes[index]),
+  }));
+  return entries.sort((a, b) => a.order_id - b.order_id);
+}
+
+function jsonArray(value: unknown): unknown[] {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+  if (parsed === null || parsed === undefined) return [];
+  if (!Array.isArray(parsed)) throw new Error('fulfil: a JSON array aggregate gave no array');
+  return parsed;
+}
 
 /** The change statement of the profile for one store: SQLite's takes no parameter. */
 export function changeIdQuery(
@@ -79,9 +109,22 @@ export async function readChangeHorizon(
     horizon: number | string;
     newest: number | string;
   }>(CompiledQuery.raw(profile.changeHorizonSql));
-  const row = rows[0];
+  return horizonOf(rows[0]);
+}
+
+/** The `ChangeHorizon` of a row of the profile's horizon statement. */
+export function horizonOf(
+  row: { epoch: string; horizon: number | string; newest: number | string } | undefined,
+): ChangeHorizon {
   if (!row) throw new Error('fulfil: fulfil_change_clock has no row (migration 0006)');
   return { epoch: row.epoch, horizon: Number(row.horizon), newest: Number(row.newest) };
+}
+
+/** A queue entry's stored document. */
+export function documentOf(row: { document: string | null }): string {
+  // fillMissingDocuments runs when the database is opened: a gap here means it was skipped.
+  if (row.document === null) throw new Error('fulfil: a queue entry has no document yet');
+  return row.document;
 }
 
 /**
@@ -107,12 +150,9 @@ export async function pollChangedEntries(
     .orderBy('order_id')
     .limit(query.page_size)
     .execute();
-  return rows.map((row) => {
-    if (row.document === null) throw new Error('fulfil: a queue entry has no document yet');
-    return {
-      change: Number(row.change_id),
-      order_id: Number(row.order_id),
-      document: row.document,
-    };
-  });
+  return rows.map((row) => ({
+    change: Number(row.change_id),
+    order_id: Number(row.order_id),
+    document: documentOf(row),
+  }));
 }

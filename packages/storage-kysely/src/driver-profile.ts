@@ -45,6 +45,8 @@ export interface DriverProfile {
   changeIdSql: string;
   /** One row `epoch`, `horizon`, `newest`: the `ChangeHorizon` of the calling read. */
   changeHorizonSql: string;
+  /** The aggregate that gathers a column into one JSON array (`json_group_array`, `json_agg`). */
+  jsonArrayAggregate: string;
   /**
    * One row `version` that moves when another process commits (SQLite: data_version), read on a
    * short timer while long polls wait; absent where the adapter tells of them otherwise.

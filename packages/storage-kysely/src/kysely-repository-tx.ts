@@ -9,6 +9,7 @@ import {
   type NewAuditEvent,
   type NewFulfillmentOrder,
   type NewToken,
+  type PageVersions,
   type PollQuery,
   type QueueCount,
   type QueueName,
@@ -24,11 +25,15 @@ import {
   type Track,
   type Warehouse,
 } from '@fulfil/core';
-import type { Kysely } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
 import { AdminQueries } from './admin-queries.js';
 import { BulkStatements } from './bulk-statements.js';
 import {
   CHANGE_FEED_SQL,
+  type ChangeFeedSql,
+  documentOf,
+  entryChangesOf,
+  horizonOf,
   pollChangedEntries,
   readChangeHorizon,
   TransactionChanges,
@@ -36,7 +41,6 @@ import {
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import * as courierSql from './courier-persistence.js';
 import type { Database } from './database.js';
-import type { DriverProfile } from './driver-profile.js';
 import {
   insertOrders,
   loadOrders,
@@ -44,8 +48,14 @@ import {
   saveOrder,
   updateShipmentTracks,
 } from './order-persistence.js';
-import { pollQueueDocuments, pollQueueIds } from './poll-query.js';
-import { PreparedQueries } from './prepared-queries.js';
+import {
+  pollArgumentsOf,
+  pollQueueDocuments,
+  pollQueueIds,
+  pollQueueVersions,
+  pollShapeOf,
+} from './poll-query.js';
+import { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
 import {
   decodeAuditEvent,
   decodeStore,
@@ -69,7 +79,7 @@ export interface KyselyRepositoryTxOptions {
   /** The repository's compiled multi-row statements, kept across its transactions. */
   bulkStatements?: BulkStatements;
   /** The change feed's SQL (change-feed.ts); the SQLite statements when absent. */
-  changeFeed?: Pick<DriverProfile, 'changeIdSql' | 'changeHorizonSql'>;
+  changeFeed?: ChangeFeedSql;
 }
 
 function assertQuantity(value: number, field: string): number {
@@ -102,7 +112,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
    */
   readonly #held = new Map<number, FulfillmentOrder>();
   readonly #prepared: PreparedQueries;
-  readonly #changeFeed: Pick<DriverProfile, 'changeIdSql' | 'changeHorizonSql'>;
+  readonly #changeFeed: ChangeFeedSql;
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
 
@@ -115,6 +125,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     this.#changeFeed = options.changeFeed ?? {
       changeIdSql: CHANGE_FEED_SQL.sqliteChangeId,
       changeHorizonSql: CHANGE_FEED_SQL.sqliteHorizon,
+      jsonArrayAggregate: CHANGE_FEED_SQL.sqliteJsonArrayAggregate,
     };
     this.changes = new TransactionChanges(db, this.#changeFeed);
   }
@@ -416,7 +427,9 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
 
   async pollQueue(query: PollQuery): Promise<FulfillmentOrder[]> {
     if (query.warehouses && query.warehouses.length === 0) return [];
-    const rows = await pollQueueIds(this.#db, query).execute();
+    const { rows } = await this.#poll('ids', query, (db, argument) =>
+      pollQueueIds(db, query, argument),
+    );
     return loadOrdersById(
       this.#db,
       rows.map((row) => Number(row.order_id)),
@@ -424,13 +437,44 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   }
 
   async pollDocuments(query: PollQuery): Promise<string[]> {
+    return (await this.pollEntries(query)).map((entry) => entry.document);
+  }
+
+  async pollEntries(query: PollQuery): Promise<ChangedEntry[]> {
     if (query.warehouses && query.warehouses.length === 0) return [];
-    const rows = await pollQueueDocuments(this.#db, query).execute();
-    return rows.map((row) => {
-      // fillMissingDocuments runs when the database is opened: a gap here means it was skipped.
-      if (row.document === null) throw new Error('fulfil: a queue entry has no document yet');
-      return row.document;
-    });
+    const { rows } = await this.#poll('documents', query, (db, argument) =>
+      pollQueueDocuments(db, query, argument),
+    );
+    return rows.map((row) => ({
+      change: Number(row.change_id),
+      order_id: Number(row.order_id),
+      document: documentOf(row),
+    }));
+  }
+
+  async pollVersions(query: PollQuery): Promise<PageVersions> {
+    if (query.warehouses && query.warehouses.length === 0) {
+      return { horizon: await this.changeHorizon(), entries: [] };
+    }
+    const sqlOf = {
+      horizonSql: this.#changeFeed.changeHorizonSql,
+      aggregate: this.#changeFeed.jsonArrayAggregate,
+    };
+    const { rows } = await this.#poll('versions', query, (db, argument) =>
+      pollQueueVersions(db, query, sqlOf, argument),
+    );
+    const row = rows[0];
+    return { horizon: horizonOf(row), entries: entryChangesOf(row?.order_ids, row?.change_ids) };
+  }
+
+  /** A poll statement of `query`'s shape, compiled once per shape (poll-query.ts). */
+  #poll<R>(
+    kind: string,
+    query: PollQuery,
+    build: (db: Kysely<Database>, argument: ArgumentOf) => Compilable<R>,
+  ) {
+    const name = `poll ${kind} ${pollShapeOf(query)}`;
+    return this.#prepared.run(this.#db, name, pollArgumentsOf(query), build);
   }
 
   changeHorizon(): Promise<ChangeHorizon> {

@@ -91,6 +91,7 @@ function postgresProfile(maxAttempts: number): DriverProfile {
     changeStampSql: CHANGE_STAMP_SQL,
     changeIdSql: CHANGE_FEED_SQL.postgresChangeId,
     changeHorizonSql: CHANGE_FEED_SQL.postgresHorizon,
+    jsonArrayAggregate: CHANGE_FEED_SQL.postgresJsonArrayAggregate,
     // A batch's rows of a table go in one `insert … select * from unnest($1::bigint[], …)`: one
     // text whatever the row count, so no statement is parsed per row count, and no limit of
     // bound values.

@@ -29,6 +29,7 @@ export function sqliteProfile(options: SqliteProfileOptions): DriverProfile {
       "select total_changes() || '.' || data_version as stamp from pragma_data_version",
     changeIdSql: CHANGE_FEED_SQL.sqliteChangeId,
     changeHorizonSql: CHANGE_FEED_SQL.sqliteHorizon,
+    jsonArrayAggregate: CHANGE_FEED_SQL.sqliteJsonArrayAggregate,
     // Another process's commit to the file moves data_version: long polls look for it (polling.md).
     otherProcessesSql: 'select data_version as version from pragma_data_version',
     // A file syncs its WAL at every commit, the larger part of a small write's cost, and holds one

@@ -97,6 +97,15 @@ export interface ChangedEntry {
   document: string;
 }
 
+/** Which change last wrote a queue entry: a `ChangedEntry` without its document. */
+export type EntryChange = Omit<ChangedEntry, 'document'>;
+
+/** A page's versions with the horizon of the same read (`RepositoryTx.pollVersions`). */
+export interface PageVersions {
+  horizon: ChangeHorizon;
+  entries: EntryChange[];
+}
+
 /** How many orders one queue of one store lists. */
 export interface QueueCount {
   store_id: number;
@@ -248,6 +257,16 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * item, shipment or invoice row.
    */
   pollDocuments(query: PollQuery): Promise<string[]>;
+  /** The same page as `pollDocuments`, each document with the change that last wrote it. */
+  pollEntries(query: PollQuery): Promise<ChangedEntry[]>;
+  /**
+   * The same page as `pollEntries` without the documents: which entries it holds, and the change
+   * that last wrote each, with the `changeHorizon` of the same statement (one round trip, and the
+   * page is exactly what the horizon's moment held). A document never changes without its
+   * change, so a reader that holds the document of each (order, queue, change) has the page
+   * without reading it again.
+   */
+  pollVersions(query: PollQuery): Promise<PageVersions>;
   /**
    * What this transaction may serve of the history of changes (core's `ChangeHorizon`). Called
    * first in a read transaction, so that the reads after it see every change below the horizon:

@@ -12,6 +12,7 @@ import {
 } from './contract/harness.js';
 import { labelsContract } from './contract/labels.js';
 import { ordersContract } from './contract/orders.js';
+import { pageVersionsContract } from './contract/page-versions.js';
 import { queuesContract } from './contract/queues.js';
 import { sequencesContract } from './contract/sequences.js';
 import { shipmentTracksContract } from './contract/shipment-tracks.js';
@@ -71,6 +72,7 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
     shipmentTracksContract(h);
     queuesContract(h);
     changeFeedContract(h);
+    pageVersionsContract(h);
     sequencesContract(h);
     courierDueContract(h);
     labelsContract(h);

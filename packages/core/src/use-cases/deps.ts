@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.js';
 import type { CourierCallEvent, CourierFactory } from '../ports/courier.js';
 import type { Repository, RepositoryTx } from '../ports/repository.js';
 import type { CourierRateLimiter } from './courier-rate-limit.js';
+import type { DocumentCache } from './document-cache.js';
 import type { TokenUseTracker } from './token-use.js';
 
 /** Everything a use case may touch: the ports, and the engine's configuration. */
@@ -23,6 +24,8 @@ export interface EngineDeps {
   onCourierCall?: (event: CourierCallEvent) => void;
   /** Records tokens' last use, when the engine was asked to (token-use.ts). */
   tokenUse?: TokenUseTracker;
+  /** The queue documents polls have read, by the change that wrote them (document-cache.ts). */
+  documentCache?: DocumentCache;
 }
 
 export function now(deps: EngineDeps): Timestamp {

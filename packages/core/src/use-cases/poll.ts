@@ -1,4 +1,5 @@
 import {
+  type ChangeHorizon,
   type ChangePosition,
   decodeCursor,
   encodeCursor,
@@ -9,16 +10,24 @@ import {
 import { type DomainError, fieldError } from '../domain/errors.js';
 import { PAGE_SIZE } from '../domain/paging.js';
 import type { QueueName } from '../domain/types.js';
+import type { PollQuery, RepositoryTx } from '../ports/repository.js';
 import { parseWith } from '../schemas/parse.js';
 import { QueuePollParams } from '../schemas/requests.js';
 import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, requireStore } from './deps.js';
+import type { DocumentCache, KeptPage } from './document-cache.js';
 import { authorize, type Principal } from './tokens.js';
 
 /** One answer of a queue GET (docs/polling.md). */
 export interface QueuePage {
   /** The stored JSON text of each order: a response is `[` + their join by `,` + `]`. */
   documents: string[];
+  /**
+   * The answer's JSON array (`[` + the documents joined by `,` + `]`) as UTF-8, when the engine's
+   * document cache built it: a server writes these bytes as they are. Never to be modified: the
+   * cache answers the same bytes again.
+   */
+  json?: Uint8Array;
   /** The `Fulfil-Cursor` of the answer: `since` it, the changes after what this answer saw. */
   cursor: string;
   /**
@@ -52,6 +61,30 @@ export async function pollQueueDocuments(
   query: unknown = {},
 ): Promise<string[]> {
   return (await pollQueuePage(deps, actor, queue, query)).documents;
+}
+
+/**
+ * A page through the document cache: its (order, change) pairs first; when the cache holds every
+ * document they name, that is the page. Otherwise the page is read again with its documents, and
+ * they are kept. Either way the whole page comes from one statement.
+ */
+async function pageFromCache(
+  tx: RepositoryTx,
+  cache: DocumentCache,
+  query: PollQuery,
+): Promise<{ horizon: ChangeHorizon; page: KeptPage }> {
+  const { horizon, entries } = await tx.pollVersions(query);
+  cache.useEpoch(horizon.epoch);
+  const key = pageKeyOf(query);
+  const known = cache.page(key, query.queue, entries);
+  // Read after the horizon: the page is at or after the cursor it answers with.
+  return { horizon, page: known ?? cache.keepPage(key, query.queue, await tx.pollEntries(query)) };
+}
+
+/** Which page a query asks for: polls that ask for the same one share its kept answer. */
+function pageKeyOf(query: PollQuery): string {
+  const { store_id, queue, page, after, since, warehouses } = query;
+  return JSON.stringify([store_id, queue, page, after ?? null, since, warehouses]);
 }
 
 function conflict(first: string, second: string): DomainError {
@@ -90,10 +123,9 @@ export async function pollQueuePage(
   const mode = actor.store_id === undefined ? 'read' : 'autocommit';
   return deps.repository.transaction(async (tx) => {
     const store = { id: actor.store_id ?? (await requireStore(tx, actor.store_code)).id };
-    // Read before the page: what the page shows is then at or after the cursor it answers with.
-    const horizon = await tx.changeHorizon();
+    const cache = deps.documentCache;
     if (from === null) {
-      const documents = await tx.pollDocuments({
+      const pageQuery: PollQuery = {
         store_id: store.id,
         queue,
         page: after === undefined ? page : 1,
@@ -101,14 +133,21 @@ export async function pollQueuePage(
         since: date ?? null,
         warehouses: actor.warehouses,
         after: after ?? null,
-      });
-      return {
-        documents,
+      };
+      const answer = (horizon: ChangeHorizon) => ({
         cursor: encodeCursor(positionAt(horizon)),
         pending: false,
         store_id: store.id,
-      };
+      });
+      if (cache !== undefined) {
+        const { horizon, page: kept } = await pageFromCache(tx, cache, pageQuery);
+        return { documents: [...kept.texts], json: kept.json, ...answer(horizon) };
+      }
+      // Read before the page: what the page shows is then at or after the cursor it answers with.
+      const horizon = await tx.changeHorizon();
+      return { documents: await tx.pollDocuments(pageQuery), ...answer(horizon) };
     }
+    const horizon = await tx.changeHorizon();
     if (!isServable(from, horizon)) {
       throw fieldError(
         'cursor_expired',

@@ -80,9 +80,11 @@ export async function openEngine(
   context: CommandContext,
   options: Pick<OpenRepositoryOptions, 'skipMigrations' | 'onMigrated' | 'lockTimeoutMs'> & {
     onCourierCall?: (event: CourierCallEvent) => void;
+    /** The engine's document cache (core's `documentCacheBytes`); its default when absent. */
+    documentCacheBytes?: number;
   } = {},
 ): Promise<Engine> {
-  const { onCourierCall, ...repositoryOptions } = options;
+  const { onCourierCall, documentCacheBytes, ...repositoryOptions } = options;
   const repository = await openRepository(context.databaseUrl, {
     ...repositoryOptions,
     baseDir: context.baseDir,
@@ -93,6 +95,7 @@ export async function openEngine(
     repository,
     trackTokenUse: true,
     couriers: builtInCouriers(),
+    ...(documentCacheBytes === undefined ? {} : { documentCacheBytes }),
     ...(onCourierCall ? { onCourierCall } : {}),
   });
 }

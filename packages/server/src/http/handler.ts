@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
   DEFAULT_ACL_PREFIX,
@@ -28,6 +27,7 @@ import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
 import { parsePublicUrl, requestBaseUrl } from './public-url.js';
 import { queueLook } from './queue-look.js';
+import { randomHex } from './random-hex.js';
 import { methodNotAllowed, noRoute, notAcceptable, tooLarge } from './refusals.js';
 import { decodeBody } from './request-body.js';
 import { type Credentials, credentialsOf, header, queryValue } from './request-parts.js';
@@ -127,7 +127,7 @@ export { tooLarge } from './refusals.js';
 /** The path of the Prometheus exposition, when metrics are on. */
 export const METRICS_PATH = '/metrics';
 
-function encode(value: unknown, media: Produced): string {
+function encode(value: unknown, media: Produced): string | Buffer {
   if (value instanceof JsonDocuments) {
     return media.format === 'xml' ? encodeXmlResponse(value.values()) : value.json();
   }
@@ -175,7 +175,7 @@ function respond(
 }
 
 function defaultReportId(): string {
-  return randomBytes(6).toString('hex');
+  return randomHex(6);
 }
 
 /** Per-request facts the error path and the log line need. */

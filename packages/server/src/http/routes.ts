@@ -158,6 +158,7 @@ export const OPERATIONS: readonly Operation[] = [
           page.documents,
           { [CURSOR_HEADER]: page.cursor },
           { pending: page.pending, storeId: page.store_id },
+          page.json,
         );
       },
     }),

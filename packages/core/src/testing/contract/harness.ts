@@ -62,11 +62,24 @@ export function contractHarness(
           since: null,
           warehouses: null,
         };
-        const [orders, documents] = await read(
-          async (tx) => [await tx.pollQueue(query), await tx.pollDocuments(query)] as const,
+        const [orders, documents, entries, versions] = await read(
+          async (tx) =>
+            [
+              await tx.pollQueue(query),
+              await tx.pollDocuments(query),
+              await tx.pollEntries(query),
+              await tx.pollVersions(query),
+            ] as const,
         );
         expect(documents).toEqual(
           orders.map((stored) => JSON.stringify(presentOrder(stored, { queue }))),
+        );
+        // The same page with the changes that wrote it, and its versions alone.
+        expect(entries.map((entry) => [entry.order_id, entry.document])).toEqual(
+          orders.map((stored, index) => [stored.id, documents[index]]),
+        );
+        expect(versions.entries).toEqual(
+          entries.map(({ order_id, change }) => ({ order_id, change })),
         );
         if (orders.length < query.page_size) break;
       }

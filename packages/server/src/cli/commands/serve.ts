@@ -98,6 +98,8 @@ interface ServeOptions {
   lockTimeoutMs: number;
   /** Poll responses kept while the database does not change (0: off), and their bytes at most. */
   responseCache: { entries: number; bytes: number };
+  /** Bytes of queue documents kept for polls, by the change that wrote them (0: off). */
+  documentCacheBytes: number;
   /** Long polls (`wait`): the longest hold (0: off) and the caps per token and in all. */
   longPoll: { maxWaitMs: number; jitter: number; perToken: number; total: number };
   /** The seed file, and whether to load it only into a database without stores. */
@@ -149,6 +151,8 @@ function readServeOptions(context: CommandContext): ServeOptions {
       bytes:
         (integerOption(args, 'response-cache-mb', { min: 1, max: 65_536 }) ?? 64) * 1024 * 1024,
     },
+    documentCacheBytes:
+      (integerOption(args, 'document-cache-mb', { min: 0, max: 65_536 }) ?? 64) * 1024 * 1024,
     longPoll: {
       ...DEFAULT_LONG_POLL_LIMITS,
       maxWaitMs: (integerOption(args, 'max-wait', { min: 0, max: 3600 }) ?? 25) * 1000,
@@ -336,6 +340,7 @@ async function serveAsWorker(context: CommandContext, options: ServeOptions): Pr
     const engine = await openEngine(context, {
       skipMigrations: true,
       lockTimeoutMs: options.lockTimeoutMs,
+      documentCacheBytes: options.documentCacheBytes,
       onCourierCall: relayCall,
     });
     const serving = await startServing(engine, options, log);
@@ -454,6 +459,13 @@ export const serveCommand: Command = {
       description: 'most memory those responses take per process',
       default: '64',
     },
+    'document-cache-mb': {
+      type: 'string',
+      value: 'MiB',
+      description:
+        'queue documents kept per process for polls, by the change that wrote them (0: off)',
+      default: '64',
+    },
   },
   details:
     'Serves every store of the database under /rest/<store_code>/V1/… (--store is ignored).\n' +
@@ -461,6 +473,8 @@ export const serveCommand: Command = {
     '--metrics adds Prometheus series at GET /metrics.\n' +
     'A queue poll answered before is sent again from memory while nothing in the database has\n' +
     'changed (any commit by any process empties the cache); --response-cache 0 turns that off.\n' +
+    'A poll that is no such answer reads which change wrote each order of its page, and only\n' +
+    'the documents this process has not read since (--document-cache-mb 0 reads them all).\n' +
     'The admin API (/admin/api) is served on a loopback --host only, unless --admin on; the\n' +
     'banner says how to create the first admin when there is none (fulfil operator create).\n' +
     'A queue GET with ?wait=<seconds> is held until the queue has something new, up to\n' +
@@ -485,6 +499,7 @@ export const serveCommand: Command = {
     const seed = options.seed && (await readJsonFile(context, options.seed.file));
     const engine = await openEngine(context, {
       lockTimeoutMs: options.lockTimeoutMs,
+      documentCacheBytes: options.documentCacheBytes,
       onCourierCall: relayCall,
     });
     try {
