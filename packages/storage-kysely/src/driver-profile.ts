@@ -64,6 +64,13 @@ export interface DriverProfile {
    * SQLite file's does. Off when absent.
    */
   groupCommit?: boolean;
+  /**
+   * Told the SQL of each hot statement once, when it is first compiled (prepared-queries.ts): a
+   * driver that can keep a statement prepared on the server for the life of a connection
+   * (Postgres, by name) does, so that it is parsed and planned once per connection instead of on
+   * every run. Absent where the driver keeps statements by itself (SQLite's statement cache).
+   */
+  keepPrepared?: (sql: string) => void;
   /** Attempts in all, the first included; 1 turns retrying off. */
   maxAttempts: number;
   /**

@@ -93,7 +93,7 @@ export class KyselyRepository implements Repository {
   readonly #profile: DriverProfile;
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #changeStamp: CompiledQuery<{ stamp: string | number }>;
-  readonly #prepared = new PreparedQueries();
+  readonly #prepared: PreparedQueries;
   /** The repository's multi-row inserts, compiled once: its transactions and the dump import use them. */
   readonly bulkStatements: BulkStatements;
   readonly #groups: GroupCommit | undefined;
@@ -105,6 +105,7 @@ export class KyselyRepository implements Repository {
     this.#profile = options.profile;
     this.#onClose = options.onClose;
     this.#changeStamp = CompiledQuery.raw(options.profile.changeStampSql);
+    this.#prepared = new PreparedQueries(options.profile.keepPrepared);
     this.bulkStatements = new BulkStatements({
       arrayParameters: options.profile.arrayParameters ?? false,
     });

@@ -35,6 +35,12 @@ interface Compiled {
  */
 export class PreparedQueries {
   readonly #compiled = new Map<string, Compiled>();
+  readonly #onCompiled: ((sql: string) => void) | undefined;
+
+  /** @param onCompiled told each statement's SQL once, when it is first compiled. */
+  constructor(onCompiled?: (sql: string) => void) {
+    this.#onCompiled = onCompiled;
+  }
 
   run<R>(
     db: Kysely<Database>,
@@ -47,6 +53,7 @@ export class PreparedQueries {
       const query = build(db, (index) => new Argument(index) as never).compile();
       compiled = { sql: query.sql, query: query.query, parameters: [...query.parameters] };
       this.#compiled.set(name, compiled);
+      this.#onCompiled?.(compiled.sql);
     }
     const bound: CompiledQuery<R> = {
       sql: compiled.sql,

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { int8AsNumber } from './int8-as-number.js';
 import { listenForChanges } from './listen-for-changes.js';
 import { migrateWithLock } from './migrate-with-lock.js';
+import { namingClient, StatementNames } from './named-statements.js';
 import { isPostgresRetryable, isPostgresUnavailable } from './postgres-errors.js';
 
 /** Pool settings passed to pg; the defaults suit a small service. */
@@ -26,6 +27,14 @@ export interface PostgresPoolOptions {
   ssl?: boolean | { rejectUnauthorized?: boolean; ca?: string; cert?: string; key?: string };
   /** Shown in `pg_stat_activity`. Default `fulfil`. */
   applicationName?: string;
+  /**
+   * Keep the hot statements (reading a token, an order, a page of a queue) prepared by name on
+   * each connection: parsed and planned once per connection instead of on every run. Default
+   * true. Turn it off behind a pooler that hands one client's statements to different server
+   * connections (PgBouncer in transaction mode before 1.21, or without
+   * `max_prepared_statements`).
+   */
+  preparedStatements?: boolean;
 }
 
 export interface PostgresRepositoryOptions {
@@ -79,7 +88,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 const CHANGE_STAMP_SQL = 'select pg_current_snapshot()::text as stamp';
 
-function postgresProfile(maxAttempts: number): DriverProfile {
+function postgresProfile(maxAttempts: number, names: StatementNames | undefined): DriverProfile {
   return {
     // Reads see one snapshot across their several queries; writes run at read committed and
     // rely on row locks (`lockOrder` … FOR UPDATE) and atomic upserts.
@@ -96,6 +105,7 @@ function postgresProfile(maxAttempts: number): DriverProfile {
     // text whatever the row count, so no statement is parsed per row count, and no limit of
     // bound values.
     arrayParameters: true,
+    ...(names ? { keepPrepared: (sql: string) => names.add(sql) } : {}),
     maxAttempts,
     retryBaseDelayMs: 20,
   };
@@ -135,8 +145,10 @@ export async function openPostgresRepository(
     ...(pool.ssl !== undefined ? { ssl: pool.ssl } : {}),
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   };
+  const names = pool.preparedStatements === false ? undefined : new StatementNames();
   const pgPool = new pg.Pool({
     ...connection,
+    ...(names ? { Client: namingClient(names) } : {}),
     max: pool.max ?? 10,
     idleTimeoutMillis: pool.idleTimeoutMillis ?? 30_000,
     connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 10_000,
@@ -166,7 +178,7 @@ export async function openPostgresRepository(
   }
   return new KyselyRepository({
     db,
-    profile: postgresProfile(options.maxAttempts ?? 5),
+    profile: postgresProfile(options.maxAttempts ?? 5, names),
     otherProcesses: listenForChanges({
       ...connection,
       connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 10_000,

@@ -1,3 +1,5 @@
+import { isStalePlan } from './named-statements.js';
+
 /** SQLSTATEs after which a rolled-back transaction may simply run again. */
 const RETRYABLE_SQLSTATES = new Set([
   '40001', // serialization_failure
@@ -53,11 +55,15 @@ function codeOf(error: ErrorLike): string | undefined {
   return typeof error.code === 'string' ? error.code : undefined;
 }
 
-/** Whether a Postgres error (pg's `DatabaseError`, read structurally) is worth a retry. */
+/**
+ * Whether a Postgres error (pg's `DatabaseError`, read structurally) is worth a retry: a
+ * serialization failure, a deadlock, or a prepared statement gone stale under a migration
+ * (named-statements.ts: the connection prepares it afresh).
+ */
 export function isPostgresRetryable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = codeOf(error as ErrorLike);
-  return code !== undefined && RETRYABLE_SQLSTATES.has(code);
+  return (code !== undefined && RETRYABLE_SQLSTATES.has(code)) || isStalePlan(error);
 }
 
 function isUnavailableOne(error: ErrorLike): boolean {

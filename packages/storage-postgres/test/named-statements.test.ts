@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { createEngine, type Engine } from '@fulfil/core';
+import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const url = process.env.FULFIL_TEST_POSTGRES_URL;
+const SECRET = 'named-statements-secret-0123456789abcdef';
+
+/**
+ * The hot statements run as named prepared statements (named-statements.ts): prepared once per
+ * connection, and prepared again, without a failed request, when a migration changes the
+ * columns a statement reads.
+ */
+describe('named prepared statements on Postgres', () => {
+  if (!url) {
+    it.skip('skipped because FULFIL_TEST_POSTGRES_URL is not set', () => {});
+    return;
+  }
+  const opened: { engine: Engine; schema: string }[] = [];
+
+  afterEach(async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const { engine, schema } of opened.splice(0)) {
+        await engine.close();
+        await client.query(`drop schema if exists "${schema}" cascade`);
+      }
+    } finally {
+      await client.end();
+    }
+  });
+
+  /** An engine over one pooled connection, so that its session's statements can be listed. */
+  async function open(preparedStatements?: boolean) {
+    const schema = `fulfil_named_${process.pid}_${randomBytes(4).toString('hex')}`;
+    // Migrating takes two connections (one holds the lock): done first, by a repository of its own.
+    await (await openPostgresRepository({ connectionString: url as string, schema })).close();
+    const repository: PostgresRepository = await openPostgresRepository({
+      connectionString: url as string,
+      schema,
+      skipMigrations: true,
+      pool: { max: 1, ...(preparedStatements === undefined ? {} : { preparedStatements }) },
+    });
+    const engine = createEngine({ repository });
+    opened.push({ engine, schema });
+    await engine.loadSeed({
+      stores: [
+        {
+          code: 'default',
+          warehouses: [{ code: 'WH-A', name: 'A' }],
+          tokens: [{ name: 'partner', token: SECRET, acl: 'partner' }],
+        },
+      ],
+    });
+    const prepared = async () =>
+      (
+        await sql<{ name: string }>`select name from pg_prepared_statements`.execute(repository.db)
+      ).rows
+        .map((row) => row.name)
+        .filter((name) => name.startsWith('fulfil_'));
+    const poll = async () => {
+      const principal = await engine.authenticate('default', SECRET);
+      return engine.pollPage(principal, 'pending_accept', {});
+    };
+    return { repository, engine, schema, prepared, poll };
+  }
+
+  it('prepares a poll’s statements once on the connection, and runs them again by name', async () => {
+    const { prepared, poll } = await open();
+    await poll();
+    const first = await prepared();
+    // The token with its store, and the page of the queue.
+    expect(first.length).toBeGreaterThanOrEqual(2);
+    await poll();
+    await poll();
+    expect(await prepared()).toEqual(first);
+  });
+
+  it('prepares none with preparedStatements: false', async () => {
+    const { prepared, poll } = await open(false);
+    await poll();
+    expect(await prepared()).toEqual([]);
+  });
+
+  it('answers on after a migration adds a column to a table a prepared statement reads', async () => {
+    const { prepared, poll, schema } = await open();
+    await poll();
+    const before = await prepared();
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query(`alter table "${schema}".tokens add column added_later integer`);
+    } finally {
+      await other.end();
+    }
+    // Without preparing afresh, Postgres refuses: cached plan must not change result type.
+    const page = await poll();
+    expect(page.documents).toEqual([]);
+    const after = await prepared();
+    expect(after.filter((name) => !before.includes(name)).length).toBeGreaterThan(0);
+  });
+});
