@@ -80,6 +80,8 @@ export class TransactionChanges {
   readonly #profile: Pick<DriverProfile, 'changeIdSql'>;
   #id: number | undefined;
   readonly stores = new Set<number>();
+  /** Whether it wrote a token: the process's kept tokens are forgotten once it commits. */
+  tokens = false;
 
   constructor(db: Kysely<Database>, profile: Pick<DriverProfile, 'changeIdSql'>) {
     this.#db = db;

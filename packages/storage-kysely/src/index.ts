@@ -36,6 +36,7 @@ export type {
 export type { DriverProfile } from './driver-profile.js';
 export { KyselyRepository, type KyselyRepositoryOptions } from './kysely-repository.js';
 export { KyselyRepositoryTx, type KyselyRepositoryTxOptions } from './kysely-repository-tx.js';
+export { TOKENS_CHANNEL } from './migrations/0007-token-notifications.js';
 export {
   FulfilMigrationProvider,
   MIGRATION_LOCK_TABLE,
@@ -58,4 +59,5 @@ export {
   type StoreDumpRecord,
 } from './store-dump.js';
 export { exportStore } from './store-export.js';
+export { NO_OTHER_WRITERS, TokenCache, type TokenWatch } from './token-cache.js';
 export { withRetries } from './transaction-retry.js';

@@ -318,6 +318,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   // ── tokens ───────────────────────────────────────────────────────────────────────────────
 
   insertToken(token: NewToken): Promise<TokenRecord> {
+    this.changes.tokens = true;
     return tokenSql.insertToken(this.#db, token);
   }
 
@@ -334,7 +335,18 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   }
 
   revokeToken(storeId: number, name: string, at: Timestamp): Promise<boolean> {
+    this.changes.tokens = true;
     return tokenSql.revokeToken(this.#db, storeId, name, at);
+  }
+
+  override retireToken(
+    storeId: number,
+    name: string,
+    newName: string,
+    expiresAt: Timestamp,
+  ): Promise<boolean> {
+    this.changes.tokens = true;
+    return super.retireToken(storeId, name, newName, expiresAt);
   }
 
   // ── fulfillment orders ───────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Repository, RepositoryTx, TransactionMode } from '@fulfil/core';
+import type { Repository, RepositoryTx, TokenRecord, TransactionMode } from '@fulfil/core';
 import {
   type AccessMode,
   CompiledQuery,
@@ -9,6 +9,7 @@ import {
   type Transaction,
 } from 'kysely';
 import { BulkStatements } from './bulk-statements.js';
+import type { TransactionChanges } from './change-feed.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { GroupCommit } from './group-commit.js';
@@ -20,6 +21,7 @@ import {
   QueueChangeHub,
   type QueueChangeListener,
 } from './queue-change-hub.js';
+import { TokenCache, type TokenWatch } from './token-cache.js';
 import { reportedFailure, withRetries } from './transaction-retry.js';
 
 export interface KyselyRepositoryOptions {
@@ -32,6 +34,11 @@ export interface KyselyRepositoryOptions {
    * profile's `otherProcessesSql` is read on a short timer while someone listens, if it has one.
    */
   otherProcesses?: OtherProcesses;
+  /**
+   * How tokens changed by other processes or by hand are heard of (token-cache.ts); without
+   * it, every authentication reads its token from the database.
+   */
+  tokenWatch?: TokenWatch;
 }
 
 /** How often a SQLite file's data_version is read while long polls wait (docs/polling.md). */
@@ -98,6 +105,7 @@ export class KyselyRepository implements Repository {
   readonly bulkStatements: BulkStatements;
   readonly #groups: GroupCommit | undefined;
   readonly #changes: QueueChangeHub;
+  readonly #tokens: TokenCache | undefined;
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -121,6 +129,7 @@ export class KyselyRepository implements Repository {
             )
           : undefined),
     );
+    this.#tokens = options.tokenWatch && new TokenCache(options.tokenWatch);
     this.#groups = options.profile.groupCommit
       ? new GroupCommit(() => this.#withSettings(this.db.transaction(), 'write'), options.profile)
       : undefined;
@@ -156,8 +165,8 @@ export class KyselyRepository implements Repository {
     }
     const inside = new Set(active ?? []).add(this);
     const rowLocks = this.#profile.rowLocks && mode === 'write';
-    // The stores whose queues the attempt that committed changed, told once it has committed.
-    let changed: ReadonlySet<number> = new Set();
+    // What the attempt that committed changed, told once it has committed.
+    let changed: TransactionChanges | undefined;
     const open = (trx: Kysely<Database>): Promise<T> =>
       runInside(inside, () => {
         const tx = new KyselyRepositoryTx(trx, {
@@ -166,11 +175,12 @@ export class KyselyRepository implements Repository {
           bulkStatements: this.bulkStatements,
           changeFeed: this.#profile,
         });
-        changed = tx.changes.stores;
+        changed = tx.changes;
         return work(tx);
       });
     const committed = (result: T): T => {
-      for (const storeId of changed) this.#changes.emit(storeId);
+      if (changed?.tokens) this.#tokens?.forget();
+      for (const storeId of changed?.stores ?? []) this.#changes.emit(storeId);
       return result;
     };
     if (mode === 'write' && this.#groups) return committed(await this.#groups.run(open));
@@ -183,6 +193,21 @@ export class KyselyRepository implements Repository {
     } catch (error) {
       throw reportedFailure(this.#profile, error);
     }
+  }
+
+  /**
+   * Read outside any transaction, from the tokens this repository has read before while none
+   * can have changed since (token-cache.ts); otherwise from the database, on a statement of its
+   * own.
+   */
+  async findStoreToken(hash: string, storeCode: string): Promise<TokenRecord | null> {
+    if (this.#closed) throw new Error('fulfil: the repository is closed');
+    const kept = this.#tokens?.find(hash, storeCode);
+    if (kept !== undefined) return kept;
+    const ticket = this.#tokens?.ticket();
+    const record = await this.transaction((tx) => tx.findStoreToken(hash, storeCode), 'autocommit');
+    if (record) this.#tokens?.keep(ticket, hash, storeCode, record);
+    return record;
   }
 
   onQueueChange(listener: QueueChangeListener): () => void {
@@ -198,15 +223,20 @@ export class KyselyRepository implements Repository {
   async writeTransaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     if (this.#closed) throw new Error('fulfil: the repository is closed');
     let began = false;
-    return withRetries(
-      this.#profile,
-      () =>
-        this.#withSettings(this.db.transaction(), 'write').execute((trx) => {
-          began = true;
-          return work(trx);
-        }),
-      () => !began,
-    );
+    try {
+      return await withRetries(
+        this.#profile,
+        () =>
+          this.#withSettings(this.db.transaction(), 'write').execute((trx) => {
+            began = true;
+            return work(trx);
+          }),
+        () => !began,
+      );
+    } finally {
+      // Bulk work may write tokens (a dump's import), and may have committed before it failed.
+      if (began) this.#tokens?.forget();
+    }
   }
 
   /**
@@ -240,6 +270,7 @@ export class KyselyRepository implements Repository {
     if (this.#closed) return;
     this.#closed = true;
     await this.#changes.close();
+    await this.#tokens?.close();
     await this.#groups?.idle();
     await this.db.destroy();
     await this.#onClose?.();

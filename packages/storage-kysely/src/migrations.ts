@@ -9,6 +9,7 @@ import { queueDocumentsMigration } from './migrations/0002-queue-documents.js';
 import { adminMigration } from './migrations/0004-admin.js';
 import { courierLabelsMigration } from './migrations/0005-courier-labels.js';
 import { changeCursorMigration } from './migrations/0006-change-cursor.js';
+import { tokenNotificationsMigration } from './migrations/0007-token-notifications.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
 
@@ -34,6 +35,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0004_admin': adminMigration(this.#flags),
       '0005_courier_labels': courierLabelsMigration(this.#flags),
       '0006_change_cursor': changeCursorMigration(this.#flags),
+      '0007_token_notifications': tokenNotificationsMigration(this.#flags),
     };
   }
 }

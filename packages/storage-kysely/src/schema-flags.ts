@@ -17,4 +17,10 @@ export interface SchemaFlags {
    * compares bytes as SQLite does, whatever the database's default collation is (Postgres).
    */
   binaryCollation: boolean;
+  /**
+   * Whether a trigger announces every change of a token on a channel other processes listen on
+   * (Postgres: NOTIFY at commit). Without it, other processes learn of changes some other way
+   * (SQLite: the file's data_version).
+   */
+  tokenNotifications: boolean;
 }

@@ -1,4 +1,9 @@
-import type { OtherProcesses, QueueChangeListener } from '@fulfil/storage-kysely';
+import {
+  type OtherProcesses,
+  type QueueChangeListener,
+  TOKENS_CHANNEL,
+  type TokenWatch,
+} from '@fulfil/storage-kysely';
 import pg from 'pg';
 
 /** The channel write transactions NOTIFY with their store's id (change-feed.ts). */
@@ -7,30 +12,52 @@ export const CHANGES_CHANNEL = 'fulfil_changes';
 /** How long to wait before connecting again after the listening connection failed. */
 const RECONNECT_MS = 1_000;
 
+/** What other processes commit, as this process hears it from Postgres. */
+export interface PostgresListener {
+  /** Queue changes, for long polls (docs/polling.md). */
+  changes: OtherProcesses;
+  /** Token changes, for the tokens the repository keeps (token-cache.ts). */
+  tokens: TokenWatch;
+}
+
 /**
- * Other processes' commits on Postgres (docs/polling.md): one connection of its own per process,
- * outside the pool, that LISTENs on {@link CHANGES_CHANNEL}; opened when a long poll first waits
- * and kept until the repository closes, however many wait. Each notification names the store a
- * transaction changed; after connecting (and reconnecting) it calls with null, since whatever
- * committed meanwhile was not heard.
+ * Other processes' commits on Postgres: one connection of its own per process, outside the pool,
+ * that LISTENs on {@link CHANGES_CHANNEL} (each notification names the store a transaction
+ * changed) and on {@link TOKENS_CHANNEL} (a token changed). It is opened when a long poll
+ * first waits or a token is first looked up, kept until the repository closes, and connected
+ * again a second after it is lost.
+ *
+ * Whatever committed while it was not connected was not heard: once connected (and again after
+ * a reconnect) it tells queue listeners `null`, and the token version moves. While it is not
+ * connected, the token version is undefined, so no token is kept.
  */
-export function listenForChanges(config: pg.ClientConfig): OtherProcesses {
+export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
   let emit: QueueChangeListener | undefined;
+  let tokensWatched = false;
+  /** Moves with every token notification and every (re)connect. */
+  let tokenVersion = 0;
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
 
+  const wanted = () => !closed && (emit !== undefined || tokensWatched);
+
   const connect = (): Promise<void> => {
     connecting ??= (async () => {
-      const next = new pg.Client(config);
+      // Keep-alive: a connection that dies without a word is found out, and tokens read again.
+      const next = new pg.Client({
+        ...config,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+      });
       const lost = () => {
         if (client === next) client = undefined;
         next.end().catch(() => {});
-        if (!closed && emit && !retry) {
+        if (wanted() && !retry) {
           retry = setTimeout(() => {
             retry = undefined;
-            if (!closed && emit) void connect();
+            if (wanted()) void connect();
           }, RECONNECT_MS);
           retry.unref();
         }
@@ -38,17 +65,22 @@ export function listenForChanges(config: pg.ClientConfig): OtherProcesses {
       next.on('error', lost);
       next.on('end', lost);
       next.on('notification', (message) => {
+        if (message.channel === TOKENS_CHANNEL) {
+          tokenVersion += 1;
+          return;
+        }
         const storeId = Number(message.payload);
         emit?.(Number.isSafeInteger(storeId) ? storeId : null);
       });
       try {
         await next.connect();
-        await next.query(`LISTEN ${CHANGES_CHANNEL}`);
+        await next.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}`);
         if (closed) {
           await next.end();
           return;
         }
         client = next;
+        tokenVersion += 1;
         emit?.(null);
       } catch {
         lost();
@@ -59,23 +91,36 @@ export function listenForChanges(config: pg.ClientConfig): OtherProcesses {
     return connecting;
   };
 
+  const close = async () => {
+    closed = true;
+    emit = undefined;
+    clearTimeout(retry);
+    await connecting;
+    await client?.end().catch(() => {});
+    client = undefined;
+  };
+
   return {
-    start(listener) {
-      emit = listener;
-      if (client) emit(null);
-      else void connect();
+    changes: {
+      start(listener) {
+        emit = listener;
+        if (client) emit(null);
+        else void connect();
+      },
+      stop() {
+        // The connection stays: the next long poll would open it again at once.
+        emit = undefined;
+      },
+      close,
     },
-    stop() {
-      // The connection stays: the next long poll would open it again at once.
-      emit = undefined;
-    },
-    async close() {
-      closed = true;
-      emit = undefined;
-      clearTimeout(retry);
-      await connecting;
-      await client?.end().catch(() => {});
-      client = undefined;
+    tokens: {
+      version() {
+        tokensWatched = true;
+        if (client) return tokenVersion;
+        if (!closed && !connecting && !retry) void connect();
+        return undefined;
+      },
+      close,
     },
   };
 }

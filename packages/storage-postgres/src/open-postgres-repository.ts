@@ -8,7 +8,7 @@ import {
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { int8AsNumber } from './int8-as-number.js';
-import { listenForChanges } from './listen-for-changes.js';
+import { listenOnPostgres } from './listen-for-changes.js';
 import { migrateWithLock } from './migrate-with-lock.js';
 import { namingClient, StatementNames } from './named-statements.js';
 import { isPostgresRetryable, isPostgresUnavailable } from './postgres-errors.js';
@@ -68,6 +68,7 @@ export const POSTGRES_SCHEMA_FLAGS: SchemaFlags = Object.freeze({
   autoIncrementId: 'identity',
   bigint: 'bigint',
   binaryCollation: true,
+  tokenNotifications: true,
 });
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -176,12 +177,14 @@ export async function openPostgresRepository(
     await db.destroy();
     throw error;
   }
+  const listener = listenOnPostgres({
+    ...connection,
+    connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 10_000,
+  });
   return new KyselyRepository({
     db,
     profile: postgresProfile(options.maxAttempts ?? 5, names),
-    otherProcesses: listenForChanges({
-      ...connection,
-      connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 10_000,
-    }),
+    otherProcesses: listener.changes,
+    tokenWatch: listener.tokens,
   });
 }

@@ -50,6 +50,7 @@ describe('openPostgresRepository', () => {
       autoIncrementId: 'identity',
       bigint: 'bigint',
       binaryCollation: true,
+      tokenNotifications: true,
     }).getMigrations();
     expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(all));
     const tables = await sql<{ n: number }>`

@@ -2,7 +2,9 @@ import {
   type Database,
   KyselyRepository,
   migrateToLatest,
+  NO_OTHER_WRITERS,
   type SchemaFlags,
+  type TokenWatch,
   withRetries,
 } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
@@ -45,6 +47,7 @@ export const SQLITE_SCHEMA_FLAGS: SchemaFlags = Object.freeze({
   autoIncrementId: 'autoincrement',
   bigint: 'integer',
   binaryCollation: false,
+  tokenNotifications: false,
 });
 
 function isMemory(filename: string): boolean {
@@ -105,5 +108,18 @@ export async function openSqliteRepository(
     await db.destroy();
     throw error;
   }
-  return new KyselyRepository({ db, profile });
+  return new KyselyRepository({
+    db,
+    profile,
+    tokenWatch: isMemory(options.filename) ? NO_OTHER_WRITERS : dataVersionWatch(sqlite),
+  });
+}
+
+/**
+ * Another connection's commit to the file (another process, the CLI, SQL by hand) moves its
+ * data_version, which this connection reads without any I/O: kept tokens last until then.
+ */
+function dataVersionWatch(sqlite: BetterSqlite3.Database): TokenWatch {
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  return { version: () => dataVersion.get(), close: async () => {} };
 }

@@ -53,6 +53,18 @@ export interface Repository {
    */
   changeStamp(): Promise<string>;
   /**
+   * `RepositoryTx.findStoreToken` outside any transaction: what authenticating a request reads.
+   * The adapter may answer from tokens it has read before, so that a request reads none from the
+   * database, but never one older than what it has heard of:
+   * - a token written through this repository is seen by the next call once the write has
+   *   committed (insertToken, revokeToken, retireToken, a dump's import);
+   * - one written by another process or by hand is seen once the adapter hears of it: on a
+   *   SQLite file at once (another connection's commit moves data_version), on Postgres when
+   *   the commit's notification arrives, within milliseconds. While it cannot hear of such
+   *   writes (its listening connection is down), it reads every token from the database.
+   */
+  findStoreToken(hash: string, storeCode: string): Promise<TokenRecord | null>;
+  /**
    * Calls `listener` soon after a transaction that wrote queue entries has committed, in this
    * process or in another on the same database, with the id of the store it changed (null: some
    * store, unknown which). It may call more often than that, never less. Returns the function

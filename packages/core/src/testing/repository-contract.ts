@@ -10,6 +10,7 @@ import {
   type RepositoryFactory,
   type RepositoryUnderTest,
 } from './contract/harness.js';
+import { keptTokensContract } from './contract/kept-tokens.js';
 import { labelsContract } from './contract/labels.js';
 import { ordersContract } from './contract/orders.js';
 import { pageVersionsContract } from './contract/page-versions.js';
@@ -68,6 +69,7 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
     warehousesContract(h);
     stockContract(h);
     tokensContract(h);
+    keptTokensContract(h);
     ordersContract(h);
     shipmentTracksContract(h);
     queuesContract(h);

@@ -128,10 +128,7 @@ export async function authenticate(
   }
   const hash = hashTokenSecret(secret);
   const at: Timestamp = now(deps);
-  const record = await deps.repository.transaction(
-    (tx) => tx.findStoreToken(hash, storeCode),
-    'autocommit',
-  );
+  const record = await deps.repository.findStoreToken(hash, storeCode);
   if (!record || !sameHash(record.hash, hash)) {
     throw unauthenticated('The access token is not valid for this store.');
   }

@@ -10,6 +10,7 @@ const ALL = Object.keys(
     autoIncrementId: 'autoincrement',
     bigint: 'integer',
     binaryCollation: false,
+    tokenNotifications: false,
   }).getMigrations(),
 )
   .sort()

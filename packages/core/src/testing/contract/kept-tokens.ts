@@ -1,0 +1,73 @@
+import { describe, expect, it, vi } from 'vitest';
+import { token } from '../fixtures.js';
+import type { ContractHarness } from './harness.js';
+
+/**
+ * The repository contract: `Repository.findStoreToken`, what authentication reads. An adapter
+ * may answer it from tokens it read before, but never one older than what it has heard of.
+ */
+export function keptTokensContract(h: ContractHarness): void {
+  const { write, read, seedStore } = h;
+  const find = (hash: string, storeCode = 'default') =>
+    h.repository().findStoreToken(hash, storeCode);
+
+  describe('findStoreToken outside a transaction', () => {
+    it('finds what the transaction’s findStoreToken finds, again and again', async () => {
+      const store = await seedStore();
+      await seedStore('other');
+      const own = await write((tx) => tx.insertToken(token(store.id, 'partner')));
+      for (let round = 0; round < 3; round++) {
+        expect(await find(own.hash)).toEqual(own);
+        expect(await find(own.hash, 'other')).toBeNull();
+        expect(await find('0'.repeat(64))).toBeNull();
+      }
+      expect(await find(own.hash)).toEqual(
+        await read((tx) => tx.findStoreToken(own.hash, 'default')),
+      );
+    });
+
+    it('sees every write of a token through this repository at once', async () => {
+      const store = await seedStore();
+      const created = await write((tx) => tx.insertToken(token(store.id, 'partner')));
+      expect(await find(created.hash)).toEqual(created);
+
+      await write((tx) => tx.revokeToken(store.id, 'partner', '2026-02-01 00:00:00'));
+      expect(await find(created.hash)).toMatchObject({ revoked_at: '2026-02-01 00:00:00' });
+
+      const next = await write((tx) =>
+        tx.insertToken(token(store.id, 'next', { hash: 'a'.repeat(64) })),
+      );
+      expect(await find(next.hash)).toEqual(next);
+      await write((tx) => tx.retireToken(store.id, 'next', 'next~old', '2026-03-01 00:00:00'));
+      expect(await find(next.hash)).toMatchObject({
+        name: 'next~old',
+        expires_at: '2026-03-01 00:00:00',
+      });
+    });
+
+    it('sees a write of a token through another connection once it has heard of it', async (context) => {
+      const openAnother = h.openAnother;
+      if (!openAnother) {
+        context.skip(
+          'needs a second connection to the same database, which this adapter cannot open (an in-memory database)',
+        );
+        return;
+      }
+      const store = await seedStore();
+      const created = await write((tx) => tx.insertToken(token(store.id, 'partner')));
+      expect(await find(created.hash)).toEqual(created);
+      const other = await openAnother();
+      try {
+        await other.transaction((tx) => tx.revokeToken(store.id, 'partner', '2026-02-01 00:00:00'));
+        // At once on a SQLite file; on Postgres when the commit's notification arrives.
+        await vi.waitFor(
+          async () =>
+            expect(await find(created.hash)).toMatchObject({ revoked_at: '2026-02-01 00:00:00' }),
+          { timeout: 5_000, interval: 20 },
+        );
+      } finally {
+        await other.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,82 @@
+import type { TokenRecord } from '@fulfil/core';
+
+/**
+ * How a repository hears that a token may have changed where it cannot see the write itself:
+ * in another process, or by hand in SQL.
+ */
+export interface TokenWatch {
+  /**
+   * A value that differs from every earlier one once a token may have changed elsewhere, or
+   * undefined while such changes cannot be heard (then no token is kept). Cheap: read on every
+   * lookup.
+   */
+  version(): unknown;
+  close(): Promise<void>;
+}
+
+/** The watch of a database no other process can reach (SQLite `:memory:`). */
+export const NO_OTHER_WRITERS: TokenWatch = { version: () => 0, close: async () => {} };
+
+/** Tokens kept at most: a store has a few, but the bound holds whatever their number. */
+const MOST = 10_000;
+
+/**
+ * The tokens a repository has read to authenticate requests, so that a request reads no token
+ * from the database while none has changed: on Postgres that is one round trip of a poll's two.
+ *
+ * Kept tokens are forgotten when this process writes one (`forget`, once the write committed)
+ * and when the watch's version moves. A read keeps its token only if nothing was forgotten
+ * since it began (`ticket`): a read that raced a write never keeps what the write replaced.
+ */
+export class TokenCache {
+  readonly #watch: TokenWatch;
+  readonly #kept = new Map<string, TokenRecord>();
+  /** Moves whenever kept tokens are forgotten: a ticket of another generation keeps nothing. */
+  #generation = 0;
+  #version: unknown;
+
+  constructor(watch: TokenWatch) {
+    this.#watch = watch;
+  }
+
+  /** The kept token of this hash in the store of this code, if any. */
+  find(hash: string, storeCode: string): TokenRecord | undefined {
+    return this.ticket() === undefined ? undefined : this.#kept.get(keyOf(hash, storeCode));
+  }
+
+  /** What a read beginning now may keep its token under; undefined: it may keep none. */
+  ticket(): number | undefined {
+    const version = this.#watch.version();
+    if (version === undefined) {
+      this.forget();
+      return undefined;
+    }
+    if (version !== this.#version) {
+      this.#version = version;
+      this.forget();
+    }
+    return this.#generation;
+  }
+
+  /** Keeps a token read under `ticket`, unless tokens were forgotten since. */
+  keep(ticket: number | undefined, hash: string, storeCode: string, record: TokenRecord): void {
+    if (ticket === undefined || this.ticket() !== ticket) return;
+    if (this.#kept.size >= MOST) this.#kept.clear();
+    this.#kept.set(keyOf(hash, storeCode), record);
+  }
+
+  /** Forgets every kept token: one may have changed. */
+  forget(): void {
+    this.#generation += 1;
+    this.#kept.clear();
+  }
+
+  close(): Promise<void> {
+    this.forget();
+    return this.#watch.close();
+  }
+}
+
+function keyOf(hash: string, storeCode: string): string {
+  return `${storeCode}\u0000${hash}`;
+}
