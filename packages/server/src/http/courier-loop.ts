@@ -1,6 +1,7 @@
 import type { Engine } from '@fulfil/core';
 import type { Metrics } from './metrics.js';
-import { type LogFn, logEntry, stdoutLog } from './types.js';
+import { stdoutLog } from './stdout-log.js';
+import { type LogFn, logEntry } from './types.js';
 
 export interface CourierLoopOptions {
   /** Pause between the end of one round and the start of the next; default 5000 ms. */

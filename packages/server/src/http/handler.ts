@@ -39,13 +39,13 @@ import {
 import { createRouter, type RouteMatch } from './router.js';
 import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
 import { sharedRead } from './shared-read.js';
+import { stdoutLog } from './stdout-log.js';
 import {
   type HttpEngine,
   type HttpRequest,
   type HttpResponse,
   type LogFn,
   logEntry,
-  stdoutLog,
 } from './types.js';
 import { encodeXmlResponse } from './xml.js';
 

@@ -45,6 +45,6 @@ export {
 export { createRouter, type RouteMatch, type Router } from './router.js';
 export { OPERATIONS, type Operation } from './routes.js';
 export { coerceBySchema } from './schema-coerce.js';
+export { stdoutLog } from './stdout-log.js';
 export type { HttpEngine, HttpHeaders, HttpRequest, HttpResponse, LogFn } from './types.js';
-export { stdoutLog } from './types.js';
 export { encodeXmlResponse, parseXmlRequest } from './xml.js';

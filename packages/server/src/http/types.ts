@@ -29,11 +29,6 @@ export interface HttpResponse {
 /** A log sink: called once per event with one line, a JSON document, without its newline. */
 export type LogFn = (line: string) => void;
 
-/** The default sink: each line to stdout. */
-export const stdoutLog: LogFn = (line) => {
-  process.stdout.write(`${line}\n`);
-};
-
 /** Writes one structured entry, stamped with the time, as a JSON line. */
 export function logEntry(log: LogFn, entry: Record<string, unknown>): void {
   log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
