@@ -1,29 +1,28 @@
-import {
-  type AuditEvent,
-  type ChangedEntry,
-  type ChangeHorizon,
-  type ChangesQuery,
-  type CourierLabel,
-  compareCodes,
-  type FulfillmentOrder,
-  type NewAuditEvent,
-  type NewFulfillmentOrder,
-  type NewToken,
-  type PageVersions,
-  type PollQuery,
-  type QueueCount,
-  type QueueName,
-  type RepositoryTx,
-  type SequenceClaim,
-  type StockDelta,
-  type StockLevel,
-  type StockQuery,
-  type Store,
-  type StoreSettings,
-  type Timestamp,
-  type TokenRecord,
-  type Track,
-  type Warehouse,
+import type {
+  AuditEvent,
+  ChangedEntry,
+  ChangeHorizon,
+  ChangesQuery,
+  CourierLabel,
+  FulfillmentOrder,
+  NewAuditEvent,
+  NewFulfillmentOrder,
+  NewToken,
+  PageVersions,
+  PollQuery,
+  QueueCount,
+  QueueName,
+  RepositoryTx,
+  SequenceClaim,
+  StockDelta,
+  StockLevel,
+  StockQuery,
+  Store,
+  StoreSettings,
+  Timestamp,
+  TokenRecord,
+  Track,
+  Warehouse,
 } from '@fulfil/core';
 import type { Compilable, Kysely } from 'kysely';
 import { AdminQueries } from './admin-queries.js';
@@ -64,6 +63,8 @@ import {
   encodeWarehouse,
 } from './row-codec.js';
 import { claimSequences } from './sequence-claims.js';
+import type { StockEntry } from './stock-persistence.js';
+import * as stockSql from './stock-persistence.js';
 import * as tokenSql from './token-persistence.js';
 
 export interface KyselyRepositoryTxOptions {
@@ -81,21 +82,6 @@ export interface KyselyRepositoryTxOptions {
   /** The change feed's SQL (change-feed.ts); the SQLite statements when absent. */
   changeFeed?: ChangeFeedSql;
 }
-
-function assertQuantity(value: number, field: string): number {
-  if (!Number.isSafeInteger(value)) {
-    throw new TypeError(`fulfil: ${field} must be an integer, got ${value}`);
-  }
-  return value;
-}
-
-const stockKey = (row: { warehouse_code: string; sku: string }): string =>
-  `${row.warehouse_code}\u0000${row.sku}`;
-
-const byWarehouseThenSku = (
-  a: { warehouse_code: string; sku: string },
-  b: { warehouse_code: string; sku: string },
-): number => compareCodes(a.warehouse_code, b.warehouse_code) || compareCodes(a.sku, b.sku);
 
 /**
  * The repository's operations inside one transaction, over kysely's transaction object. All SQL
@@ -198,121 +184,20 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
 
   // ── stock ────────────────────────────────────────────────────────────────────────────────
 
-  async setOnHand(
-    storeId: number,
-    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
-  ): Promise<void> {
-    await this.#insertStock(storeId, entries, 'set on hand');
+  setOnHand(storeId: number, entries: readonly StockEntry[]): Promise<void> {
+    return stockSql.setOnHand(this.#db, storeId, entries);
   }
 
-  async addMissingStock(
-    storeId: number,
-    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
-  ): Promise<number> {
-    return this.#insertStock(storeId, entries, 'keep');
+  addMissingStock(storeId: number, entries: readonly StockEntry[]): Promise<number> {
+    return stockSql.addMissingStock(this.#db, storeId, entries);
   }
 
-  /** Inserts stock rows; an existing row gets the entry's on hand, or is kept as it is. */
-  async #insertStock(
-    storeId: number,
-    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
-    onExisting: 'set on hand' | 'keep',
-  ): Promise<number> {
-    // One row per key (the last entry wins): an upsert may not touch a row twice.
-    const rows = new Map<string, { warehouse_code: string; sku: string; qty: number }>();
-    for (const entry of entries) rows.set(stockKey(entry), entry);
-    const sorted = [...rows.values()].sort(byWarehouseThenSku);
-    let written = 0;
-    for (const slice of chunk(sorted)) {
-      const results = await this.#db
-        .insertInto('stock')
-        .values(
-          slice.map((entry) => ({
-            store_id: storeId,
-            warehouse_code: entry.warehouse_code,
-            sku: entry.sku,
-            on_hand: assertQuantity(entry.qty, 'qty'),
-            reserved: 0,
-          })),
-        )
-        .onConflict((oc) => {
-          const conflict = oc.columns(['store_id', 'warehouse_code', 'sku']);
-          return onExisting === 'keep'
-            ? conflict.doNothing()
-            : conflict.doUpdateSet((eb) => ({ on_hand: eb.ref('excluded.on_hand') }));
-        })
-        .execute();
-      for (const result of results) written += Number(result.numInsertedOrUpdatedRows ?? 0);
-    }
-    return written;
+  adjustStock(storeId: number, deltas: readonly StockDelta[]): Promise<void> {
+    return stockSql.adjustStock(this.#db, this.#bulk, storeId, deltas);
   }
 
-  async adjustStock(storeId: number, deltas: readonly StockDelta[]): Promise<void> {
-    // Summed per key (an upsert may not touch a row twice) and sorted, so that two concurrent
-    // transactions lock rows in the same order and cannot deadlock on each other.
-    const sums = new Map<string, StockDelta>();
-    for (const delta of deltas) {
-      const key = stockKey(delta);
-      const sum = sums.get(key);
-      sums.set(key, {
-        warehouse_code: delta.warehouse_code,
-        sku: delta.sku,
-        on_hand: (sum?.on_hand ?? 0) + assertQuantity(delta.on_hand, 'on_hand'),
-        reserved: (sum?.reserved ?? 0) + assertQuantity(delta.reserved, 'reserved'),
-      });
-    }
-    const rows = [...sums.values()]
-      .sort(byWarehouseThenSku)
-      .map((delta) => ({ store_id: storeId, ...delta }));
-    await this.#bulk.run(
-      this.#db,
-      {
-        name: 'add to stock',
-        table: 'stock',
-        columns: ['store_id', 'warehouse_code', 'sku', 'on_hand', 'reserved'],
-        finish: (insert) =>
-          insert.onConflict((oc) =>
-            oc.columns(['store_id', 'warehouse_code', 'sku']).doUpdateSet((eb) => ({
-              on_hand: eb('stock.on_hand', '+', eb.ref('excluded.on_hand')),
-              reserved: eb('stock.reserved', '+', eb.ref('excluded.reserved')),
-            })),
-          ),
-      },
-      rows,
-    );
-  }
-
-  async listStock(query: StockQuery): Promise<StockLevel[]> {
-    if (query.warehouses && query.warehouses.length === 0) return [];
-    if (query.skus && query.skus.length === 0) return [];
-    const levels: StockLevel[] = [];
-    // `undefined` stands for "every sku": one query; a list is read a slice at a time.
-    const slices: (readonly string[] | undefined)[] = query.skus
-      ? chunk([...new Set(query.skus)], IN_LIST_SIZE)
-      : [undefined];
-    for (const skus of slices) {
-      const rows = await this.#db
-        .selectFrom('stock')
-        .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
-        .where('store_id', '=', query.store_id)
-        .$if(query.warehouses !== null, (qb) =>
-          qb.where('warehouse_code', 'in', query.warehouses ?? []),
-        )
-        .$if(query.sku !== undefined, (qb) => qb.where('sku', '=', query.sku ?? ''))
-        .$if(skus !== undefined, (qb) => qb.where('sku', 'in', skus ?? []))
-        .orderBy('warehouse_code')
-        .orderBy('sku')
-        .execute();
-      for (const row of rows) {
-        levels.push({
-          warehouse_code: row.warehouse_code,
-          sku: row.sku,
-          on_hand: Number(row.on_hand),
-          reserved: Number(row.reserved),
-        });
-      }
-    }
-    return slices.length > 1 ? levels.sort(byWarehouseThenSku) : levels;
+  listStock(query: StockQuery): Promise<StockLevel[]> {
+    return stockSql.listStock(this.#db, query);
   }
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────

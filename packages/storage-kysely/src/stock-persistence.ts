@@ -1,0 +1,152 @@
+import { compareCodes, type StockDelta, type StockLevel, type StockQuery } from '@fulfil/core';
+import type { Kysely } from 'kysely';
+import type { BulkStatements } from './bulk-statements.js';
+import { chunk, IN_LIST_SIZE } from './chunk.js';
+import type { Database } from './database.js';
+
+/** An absolute on-hand quantity of one sku at one warehouse. */
+export interface StockEntry {
+  warehouse_code: string;
+  sku: string;
+  qty: number;
+}
+
+function assertQuantity(value: number, field: string): number {
+  if (!Number.isSafeInteger(value)) {
+    throw new TypeError(`fulfil: ${field} must be an integer, got ${value}`);
+  }
+  return value;
+}
+
+const stockKey = (row: { warehouse_code: string; sku: string }): string =>
+  `${row.warehouse_code}\u0000${row.sku}`;
+
+const byWarehouseThenSku = (
+  a: { warehouse_code: string; sku: string },
+  b: { warehouse_code: string; sku: string },
+): number => compareCodes(a.warehouse_code, b.warehouse_code) || compareCodes(a.sku, b.sku);
+
+export async function setOnHand(
+  db: Kysely<Database>,
+  storeId: number,
+  entries: readonly StockEntry[],
+): Promise<void> {
+  await insertStock(db, storeId, entries, 'set on hand');
+}
+
+export function addMissingStock(
+  db: Kysely<Database>,
+  storeId: number,
+  entries: readonly StockEntry[],
+): Promise<number> {
+  return insertStock(db, storeId, entries, 'keep');
+}
+
+/** Inserts stock rows; an existing row gets the entry's on hand, or is kept as it is. */
+async function insertStock(
+  db: Kysely<Database>,
+  storeId: number,
+  entries: readonly StockEntry[],
+  onExisting: 'set on hand' | 'keep',
+): Promise<number> {
+  // One row per key (the last entry wins): an upsert may not touch a row twice.
+  const rows = new Map<string, StockEntry>();
+  for (const entry of entries) rows.set(stockKey(entry), entry);
+  const sorted = [...rows.values()].sort(byWarehouseThenSku);
+  let written = 0;
+  for (const slice of chunk(sorted)) {
+    const results = await db
+      .insertInto('stock')
+      .values(
+        slice.map((entry) => ({
+          store_id: storeId,
+          warehouse_code: entry.warehouse_code,
+          sku: entry.sku,
+          on_hand: assertQuantity(entry.qty, 'qty'),
+          reserved: 0,
+        })),
+      )
+      .onConflict((oc) => {
+        const conflict = oc.columns(['store_id', 'warehouse_code', 'sku']);
+        return onExisting === 'keep'
+          ? conflict.doNothing()
+          : conflict.doUpdateSet((eb) => ({ on_hand: eb.ref('excluded.on_hand') }));
+      })
+      .execute();
+    for (const result of results) written += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return written;
+}
+
+export async function adjustStock(
+  db: Kysely<Database>,
+  bulk: BulkStatements,
+  storeId: number,
+  deltas: readonly StockDelta[],
+): Promise<void> {
+  // Summed per key (an upsert may not touch a row twice) and sorted, so that two concurrent
+  // transactions lock rows in the same order and cannot deadlock on each other.
+  const sums = new Map<string, StockDelta>();
+  for (const delta of deltas) {
+    const key = stockKey(delta);
+    const sum = sums.get(key);
+    sums.set(key, {
+      warehouse_code: delta.warehouse_code,
+      sku: delta.sku,
+      on_hand: (sum?.on_hand ?? 0) + assertQuantity(delta.on_hand, 'on_hand'),
+      reserved: (sum?.reserved ?? 0) + assertQuantity(delta.reserved, 'reserved'),
+    });
+  }
+  const rows = [...sums.values()]
+    .sort(byWarehouseThenSku)
+    .map((delta) => ({ store_id: storeId, ...delta }));
+  await bulk.run(
+    db,
+    {
+      name: 'add to stock',
+      table: 'stock',
+      columns: ['store_id', 'warehouse_code', 'sku', 'on_hand', 'reserved'],
+      finish: (insert) =>
+        insert.onConflict((oc) =>
+          oc.columns(['store_id', 'warehouse_code', 'sku']).doUpdateSet((eb) => ({
+            on_hand: eb('stock.on_hand', '+', eb.ref('excluded.on_hand')),
+            reserved: eb('stock.reserved', '+', eb.ref('excluded.reserved')),
+          })),
+        ),
+    },
+    rows,
+  );
+}
+
+export async function listStock(db: Kysely<Database>, query: StockQuery): Promise<StockLevel[]> {
+  if (query.warehouses && query.warehouses.length === 0) return [];
+  if (query.skus && query.skus.length === 0) return [];
+  const levels: StockLevel[] = [];
+  // `undefined` stands for "every sku": one query; a list is read a slice at a time.
+  const slices: (readonly string[] | undefined)[] = query.skus
+    ? chunk([...new Set(query.skus)], IN_LIST_SIZE)
+    : [undefined];
+  for (const skus of slices) {
+    const rows = await db
+      .selectFrom('stock')
+      .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+      .where('store_id', '=', query.store_id)
+      .$if(query.warehouses !== null, (qb) =>
+        qb.where('warehouse_code', 'in', query.warehouses ?? []),
+      )
+      .$if(query.sku !== undefined, (qb) => qb.where('sku', '=', query.sku ?? ''))
+      .$if(skus !== undefined, (qb) => qb.where('sku', 'in', skus ?? []))
+      .orderBy('warehouse_code')
+      .orderBy('sku')
+      .execute();
+    for (const row of rows) {
+      levels.push({
+        warehouse_code: row.warehouse_code,
+        sku: row.sku,
+        on_hand: Number(row.on_hand),
+        reserved: Number(row.reserved),
+      });
+    }
+  }
+  return slices.length > 1 ? levels.sort(byWarehouseThenSku) : levels;
+}
