@@ -31,6 +31,18 @@ describe('DocumentCache', () => {
     expect(cache.find('pending_accept', [{ order_id: 3, change: 10 }])).toBeUndefined();
   });
 
+  it('names the entries whose document it does not hold under the change they name', () => {
+    const cache = new DocumentCache(1 << 20);
+    cache.keep('pending_accept', [entry(1, 10), entry(2, 11)]);
+    const wanted = [
+      { order_id: 1, change: 10 },
+      { order_id: 2, change: 12 },
+      { order_id: 3, change: 13 },
+    ];
+    expect(cache.missing('pending_accept', wanted)).toEqual(wanted.slice(1));
+    expect(cache.missing('pending_shipment', wanted)).toEqual(wanted);
+  });
+
   it('builds the JSON array of a page as UTF-8, and answers it again while its entries stay', () => {
     const cache = new DocumentCache(1 << 20);
     const page = [entry(1, 10, '{"name":"Zoë ✓"}'), entry(2, 11)];

@@ -1,5 +1,12 @@
-import type { ChangedEntry, ChangeHorizon, ChangesQuery, EntryChange } from '@fulfil/core';
+import type {
+  ChangedEntry,
+  ChangeHorizon,
+  ChangesQuery,
+  EntryChange,
+  QueueName,
+} from '@fulfil/core';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 
@@ -157,4 +164,31 @@ export async function pollChangedEntries(
     order_id: Number(row.order_id),
     document: documentOf(row),
   }));
+}
+
+/**
+ * The documents of these entries of `queue` that the change each names still wrote, read by the
+ * primary key (order, queue): the few documents of a page a reader does not hold yet.
+ */
+export async function entryDocuments(
+  db: Kysely<Database>,
+  queue: QueueName,
+  entries: readonly EntryChange[],
+): Promise<ChangedEntry[]> {
+  const wanted = new Map(entries.map((entry) => [entry.order_id, entry.change]));
+  const found: ChangedEntry[] = [];
+  for (const ids of chunk([...wanted.keys()], IN_LIST_SIZE)) {
+    const rows = await db
+      .selectFrom('queue_entries')
+      .select(['order_id', 'change_id', 'document'])
+      .where('queue', '=', queue)
+      .where('order_id', 'in', ids)
+      .execute();
+    for (const row of rows) {
+      const entry = { order_id: Number(row.order_id), change: Number(row.change_id) };
+      if (wanted.get(entry.order_id) === entry.change)
+        found.push({ ...entry, document: documentOf(row) });
+    }
+  }
+  return found;
 }

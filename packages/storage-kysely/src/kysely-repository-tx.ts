@@ -4,6 +4,7 @@ import type {
   ChangeHorizon,
   ChangesQuery,
   CourierLabel,
+  EntryChange,
   FulfillmentOrder,
   NewAuditEvent,
   NewFulfillmentOrder,
@@ -32,6 +33,7 @@ import {
   type ChangeFeedSql,
   documentOf,
   entryChangesOf,
+  entryDocuments,
   horizonOf,
   pollChangedEntries,
   readChangeHorizon,
@@ -372,6 +374,10 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   ) {
     const name = `poll ${kind} ${pollShapeOf(query)}`;
     return this.#prepared.run(this.#db, name, pollArgumentsOf(query), build);
+  }
+
+  entryDocuments(queue: QueueName, entries: readonly EntryChange[]): Promise<ChangedEntry[]> {
+    return entryDocuments(this.#db, queue, entries);
   }
 
   changeHorizon(): Promise<ChangeHorizon> {

@@ -5,6 +5,7 @@ import {
   type Database,
   KyselyRepository,
   migrateToLatest,
+  NO_OTHER_WRITERS,
 } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import {
@@ -71,6 +72,7 @@ describe('statements per action', () => {
         maxAttempts: 1,
         retryBaseDelayMs: 0,
       },
+      tokenWatch: NO_OTHER_WRITERS,
     });
     engine = createEngine({ repository, clock: new ManualClock('2026-03-01T09:00:00Z') });
     await engine.loadSeed({
@@ -220,6 +222,20 @@ describe('statements per action', () => {
     expect(again).toEqual(['select', 'select']);
   });
 
+  it('a poll after one order entered the page reads that order’s document alone', async () => {
+    const operator = engine.operator('default');
+    await engine.poll(operator, 'pending_accept');
+    await engine.intake('default', fixtures.salesOrder('1002', [{ sku: 'SKU-1', qty: 1 }]));
+    const from = recorded.length;
+    const page = await engine.pollPage(operator, 'pending_accept');
+    const statements = statementsSince(from);
+    // The store, the page's versions, then one document by its key (order, queue).
+    expect(statements).toHaveLength(3);
+    expect(statements[2]).toMatch(/where "queue" = \? and "order_id" in \(\?\)$/);
+    expect(page.documents).toHaveLength(2);
+    expect(page.documents.at(-1)).toContain('"1002-1"');
+  });
+
   it("a partner's request for a page: the token, the page's versions, and no BEGIN", async () => {
     const { token } = await engine.createToken('default', { name: 'partner', acl: 'partner' });
     await engine.poll(engine.operator('default'), 'pending_accept');
@@ -230,5 +246,9 @@ describe('statements per action', () => {
     // the store again, the horizon and the page. A token's principal knows its store, the
     // horizon comes with the page's versions, and the documents were read by the poll before.
     expect(recorded.slice(from).map((text) => text.split(' ')[0])).toEqual(['select', 'select']);
+    // The next request finds the token kept (token-cache.ts): the page's versions alone.
+    const next = recorded.length;
+    await engine.poll(await engine.authenticate('default', token), 'pending_accept');
+    expect(recorded.slice(next).map((text) => text.split(' ')[0])).toEqual(['select']);
   });
 });

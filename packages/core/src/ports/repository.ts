@@ -280,6 +280,12 @@ export interface RepositoryTx extends AdminRepositoryTx {
    */
   pollVersions(query: PollQuery): Promise<PageVersions>;
   /**
+   * The stored documents of these entries of `queue` (a page's versions, some of whose documents
+   * a reader does not hold), each only while the change it names still wrote it: an entry
+   * rewritten since, or gone from the queue, is left out. In no particular order.
+   */
+  entryDocuments(queue: QueueName, entries: readonly EntryChange[]): Promise<ChangedEntry[]>;
+  /**
    * What this transaction may serve of the history of changes (core's `ChangeHorizon`). Called
    * first in a read transaction, so that the reads after it see every change below the horizon:
    * on Postgres the snapshot's xmin, below which every transaction has ended; on SQLite, whose

@@ -125,6 +125,13 @@ export class DocumentCache {
     return found;
   }
 
+  /** Those of these entries whose document it does not hold under the change they name. */
+  missing(queue: QueueName, entries: readonly EntryChange[]): EntryChange[] {
+    return entries.filter(
+      (entry) => this.#kept.get(keyOf(entry.order_id, queue))?.change !== entry.change,
+    );
+  }
+
   /** Keeps the documents of these entries (read just now) and returns them, in their order. */
   keep(queue: QueueName, entries: readonly ChangedEntry[]): KeptDocument[] {
     return entries.map((entry) => {

@@ -65,8 +65,10 @@ export async function pollQueueDocuments(
 
 /**
  * A page through the document cache: its (order, change) pairs first; when the cache holds every
- * document they name, that is the page. Otherwise the page is read again with its documents, and
- * they are kept. Either way the whole page comes from one statement.
+ * document they name, that is the page. When it holds some, only the others are read, by the
+ * change each names; if one was rewritten meanwhile, or the cache holds none, the page is read
+ * again with its documents. Either way the page answered is the one its versions named, and
+ * what was read is kept.
  */
 async function pageFromCache(
   tx: RepositoryTx,
@@ -77,8 +79,18 @@ async function pageFromCache(
   cache.useEpoch(horizon.epoch);
   const key = pageKeyOf(query);
   const known = cache.page(key, query.queue, entries);
+  if (known) return { horizon, page: known };
   // Read after the horizon: the page is at or after the cursor it answers with.
-  return { horizon, page: known ?? cache.keepPage(key, query.queue, await tx.pollEntries(query)) };
+  const missing = cache.missing(query.queue, entries);
+  if (missing.length < entries.length) {
+    const read = await tx.entryDocuments(query.queue, missing);
+    if (read.length === missing.length) {
+      cache.keep(query.queue, read);
+      const completed = cache.page(key, query.queue, entries);
+      if (completed) return { horizon, page: completed };
+    }
+  }
+  return { horizon, page: cache.keepPage(key, query.queue, await tx.pollEntries(query)) };
 }
 
 /** Which page a query asks for: polls that ask for the same one share its kept answer. */

@@ -70,6 +70,32 @@ export function pageVersionsContract(h: ContractHarness): void {
     });
   });
 
+  describe('the documents of named entries (entryDocuments)', () => {
+    it('reads each entry named while its change still wrote it, and no other', async () => {
+      const store = await seedStore();
+      const first = await insert({ store_id: store.id });
+      const second = await insert({ store_id: store.id });
+      await insert({ store_id: store.id });
+      const { entries } = await read((tx) => tx.pollVersions(pageQuery(store)));
+      const stored = await read((tx) => tx.pollEntries(pageQuery(store)));
+      const byId = (found: readonly { order_id: number }[]) =>
+        [...found].sort((a, b) => a.order_id - b.order_id);
+      expect(byId(await read((tx) => tx.entryDocuments('pending_accept', entries)))).toEqual(
+        stored,
+      );
+      // The first rewritten, the second gone to another queue: only the third is as named.
+      await update(first, (o) => ({ ...o, customer_firstname: 'Grace' }));
+      await update(second, (o) => ({
+        ...o,
+        items: o.items.map((item) => ({ ...item, status: 'pending_allocation' as const })),
+        status: 'pending_allocation',
+      }));
+      expect(await read((tx) => tx.entryDocuments('pending_accept', entries))).toEqual([stored[2]]);
+      expect(await read((tx) => tx.entryDocuments('pending_allocation', entries))).toEqual([]);
+      expect(await read((tx) => tx.entryDocuments('pending_accept', []))).toEqual([]);
+    });
+  });
+
   describe('the document cache over these versions', () => {
     it('answers every poll as the stored documents are, whichever connection wrote them', async () => {
       const store = await seedStore();
