@@ -3,15 +3,17 @@
  * bare node:http server sending the very bytes Fulfil sent for that page. A repeated poll is
  * mostly answered by the server's response cache, so the same JSON poll is measured again while
  * one client keeps committing stock syncs (every sync empties the cache), with the cache off
- * (every poll a miss), and with the document cache off as well (every poll reads its documents).
- * Then the same JSON poll with `serve --workers 2` against one worker.
+ * (every poll a miss), then so while a partner accepts orders of the polled page (each accept
+ * takes an order off the page and brings the next one in: real traffic), and with the document
+ * cache off as well (every poll reads its documents). Then the same JSON poll with
+ * `serve --workers 2` against one worker.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningChild, startFloor, startFulfil } from './child.js';
 import type { BenchDatabase } from './databases.js';
 import { PARTNER_SECRET, STORE, WAREHOUSE } from './fill-store.js';
-import { describeLoad, type LoadResult, load } from './load.js';
+import { CONNECTIONS, describeLoad, type LoadResult, load } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
@@ -66,6 +68,60 @@ async function measurePollUnderWrites(url: string, sizes: Sizes) {
   const synced = await syncStockUntil(url, polls);
   const seconds = (performance.now() - started) / 1000;
   return { polls: await polls, syncsPerSecond: synced / seconds };
+}
+
+/**
+ * The accepts the poll under accepts may make: what the pool holds beyond the orders the accept
+ * scenario (http-accept.ts) takes afterwards.
+ */
+function acceptBudget(sizes: Sizes): number {
+  return Math.max(
+    0,
+    sizes.poolOrders - (sizes.acceptWarmup + sizes.acceptRequests + 2 * CONNECTIONS),
+  );
+}
+
+/**
+ * A partner accepting the first order of the page, again and again, `budget` accepts spread
+ * evenly over `seconds`, until `done` resolves; returns how many were answered 200.
+ */
+async function acceptFromPageUntil(
+  url: string,
+  done: Promise<unknown>,
+  budget: number,
+  seconds: number,
+): Promise<number> {
+  let over = false;
+  void done.finally(() => {
+    over = true;
+  });
+  const headers = { authorization: `Bearer ${PARTNER_SECRET}`, accept: 'application/json' };
+  const gapMs = (seconds * 1000) / Math.max(1, budget);
+  let accepted = 0;
+  while (!over && accepted < budget) {
+    const started = performance.now();
+    const page = (await (await fetch(url + PATH, { headers })).json()) as {
+      fulfillment_order_number: string;
+      items: { id: number; qty: number }[];
+    }[];
+    const first = page[0];
+    if (!first) break;
+    const response = await fetch(`${url}/rest/${STORE}/V1/fulfillmentOrder/accept`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        order: {
+          order_id: first.fulfillment_order_number,
+          items: first.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+        },
+      }),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`accept answered ${response.status}`);
+    accepted++;
+    await new Promise((resolve) => setTimeout(resolve, gapMs - (performance.now() - started)));
+  }
+  return accepted;
 }
 
 /** What share of the requests a server logged from byte `from` on its response cache answered. */
@@ -144,6 +200,7 @@ export async function benchHttpPoll(
       flags: ['--response-cache', '0'],
       what: 'response cache off (every poll a miss)',
       target: UNCACHED_TARGETS[database.label] ?? '—',
+      alsoUnderAccepts: true,
     },
     {
       flags: ['--response-cache', '0', '--document-cache-mb', '0'],
@@ -151,7 +208,7 @@ export async function benchHttpPoll(
       target: '—',
     },
   ];
-  for (const { flags, what, target } of uncachedRows) {
+  for (const { flags, what, target, alsoUnderAccepts } of uncachedRows) {
     const uncached = await startFulfil(dir, database.url, 1, flags);
     try {
       const ours = await measurePoll(uncached.url + PATH, FORMATS.JSON, sizes);
@@ -162,6 +219,28 @@ export async function benchHttpPoll(
         ratio: jsonFloor ? ratioOf(ours.requestsPerSecond, jsonFloor.requestsPerSecond) : '—',
         target,
       });
+      if (alsoUnderAccepts) {
+        const polls = measurePoll(uncached.url + PATH, FORMATS.JSON, sizes);
+        const seconds = sizes.warmupSeconds + sizes.seconds;
+        const started = performance.now();
+        const accepted = await acceptFromPageUntil(
+          uncached.url,
+          polls,
+          acceptBudget(sizes),
+          seconds,
+        );
+        const perSecond = accepted / ((performance.now() - started) / 1000);
+        const underAccepts = await polls;
+        addRow({
+          scenario: `poll JSON, response cache off, while a partner accepts orders of the page, ${database.label}`,
+          fulfil: `${describeLoad(underAccepts)}, ${Math.round(perSecond)} accepts/s`,
+          floor: jsonFloor ? describeLoad(jsonFloor) : '—',
+          ratio: jsonFloor
+            ? ratioOf(underAccepts.requestsPerSecond, jsonFloor.requestsPerSecond)
+            : '—',
+          target: '—',
+        });
+      }
     } finally {
       await uncached.stop();
     }
