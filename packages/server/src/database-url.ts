@@ -48,41 +48,73 @@ export async function importAdapter<TModule>(
 export type DatabaseTarget =
   | { kind: 'sqlite'; path: string }
   | { kind: 'sqlite-memory' }
-  | { kind: 'postgres'; connectionString: string; schema?: string };
+  | {
+      kind: 'postgres';
+      connectionString: string;
+      schema?: string;
+      /** False with `prepared_statements=off`: no statement is kept prepared by name. */
+      preparedStatements?: boolean;
+    };
 
 const EXPECTED = 'expected sqlite:<path>, sqlite::memory: or postgres://…';
 
 /** What the Postgres adapter accepts as a schema name (it never has to quote one). */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** The query parameters of a Postgres URL that are Fulfil's, not the driver's, and their values. */
+const OWN_PARAMETERS: Record<string, { valid: RegExp; says: string }> = {
+  schema: {
+    valid: SCHEMA_NAME,
+    says: 'takes one name of lowercase letters, digits and _, starting with a letter or _',
+  },
+  prepared_statements: { valid: /^(on|off)$/, says: 'takes on or off' },
+};
+
 /**
- * Takes the `schema` query parameter out of a Postgres URL: it is Fulfil's, not the driver's.
- * Every other byte of the URL is passed on untouched.
+ * Takes Fulfil's own query parameters (`schema`, `prepared_statements`) out of a Postgres URL;
+ * every other byte of the URL is passed on to the driver untouched.
  */
 function postgresTarget(url: string, text: string): DatabaseTarget {
   const mark = text.indexOf('?');
   const params = mark === -1 ? [] : text.slice(mark + 1).split('&');
-  const named = params.filter((param) => param === 'schema' || param.startsWith('schema='));
-  if (named.length === 0) return { kind: 'postgres', connectionString: text };
-  let schema = '';
-  try {
-    if (named.length === 1) schema = decodeURIComponent(named[0]?.slice('schema='.length) ?? '');
-  } catch {}
-  if (!SCHEMA_NAME.test(schema)) {
-    throw new InvalidDatabaseUrlError(
-      `database URL "${redactDatabaseUrl(url)}": schema= takes one name of lowercase letters, digits and _, starting with a letter or _`,
-    );
+  const own = new Map<string, string>();
+  const rest: string[] = [];
+  for (const param of params) {
+    const name = param.split('=', 1)[0] ?? '';
+    const rule = OWN_PARAMETERS[name];
+    if (!rule) {
+      rest.push(param);
+      continue;
+    }
+    let value = '';
+    try {
+      value = decodeURIComponent(param.slice(name.length + 1));
+    } catch {}
+    if (own.has(name) || !param.includes('=') || !rule.valid.test(value)) {
+      throw new InvalidDatabaseUrlError(
+        `database URL "${redactDatabaseUrl(url)}": ${name}= ${rule.says}`,
+      );
+    }
+    own.set(name, value);
   }
-  const rest = params.filter((param) => !named.includes(param));
+  if (own.size === 0) return { kind: 'postgres', connectionString: text };
   const connectionString = text.slice(0, mark) + (rest.length ? `?${rest.join('&')}` : '');
-  return { kind: 'postgres', connectionString, schema };
+  const schema = own.get('schema');
+  const prepared = own.get('prepared_statements');
+  return {
+    kind: 'postgres',
+    connectionString,
+    ...(schema === undefined ? {} : { schema }),
+    ...(prepared === undefined ? {} : { preparedStatements: prepared === 'on' }),
+  };
 }
 
 /**
  * Reads a database URL: `sqlite:<path>` (a file; relative paths resolve against `baseDir`),
  * `sqlite::memory:`, or `postgres://…` / `postgresql://…` (passed to the driver as is, except
- * a `schema=<name>` query parameter: the Postgres schema to keep the tables in, created when
- * missing; default the server's `search_path`). Throws InvalidDatabaseUrlError for anything else.
+ * two query parameters: `schema=<name>`, the Postgres schema to keep the tables in, created when
+ * missing, default the server's `search_path`; and `prepared_statements=off`, for a pooler that
+ * cannot follow statements prepared by name). Throws InvalidDatabaseUrlError for anything else.
  */
 export function parseDatabaseUrl(url: string, baseDir: string = process.cwd()): DatabaseTarget {
   const text = url.trim();
@@ -142,6 +174,9 @@ export async function openRepository(
     return openPostgresRepository({
       connectionString: target.connectionString,
       ...(target.schema === undefined ? {} : { schema: target.schema }),
+      ...(target.preparedStatements === undefined
+        ? {}
+        : { pool: { preparedStatements: target.preparedStatements } }),
       skipMigrations,
       ...onMigrated,
     });

@@ -64,6 +64,29 @@ describe('parseDatabaseUrl', () => {
     }
   });
 
+  it('takes prepared_statements=on|off for Postgres out of the URL', () => {
+    expect(
+      parseDatabaseUrl('postgres://h/db?prepared_statements=off&sslmode=require&schema=s1'),
+    ).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://h/db?sslmode=require',
+      schema: 's1',
+      preparedStatements: false,
+    });
+    expect(parseDatabaseUrl('postgres://h/db?prepared_statements=on')).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://h/db',
+      preparedStatements: true,
+    });
+    for (const url of [
+      'postgres://h/db?prepared_statements=no',
+      'postgres://h/db?prepared_statements',
+      'postgres://h/db?prepared_statements=off&prepared_statements=on',
+    ]) {
+      expect(() => parseDatabaseUrl(url), url).toThrow(InvalidDatabaseUrlError);
+    }
+  });
+
   it('rejects anything else', () => {
     for (const url of ['', 'mysql://h/db', '/tmp/x.db', 'sqlite:', 'file:x.db']) {
       expect(() => parseDatabaseUrl(url), url).toThrow(InvalidDatabaseUrlError);
