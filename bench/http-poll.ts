@@ -15,6 +15,7 @@ import type { BenchDatabase } from './databases.js';
 import { PARTNER_SECRET, STORE, WAREHOUSE } from './fill-store.js';
 import { CONNECTIONS, describeLoad, type LoadResult, load } from './load.js';
 import type { Sizes } from './options.js';
+import { acceptFirstOfPage } from './partner-accept.js';
 import { addRow, ratioOf } from './summary.js';
 
 const PATH = `/rest/${STORE}/V1/fulfillmentOrders/pending_accept?page=1`;
@@ -95,29 +96,11 @@ async function acceptFromPageUntil(
   void done.finally(() => {
     over = true;
   });
-  const headers = { authorization: `Bearer ${PARTNER_SECRET}`, accept: 'application/json' };
   const gapMs = (seconds * 1000) / Math.max(1, budget);
   let accepted = 0;
   while (!over && accepted < budget) {
     const started = performance.now();
-    const page = (await (await fetch(url + PATH, { headers })).json()) as {
-      fulfillment_order_number: string;
-      items: { id: number; qty: number }[];
-    }[];
-    const first = page[0];
-    if (!first) break;
-    const response = await fetch(`${url}/rest/${STORE}/V1/fulfillmentOrder/accept`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        order: {
-          order_id: first.fulfillment_order_number,
-          items: first.items.map((item) => ({ item_id: item.id, qty: item.qty })),
-        },
-      }),
-    });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`accept answered ${response.status}`);
+    if (!(await acceptFirstOfPage(url, url + PATH))) break;
     accepted++;
     await new Promise((resolve) => setTimeout(resolve, gapMs - (performance.now() - started)));
   }

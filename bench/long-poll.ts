@@ -16,6 +16,7 @@ import { createClient } from '../packages/client/src/index.js';
 import { type RunningChild, startFloor, startFulfil } from './child.js';
 import type { BenchDatabase } from './databases.js';
 import { benchSalesOrder, ERP_SECRET, fillStore, PARTNER_SECRET, STORE } from './fill-store.js';
+import { acceptFirstOfPage } from './partner-accept.js';
 import { withPostgres } from './raw-postgres.js';
 import { addRow, ratioOf } from './summary.js';
 
@@ -117,24 +118,8 @@ async function wakeUps(
 /** Accepts the partner's next pending order over HTTP: one commit on the server. */
 function acceptOver(server: RunningChild) {
   return async () => {
-    const { body } = await getJson(`${server.url}${QUEUE}/pending_accept?after=0`, PARTNER_SECRET);
-    const order = body[0] as unknown as {
-      fulfillment_order_number: string;
-      items: { id: number; qty: number }[];
-    };
-    if (!order) throw new Error('no order left to accept');
-    const response = await fetch(`${server.url}/rest/${STORE}/V1/fulfillmentOrder/accept`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${PARTNER_SECRET}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        order: {
-          order_id: order.fulfillment_order_number,
-          items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
-        },
-      }),
-    });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`accept answered ${response.status}`);
+    const pageUrl = `${server.url}${QUEUE}/pending_accept?after=0`;
+    if (!(await acceptFirstOfPage(server.url, pageUrl))) throw new Error('no order left to accept');
   };
 }
 

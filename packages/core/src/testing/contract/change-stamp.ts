@@ -75,14 +75,8 @@ export function changeStampContract(h: ContractHarness): void {
     });
 
     it('differs after a write committed through another connection', async (context) => {
-      const openAnother = h.openAnother;
-      if (!openAnother) {
-        context.skip(
-          'needs a second connection to the same database, which this adapter cannot open (an in-memory database)',
-        );
-        return;
-      }
-      const other = await openAnother();
+      const other = await h.anotherOrSkip(context);
+      if (!other) return;
       try {
         const store = await seedStore();
         const seen = [await h.repository().changeStamp()];

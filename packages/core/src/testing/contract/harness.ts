@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, type TestContext } from 'vitest';
 import type { ActionOutcome } from '../../domain/actions/outcome.js';
 import { ACTIVE_QUEUES } from '../../domain/item-stage.js';
 import { deriveOrderStatus } from '../../domain/order-status.js';
@@ -144,12 +144,26 @@ export function contractHarness(
       return outcome.order;
     });
 
+  /**
+   * Another repository on the same database, closed by the caller; the running test is skipped,
+   * saying why, where the adapter cannot open one (an in-memory database).
+   */
+  const anotherOrSkip = async (context: TestContext): Promise<Repository | undefined> => {
+    const open = openAnother();
+    if (open) return open();
+    context.skip(
+      'needs a second connection to the same database, which this adapter cannot open (an in-memory database)',
+    );
+    return undefined;
+  };
+
   return {
     repository,
     /** Another connection to the same database, when the adapter can open one. */
     get openAnother() {
       return openAnother();
     },
+    anotherOrSkip,
     write,
     read,
     seedStore,

@@ -46,18 +46,12 @@ export function keptTokensContract(h: ContractHarness): void {
     });
 
     it('sees a write of a token through another connection once it has heard of it', async (context) => {
-      const openAnother = h.openAnother;
-      if (!openAnother) {
-        context.skip(
-          'needs a second connection to the same database, which this adapter cannot open (an in-memory database)',
-        );
-        return;
-      }
-      const store = await seedStore();
-      const created = await write((tx) => tx.insertToken(token(store.id, 'partner')));
-      expect(await find(created.hash)).toEqual(created);
-      const other = await openAnother();
+      const other = await h.anotherOrSkip(context);
+      if (!other) return;
       try {
+        const store = await seedStore();
+        const created = await write((tx) => tx.insertToken(token(store.id, 'partner')));
+        expect(await find(created.hash)).toEqual(created);
         await other.transaction((tx) => tx.revokeToken(store.id, 'partner', '2026-02-01 00:00:00'));
         // At once on a SQLite file; on Postgres when the commit's notification arrives.
         await vi.waitFor(
