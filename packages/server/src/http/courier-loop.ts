@@ -1,6 +1,6 @@
 import type { Engine } from '@fulfil/core';
+import { stdoutLog } from './batched-lines.js';
 import type { Metrics } from './metrics.js';
-import { stdoutLog } from './stdout-log.js';
 import { type LogFn, logEntry } from './types.js';
 
 export interface CourierLoopOptions {

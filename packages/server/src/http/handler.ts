@@ -14,6 +14,7 @@ import {
   requestIdOf,
 } from './admin-handler.js';
 import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-throttle.js';
+import { stdoutLog } from './batched-lines.js';
 import { docsAsset, ICON_ASSET } from './docs-assets.js';
 import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError } from './errors.js';
@@ -39,7 +40,6 @@ import {
 import { createRouter, type RouteMatch } from './router.js';
 import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
 import { sharedRead } from './shared-read.js';
-import { stdoutLog } from './stdout-log.js';
 import {
   type HttpEngine,
   type HttpRequest,

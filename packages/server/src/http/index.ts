@@ -11,6 +11,7 @@ export {
   type AuthThrottleOptions,
   createAuthThrottle,
 } from './auth-throttle.js';
+export { stdoutLog } from './batched-lines.js';
 export { type CourierLoopOptions, startCourierLoop } from './courier-loop.js';
 export {
   describeError,
@@ -45,6 +46,5 @@ export {
 export { createRouter, type RouteMatch, type Router } from './router.js';
 export { OPERATIONS, type Operation } from './routes.js';
 export { coerceBySchema } from './schema-coerce.js';
-export { stdoutLog } from './stdout-log.js';
 export type { HttpEngine, HttpHeaders, HttpRequest, HttpResponse, LogFn } from './types.js';
 export { encodeXmlResponse, parseXmlRequest } from './xml.js';

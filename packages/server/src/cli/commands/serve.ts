@@ -9,6 +9,7 @@ import {
   unverified,
 } from '@fulfil/core';
 import { parseDatabaseUrl, redactDatabaseUrl } from '../../database-url.js';
+import { batchedLines } from '../../http/batched-lines.js';
 import { DEFAULT_LONG_POLL_LIMITS } from '../../http/long-poll.js';
 import type { Metrics } from '../../http/metrics.js';
 import { parsePublicUrl } from '../../http/public-url.js';
@@ -279,7 +280,7 @@ async function serveHere(
 ): Promise<number> {
   const { io } = context;
   // One JSON line per request and per courier round, on stdout like the rest of the server's.
-  const log = (line: string) => io.stdout.write(`${line}\n`);
+  const log = batchedLines(io.stdout);
   const serving = await startServing(engine, options, log);
   const request = stopRequest(io);
   // A graceful stop: no new courier round, in-flight requests answered, then the database.
@@ -332,10 +333,9 @@ async function serveAsWorker(context: CommandContext, options: ServeOptions): Pr
   const primary = connectToPrimary(io);
   try {
     // Every line says which worker wrote it: {"pid":…,"time":…,…}.
+    const write = batchedLines(io.stdout);
     const log = (line: string) =>
-      io.stdout.write(
-        line.startsWith('{') ? `{"pid":${process.pid},${line.slice(1)}\n` : `${line}\n`,
-      );
+      write(line.startsWith('{') ? `{"pid":${process.pid},${line.slice(1)}` : line);
     // The primary has migrated the database.
     const engine = await openEngine(context, {
       skipMigrations: true,

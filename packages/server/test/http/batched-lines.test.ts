@@ -1,27 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stdoutLog } from '../../src/http/stdout-log.js';
+import { describe, expect, it } from 'vitest';
+import { batchedLines } from '../../src/http/batched-lines.js';
 
 const BUILT = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
-/** The default log sink: the lines of one turn of the event loop in one write. */
-describe('stdoutLog', () => {
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
-
+/** The server's log sinks: the lines of one turn of the event loop in one write. */
+describe('batchedLines', () => {
   it('writes the lines of one turn together, in order, once the turn ends', async () => {
     const writes: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      writes.push(String(chunk));
-      return true;
-    });
-    stdoutLog('{"n":1}');
-    stdoutLog('{"n":2}');
+    const log = batchedLines({ write: (chunk) => writes.push(chunk) });
+    log('{"n":1}');
+    log('{"n":2}');
     expect(writes).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
-    stdoutLog('{"n":3}');
+    log('{"n":3}');
     await new Promise((resolve) => setImmediate(resolve));
     expect(writes).toEqual(['{"n":1}\n{"n":2}\n', '{"n":3}\n']);
   });
