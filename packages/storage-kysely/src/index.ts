@@ -59,5 +59,5 @@ export {
   type StoreDumpRecord,
 } from './store-dump.js';
 export { exportStore } from './store-export.js';
-export { NO_OTHER_WRITERS, TokenCache, type TokenWatch } from './token-cache.js';
+export { TokenCache, type TokenWatch } from './token-cache.js';
 export { withRetries } from './transaction-retry.js';

@@ -35,8 +35,14 @@ export interface KyselyRepositoryOptions {
    */
   otherProcesses?: OtherProcesses;
   /**
-   * How tokens changed by other processes or by hand are heard of (token-cache.ts); without
-   * it, every authentication reads its token from the database.
+   * Reads, in microseconds and without reading the database, a value that moves as soon as
+   * another connection has committed anything (SQLite: data_version). With it the repository
+   * offers `queueVersion`, and keeps tokens while it stays; Postgres has no such value.
+   */
+  otherCommits?: () => unknown;
+  /**
+   * How tokens changed by other processes or by hand are heard of (token-cache.ts), where
+   * `otherCommits` is not given; without either, every authentication reads its token.
    */
   tokenWatch?: TokenWatch;
 }
@@ -106,6 +112,11 @@ export class KyselyRepository implements Repository {
   readonly #groups: GroupCommit | undefined;
   readonly #changes: QueueChangeHub;
   readonly #tokens: TokenCache | undefined;
+  readonly #otherCommits: (() => unknown) | undefined;
+  /** Commits of this repository that wrote queue entries, per store (`queueVersion`). */
+  readonly #queueWrites = new Map<number, number>();
+  /** Commits of this repository that may have written any store's queue entries (bulk work). */
+  #bulkWrites = 0;
   #closed = false;
 
   constructor(options: KyselyRepositoryOptions) {
@@ -129,7 +140,11 @@ export class KyselyRepository implements Repository {
             )
           : undefined),
     );
-    this.#tokens = options.tokenWatch && new TokenCache(options.tokenWatch);
+    this.#otherCommits = options.otherCommits;
+    const tokenWatch =
+      options.tokenWatch ??
+      (options.otherCommits && { version: options.otherCommits, close: async () => {} });
+    this.#tokens = tokenWatch && new TokenCache(tokenWatch);
     this.#groups = options.profile.groupCommit
       ? new GroupCommit(() => this.#withSettings(this.db.transaction(), 'write'), options.profile)
       : undefined;
@@ -180,7 +195,10 @@ export class KyselyRepository implements Repository {
       });
     const committed = (result: T): T => {
       if (changed?.tokens) this.#tokens?.forget();
-      for (const storeId of changed?.stores ?? []) this.#changes.emit(storeId);
+      for (const storeId of changed?.stores ?? []) {
+        this.#queueWrites.set(storeId, (this.#queueWrites.get(storeId) ?? 0) + 1);
+        this.#changes.emit(storeId);
+      }
       return result;
     };
     if (mode === 'write' && this.#groups) return committed(await this.#groups.run(open));
@@ -210,6 +228,17 @@ export class KyselyRepository implements Repository {
     return record;
   }
 
+  /**
+   * Where another connection's commits can be read at once (`otherCommits`): what they say,
+   * with this repository's own commits that wrote the store's queue entries or may have.
+   */
+  queueVersion(storeId: number): string | undefined {
+    if (this.#closed || !this.#otherCommits) return undefined;
+    const others = this.#otherCommits();
+    if (others === undefined) return undefined;
+    return `${String(others)}.${this.#bulkWrites}.${this.#queueWrites.get(storeId) ?? 0}`;
+  }
+
   onQueueChange(listener: QueueChangeListener): () => void {
     return this.#changes.subscribe(listener);
   }
@@ -234,8 +263,12 @@ export class KyselyRepository implements Repository {
         () => !began,
       );
     } finally {
-      // Bulk work may write tokens (a dump's import), and may have committed before it failed.
-      if (began) this.#tokens?.forget();
+      // Bulk work may write tokens and queue entries (a dump's import), and may have committed
+      // before it failed.
+      if (began) {
+        this.#tokens?.forget();
+        this.#bulkWrites += 1;
+      }
     }
   }
 

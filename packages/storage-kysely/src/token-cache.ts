@@ -7,15 +7,12 @@ import type { TokenRecord } from '@fulfil/core';
 export interface TokenWatch {
   /**
    * A value that differs from every earlier one once a token may have changed elsewhere, or
-   * undefined while such changes cannot be heard (then no token is kept). Cheap: read on every
-   * lookup.
+   * undefined while such changes cannot be heard (then no token is kept). Read on every lookup:
+   * it must be cheap.
    */
   version(): unknown;
   close(): Promise<void>;
 }
-
-/** The watch of a database no other process can reach (SQLite `:memory:`). */
-export const NO_OTHER_WRITERS: TokenWatch = { version: () => 0, close: async () => {} };
 
 /** Tokens kept at most: a store has a few, but the bound holds whatever their number. */
 const MOST = 10_000;

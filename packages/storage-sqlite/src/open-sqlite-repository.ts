@@ -2,9 +2,7 @@ import {
   type Database,
   KyselyRepository,
   migrateToLatest,
-  NO_OTHER_WRITERS,
   type SchemaFlags,
-  type TokenWatch,
   withRetries,
 } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
@@ -108,18 +106,16 @@ export async function openSqliteRepository(
     await db.destroy();
     throw error;
   }
-  return new KyselyRepository({
-    db,
-    profile,
-    tokenWatch: isMemory(options.filename) ? NO_OTHER_WRITERS : dataVersionWatch(sqlite),
-  });
+  const otherCommits = isMemory(options.filename) ? () => 0 : dataVersionOf(sqlite);
+  return new KyselyRepository({ db, profile, otherCommits });
 }
 
 /**
  * Another connection's commit to the file (another process, the CLI, SQL by hand) moves its
- * data_version, which this connection reads without any I/O: kept tokens last until then.
+ * data_version, which this connection reads in microseconds (SQLite's shared memory, not the
+ * file). A private in-memory database has no other connection.
  */
-function dataVersionWatch(sqlite: BetterSqlite3.Database): TokenWatch {
+function dataVersionOf(sqlite: BetterSqlite3.Database): () => unknown {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  return { version: () => dataVersion.get(), close: async () => {} };
+  return () => dataVersion.get();
 }

@@ -5,7 +5,6 @@ import {
   type Database,
   KyselyRepository,
   migrateToLatest,
-  NO_OTHER_WRITERS,
 } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import {
@@ -72,7 +71,8 @@ describe('statements per action', () => {
         maxAttempts: 1,
         retryBaseDelayMs: 0,
       },
-      tokenWatch: NO_OTHER_WRITERS,
+      // An in-memory database: no other connection commits.
+      otherCommits: () => 0,
     });
     engine = createEngine({ repository, clock: new ManualClock('2026-03-01T09:00:00Z') });
     await engine.loadSeed({
@@ -246,9 +246,19 @@ describe('statements per action', () => {
     // the store again, the horizon and the page. A token's principal knows its store, the
     // horizon comes with the page's versions, and the documents were read by the poll before.
     expect(recorded.slice(from).map((text) => text.split(' ')[0])).toEqual(['select', 'select']);
-    // The next request finds the token kept (token-cache.ts): the page's versions alone.
+    // The next request finds the token kept (token-cache.ts), and the page as it answered it:
+    // no queue entry of the store changed since (Repository.queueVersion). No statement at all.
     const next = recorded.length;
     await engine.poll(await engine.authenticate('default', token), 'pending_accept');
-    expect(recorded.slice(next).map((text) => text.split(' ')[0])).toEqual(['select']);
+    expect(recorded.slice(next)).toEqual([]);
+    // An order enters the queue: the page's versions, then the one document not held.
+    await engine.intake('default', fixtures.salesOrder('1002', [{ sku: 'SKU-1', qty: 1 }]));
+    const after = recorded.length;
+    const page = await engine.pollPage(
+      await engine.authenticate('default', token),
+      'pending_accept',
+    );
+    expect(recorded.slice(after).map((text) => text.split(' ')[0])).toEqual(['select', 'select']);
+    expect(page.documents.at(-1)).toContain('"1002-1"');
   });
 });

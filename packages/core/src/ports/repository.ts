@@ -65,6 +65,15 @@ export interface Repository {
    */
   findStoreToken(hash: string, storeCode: string): Promise<TokenRecord | null>;
   /**
+   * A value, read without touching the database, that differs from every earlier one once a
+   * queue entry of the store may have changed: written through this repository (once its write
+   * has committed), or committed by any other connection or process (it may also move for any
+   * other commit of theirs). A page read after a call returned V is still the store's while calls
+   * return V. Undefined where the adapter cannot know that without a read (Postgres, where other
+   * processes' commits are heard of only later). Optional.
+   */
+  queueVersion?(storeId: number): string | undefined;
+  /**
    * Calls `listener` soon after a transaction that wrote queue entries has committed, in this
    * process or in another on the same database, with the id of the store it changed (null: some
    * store, unknown which). It may call more often than that, never less. Returns the function

@@ -1,3 +1,4 @@
+import type { ChangeHorizon } from '../domain/change-cursor.js';
 import { QUEUES } from '../domain/item-stage.js';
 import type { QueueName } from '../domain/types.js';
 import type { ChangedEntry, EntryChange } from '../ports/repository.js';
@@ -49,6 +50,8 @@ export class DocumentCache {
   readonly #limit: number;
   readonly #kept = new Map<number, Kept>();
   readonly #pages = new Map<string, KeptPage>();
+  /** What the page under a key was last answered as of (`answered`). */
+  readonly #asOf = new Map<string, { version: string; horizon: ChangeHorizon }>();
   #bytes = 0;
   #epoch: string | undefined;
 
@@ -68,6 +71,7 @@ export class DocumentCache {
     this.#epoch = epoch;
     this.#kept.clear();
     this.#pages.clear();
+    this.#asOf.clear();
     this.#bytes = 0;
   }
 
@@ -106,10 +110,26 @@ export class DocumentCache {
     return page;
   }
 
+  /**
+   * Records that the page kept under `key`, with this horizon, was the store's as of its queue
+   * version `version` (`Repository.queueVersion`, read before the page was).
+   */
+  answered(key: string, version: string, horizon: ChangeHorizon): void {
+    if (this.#pages.has(key)) this.#asOf.set(key, { version, horizon });
+  }
+
+  /** The page kept under `key` and its horizon, if it was answered as of queue version `version`. */
+  unchanged(key: string, version: string): { page: KeptPage; horizon: ChangeHorizon } | undefined {
+    const asOf = this.#asOf.get(key);
+    const page = this.#pages.get(key);
+    return asOf?.version === version && page ? { page, horizon: asOf.horizon } : undefined;
+  }
+
   #forgetPage(key: string): void {
     const held = this.#pages.get(key);
     if (held === undefined) return;
     this.#pages.delete(key);
+    this.#asOf.delete(key);
     this.#bytes -= held.json.byteLength;
   }
 

@@ -68,18 +68,23 @@ export async function pollQueueDocuments(
  * document they name, that is the page. When it holds some, only the others are read, by the
  * change each names; if one was rewritten meanwhile, or the cache holds none, the page is read
  * again with its documents. Either way the page answered is the one its versions named, and
- * what was read is kept.
+ * what was read is kept, as of `version` when the repository gave one (read before the page).
  */
 async function pageFromCache(
   tx: RepositoryTx,
   cache: DocumentCache,
   query: PollQuery,
+  version: string | undefined,
 ): Promise<{ horizon: ChangeHorizon; page: KeptPage }> {
   const { horizon, entries } = await tx.pollVersions(query);
   cache.useEpoch(horizon.epoch);
   const key = pageKeyOf(query);
+  const answer = (page: KeptPage) => {
+    if (version !== undefined) cache.answered(key, version, horizon);
+    return { horizon, page };
+  };
   const known = cache.page(key, query.queue, entries);
-  if (known) return { horizon, page: known };
+  if (known) return answer(known);
   // Read after the horizon: the page is at or after the cursor it answers with.
   const missing = cache.missing(query.queue, entries);
   if (missing.length < entries.length) {
@@ -87,10 +92,10 @@ async function pageFromCache(
     if (read.length === missing.length) {
       cache.keep(query.queue, read);
       const completed = cache.page(key, query.queue, entries);
-      if (completed) return { horizon, page: completed };
+      if (completed) return answer(completed);
     }
   }
-  return { horizon, page: cache.keepPage(key, query.queue, await tx.pollEntries(query)) };
+  return answer(cache.keepPage(key, query.queue, await tx.pollEntries(query)));
 }
 
 /** Which page a query asks for: polls that ask for the same one share its kept answer. */
@@ -130,34 +135,52 @@ export async function pollQueuePage(
     for (const other of ['page', 'after', 'date']) if (sent(other)) throw conflict(other, 'since');
   }
   const from = since === undefined ? null : decodeCursor(since);
+  const pageQueryOf = (storeId: number): PollQuery => ({
+    store_id: storeId,
+    queue,
+    page: after === undefined ? page : 1,
+    page_size: PAGE_SIZE,
+    since: date ?? null,
+    warehouses: actor.warehouses,
+    after: after ?? null,
+  });
+  const answer = (storeId: number, horizon: ChangeHorizon, kept: KeptPage) => ({
+    documents: [...kept.texts],
+    json: kept.json,
+    cursor: encodeCursor(positionAt(horizon)),
+    pending: false,
+    store_id: storeId,
+  });
+  const cache = deps.documentCache;
+  // Where the repository can tell without a read that no queue entry of the store has changed
+  // since a page was answered (a SQLite file), that page is the answer again, with its cursor.
+  const version =
+    from === null && cache !== undefined && actor.store_id !== undefined
+      ? deps.repository.queueVersion?.(actor.store_id)
+      : undefined;
+  if (version !== undefined && cache !== undefined && actor.store_id !== undefined) {
+    const unchanged = cache.unchanged(pageKeyOf(pageQueryOf(actor.store_id)), version);
+    if (unchanged) return answer(actor.store_id, unchanged.horizon, unchanged.page);
+  }
   // A token's principal knows its store. The horizon and the page then need no transaction:
   // read first, the horizon is no later than the page, which is all the cursor asks for.
   const mode = actor.store_id === undefined ? 'read' : 'autocommit';
   return deps.repository.transaction(async (tx) => {
     const store = { id: actor.store_id ?? (await requireStore(tx, actor.store_code)).id };
-    const cache = deps.documentCache;
     if (from === null) {
-      const pageQuery: PollQuery = {
-        store_id: store.id,
-        queue,
-        page: after === undefined ? page : 1,
-        page_size: PAGE_SIZE,
-        since: date ?? null,
-        warehouses: actor.warehouses,
-        after: after ?? null,
-      };
-      const answer = (horizon: ChangeHorizon) => ({
-        cursor: encodeCursor(positionAt(horizon)),
-        pending: false,
-        store_id: store.id,
-      });
+      const pageQuery = pageQueryOf(store.id);
       if (cache !== undefined) {
-        const { horizon, page: kept } = await pageFromCache(tx, cache, pageQuery);
-        return { documents: [...kept.texts], json: kept.json, ...answer(horizon) };
+        const { horizon, page: kept } = await pageFromCache(tx, cache, pageQuery, version);
+        return answer(store.id, horizon, kept);
       }
       // Read before the page: what the page shows is then at or after the cursor it answers with.
       const horizon = await tx.changeHorizon();
-      return { documents: await tx.pollDocuments(pageQuery), ...answer(horizon) };
+      return {
+        documents: await tx.pollDocuments(pageQuery),
+        cursor: encodeCursor(positionAt(horizon)),
+        pending: false,
+        store_id: store.id,
+      };
     }
     const horizon = await tx.changeHorizon();
     if (!isServable(from, horizon)) {
