@@ -7,8 +7,10 @@ import type { TokenRecord } from '@fulfil/core';
 export interface TokenWatch {
   /**
    * A value that differs from every earlier one once a token may have changed elsewhere, or
-   * undefined while such changes cannot be heard (then no token is kept). Read on every lookup:
-   * it must be cheap.
+   * undefined while it cannot tell (then no kept token is served, and none is kept). When it can
+   * tell again, the same value means nothing changed meanwhile: a watch that may have missed a
+   * change in between (a listening connection lost) comes back with a new one. Read on every
+   * lookup: it must be cheap.
    */
   version(): unknown;
   close(): Promise<void>;
@@ -44,10 +46,7 @@ export class TokenCache {
   /** What a read beginning now may keep its token under; undefined: it may keep none. */
   ticket(): number | undefined {
     const version = this.#watch.version();
-    if (version === undefined) {
-      this.forget();
-      return undefined;
-    }
+    if (version === undefined) return undefined;
     if (version !== this.#version) {
       this.#version = version;
       this.forget();

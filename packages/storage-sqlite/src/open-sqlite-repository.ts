@@ -113,9 +113,11 @@ export async function openSqliteRepository(
 /**
  * Another connection's commit to the file (another process, the CLI, SQL by hand) moves its
  * data_version, which this connection reads in microseconds (SQLite's shared memory, not the
- * file). A private in-memory database has no other connection.
+ * file). Inside a transaction of this connection it stays at the transaction's snapshot, so
+ * there it tells nothing (undefined) until the transaction ends. A private in-memory database
+ * has no other connection.
  */
 function dataVersionOf(sqlite: BetterSqlite3.Database): () => unknown {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  return () => dataVersion.get();
+  return () => (sqlite.inTransaction ? undefined : dataVersion.get());
 }

@@ -41,6 +41,15 @@ describe('TokenCache', () => {
     expect(cache.find(record.hash, 'default')).toBeUndefined();
   });
 
+  it('serves what it kept again when the watch can tell again and nothing changed meanwhile', () => {
+    const { watch, cache } = watched();
+    cache.keep(cache.ticket(), record.hash, 'default', record);
+    watch.current = undefined;
+    expect(cache.find(record.hash, 'default')).toBeUndefined();
+    watch.current = 0;
+    expect(cache.find(record.hash, 'default')).toBe(record);
+  });
+
   it('keeps and serves nothing while changes cannot be heard', () => {
     const { watch, cache } = watched();
     cache.keep(cache.ticket(), record.hash, 'default', record);
