@@ -144,13 +144,20 @@ export async function pollQueuePage(
     warehouses: actor.warehouses,
     after: after ?? null,
   });
-  const answer = (storeId: number, horizon: ChangeHorizon, kept: KeptPage) => ({
-    documents: [...kept.texts],
-    json: kept.json,
+  const answer = (
+    storeId: number,
+    horizon: ChangeHorizon,
+    documents: string[],
+    json?: Uint8Array,
+  ): QueuePage => ({
+    documents,
+    ...(json === undefined ? {} : { json }),
     cursor: encodeCursor(positionAt(horizon)),
     pending: false,
     store_id: storeId,
   });
+  const answerKept = (storeId: number, horizon: ChangeHorizon, kept: KeptPage) =>
+    answer(storeId, horizon, [...kept.texts], kept.json);
   const cache = deps.documentCache;
   // Where the repository can tell without a read that no queue entry of the store has changed
   // since a page was answered (a SQLite file), that page is the answer again, with its cursor.
@@ -160,7 +167,7 @@ export async function pollQueuePage(
       : undefined;
   if (version !== undefined && cache !== undefined && actor.store_id !== undefined) {
     const unchanged = cache.unchanged(pageKeyOf(pageQueryOf(actor.store_id)), version);
-    if (unchanged) return answer(actor.store_id, unchanged.horizon, unchanged.page);
+    if (unchanged) return answerKept(actor.store_id, unchanged.horizon, unchanged.page);
   }
   // A token's principal knows its store. The horizon and the page then need no transaction:
   // read first, the horizon is no later than the page, which is all the cursor asks for.
@@ -171,16 +178,11 @@ export async function pollQueuePage(
       const pageQuery = pageQueryOf(store.id);
       if (cache !== undefined) {
         const { horizon, page: kept } = await pageFromCache(tx, cache, pageQuery, version);
-        return answer(store.id, horizon, kept);
+        return answerKept(store.id, horizon, kept);
       }
       // Read before the page: what the page shows is then at or after the cursor it answers with.
       const horizon = await tx.changeHorizon();
-      return {
-        documents: await tx.pollDocuments(pageQuery),
-        cursor: encodeCursor(positionAt(horizon)),
-        pending: false,
-        store_id: store.id,
-      };
+      return answer(store.id, horizon, await tx.pollDocuments(pageQuery));
     }
     const horizon = await tx.changeHorizon();
     if (!isServable(from, horizon)) {
