@@ -53,10 +53,11 @@ import {
   pollArgumentsOf,
   pollQueueDocuments,
   pollQueueIds,
-  pollQueueVersions,
+  pollQueueVersionsSql,
   pollShapeOf,
 } from './poll-query.js';
-import { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
+import { type ArgumentOf, compilable, PreparedQueries } from './prepared-queries.js';
+import type { ReadBatches } from './read-batches.js';
 import {
   decodeAuditEvent,
   decodeStore,
@@ -83,6 +84,11 @@ export interface KyselyRepositoryTxOptions {
   bulkStatements?: BulkStatements;
   /** The change feed's SQL (change-feed.ts); the SQLite statements when absent. */
   changeFeed?: ChangeFeedSql;
+  /**
+   * Where the page versions of a poll are read when given: outside any transaction, together
+   * with other requests' (read-batches.ts). Only for a transaction in `autocommit` mode.
+   */
+  batchedReads?: ReadBatches;
 }
 
 /**
@@ -101,6 +107,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   readonly #held = new Map<number, FulfillmentOrder>();
   readonly #prepared: PreparedQueries;
   readonly #changeFeed: ChangeFeedSql;
+  readonly #batchedReads: ReadBatches | undefined;
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
 
@@ -115,6 +122,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
       changeHorizonSql: CHANGE_FEED_SQL.sqliteHorizon,
       jsonArrayAggregate: CHANGE_FEED_SQL.sqliteJsonArrayAggregate,
     };
+    this.#batchedReads = options.batchedReads;
     this.changes = new TransactionChanges(db, this.#changeFeed);
   }
 
@@ -359,9 +367,17 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
       horizonSql: this.#changeFeed.changeHorizonSql,
       aggregate: this.#changeFeed.jsonArrayAggregate,
     };
-    const { rows } = await this.#poll('versions', query, (db, argument) =>
-      pollQueueVersions(db, query, sqlOf, argument),
-    );
+    const name = pollNameOf('versions', query);
+    const args = pollArgumentsOf(query);
+    const build = (db: Kysely<Database>, argument: ArgumentOf) =>
+      pollQueueVersionsSql(db, query, sqlOf, argument);
+    const rows = this.#batchedReads
+      ? await this.#batchedReads.read(name, args, build)
+      : (
+          await this.#prepared.run(this.#db, name, args, (db, argument) =>
+            compilable(db, build(db, argument)),
+          )
+        ).rows;
     const row = rows[0];
     return { horizon: horizonOf(row), entries: entryChangesOf(row?.order_ids, row?.change_ids) };
   }
@@ -372,8 +388,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     query: PollQuery,
     build: (db: Kysely<Database>, argument: ArgumentOf) => Compilable<R>,
   ) {
-    const name = `poll ${kind} ${pollShapeOf(query)}`;
-    return this.#prepared.run(this.#db, name, pollArgumentsOf(query), build);
+    return this.#prepared.run(this.#db, pollNameOf(kind, query), pollArgumentsOf(query), build);
   }
 
   entryDocuments(queue: QueueName, entries: readonly EntryChange[]): Promise<ChangedEntry[]> {
@@ -505,4 +520,9 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
       .execute();
     return rows.map(decodeAuditEvent);
   }
+}
+
+/** The name a poll statement of `query`'s shape is kept under (prepared-queries.ts). */
+function pollNameOf(kind: string, query: PollQuery): string {
+  return `poll ${kind} ${pollShapeOf(query)}`;
 }

@@ -21,6 +21,7 @@ import {
   QueueChangeHub,
   type QueueChangeListener,
 } from './queue-change-hub.js';
+import { ReadBatches } from './read-batches.js';
 import { TokenCache, type TokenWatch } from './token-cache.js';
 import { reportedFailure, withRetries } from './transaction-retry.js';
 
@@ -100,6 +101,8 @@ function runInside<T>(inside: ReadonlySet<KyselyRepository>, work: () => Promise
  *   instead of waiting forever for the connection the outer one holds.
  * - With `profile.groupCommit`, write transactions that queue together share one COMMIT, each in
  *   a savepoint of its own, and keep every guarantee above (group-commit.ts).
+ * - With `profile.batchedReads`, the page versions of polls outside transactions that ask for
+ *   the database together are read in one statement (read-batches.ts).
  */
 export class KyselyRepository implements Repository {
   readonly db: Kysely<Database>;
@@ -110,6 +113,7 @@ export class KyselyRepository implements Repository {
   /** The repository's multi-row inserts, compiled once: its transactions and the dump import use them. */
   readonly bulkStatements: BulkStatements;
   readonly #groups: GroupCommit | undefined;
+  readonly #batchedReads: ReadBatches | undefined;
   readonly #changes: QueueChangeHub;
   readonly #tokens: TokenCache | undefined;
   readonly #otherCommits: (() => unknown) | undefined;
@@ -147,6 +151,9 @@ export class KyselyRepository implements Repository {
     this.#tokens = tokenWatch && new TokenCache(tokenWatch);
     this.#groups = options.profile.groupCommit
       ? new GroupCommit(() => this.#withSettings(this.db.transaction(), 'write'), options.profile)
+      : undefined;
+    this.#batchedReads = options.profile.batchedReads
+      ? new ReadBatches(this.db, this.#prepared)
       : undefined;
   }
 
@@ -189,6 +196,9 @@ export class KyselyRepository implements Repository {
           prepared: this.#prepared,
           bulkStatements: this.bulkStatements,
           changeFeed: this.#profile,
+          ...(mode === 'autocommit' && this.#batchedReads
+            ? { batchedReads: this.#batchedReads }
+            : {}),
         });
         changed = tx.changes;
         return work(tx);
@@ -305,6 +315,7 @@ export class KyselyRepository implements Repository {
     await this.#changes.close();
     await this.#tokens?.close();
     await this.#groups?.idle();
+    await this.#batchedReads?.idle();
     await this.db.destroy();
     await this.#onClose?.();
   }

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { createEngine, type Engine, type Principal } from '@fulfil/core';
+import { fixtures } from '@fulfil/core/testing';
+import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const url = process.env.FULFIL_TEST_POSTGRES_URL;
+const SECRET = 'batched-reads-secret-0123456789abcdef';
+
+/**
+ * Polls that ask for the database together read their page versions in one statement
+ * (read-batches.ts), and each still gets its own page, as of after it was asked.
+ */
+describe('batched poll reads on Postgres', () => {
+  if (!url) {
+    it.skip('skipped because FULFIL_TEST_POSTGRES_URL is not set', () => {});
+    return;
+  }
+  const schema = `fulfil_batched_${process.pid}_${randomBytes(4).toString('hex')}`;
+  let repository: PostgresRepository;
+  let engine: Engine;
+  let partner: Principal;
+  let storeId: number;
+
+  beforeAll(async () => {
+    // Migrating takes two connections (one holds the lock): done first, by a repository of its own.
+    await (await openPostgresRepository({ connectionString: url, schema })).close();
+    // One connection: every statement the polls run is prepared on it, where they can be counted.
+    repository = await openPostgresRepository({
+      connectionString: url,
+      schema,
+      skipMigrations: true,
+      pool: { max: 1 },
+    });
+    engine = createEngine({ repository });
+    await engine.loadSeed({
+      stores: [
+        {
+          code: 'default',
+          warehouses: [{ code: 'WH-A', name: 'A' }],
+          tokens: [{ name: 'partner', token: SECRET, acl: 'partner' }],
+        },
+      ],
+    });
+    storeId = (await engine.getStore('default')).id;
+    await repository.transaction(async (tx) => {
+      for (let index = 0; index < 150; index++) {
+        await tx.insertOrder(fixtures.order({ store_id: storeId }));
+      }
+    });
+    partner = await engine.authenticate('default', SECRET);
+  });
+
+  afterAll(async () => {
+    await engine?.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  });
+
+  /** How often each statement prepared on the connection has run, by its SQL. */
+  async function runsOfVersionStatements(): Promise<Map<string, number>> {
+    const { rows } = await sql<{ statement: string; runs: number }>`
+      select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements
+      where statement like '%pg_snapshot_xmin%'`.execute(repository.db);
+    return new Map(rows.map((row) => [row.statement, row.runs]));
+  }
+
+  const idsOf = (documents: readonly string[]) =>
+    documents.map((document) => (JSON.parse(document) as { id: number }).id);
+  const poll = async (page: string) =>
+    idsOf((await engine.pollPage(partner, 'pending_accept', { page })).documents);
+
+  it('reads the versions of polls asked together in one statement, and answers each its own page', async () => {
+    const first = await poll('1');
+    const second = await poll('2');
+    expect(first).toHaveLength(100);
+    expect(second).toHaveLength(50);
+    const before = await runsOfVersionStatements();
+
+    const pages = await Promise.all(['1', '2', '1', '2', '1'].map(poll));
+
+    expect(pages).toEqual([first, second, first, second, first]);
+    const after = await runsOfVersionStatements();
+    const ran = [...after].filter(([statement, runs]) => runs !== (before.get(statement) ?? 0));
+    // One statement ran, once: the two pages, each read once for the five polls.
+    expect(ran).toHaveLength(1);
+    const [statement, runs] = ran[0] ?? ['', 0];
+    expect(runs - (before.get(statement) ?? 0)).toBe(1);
+    expect(statement).toContain('union all');
+  });
+
+  it('answers a poll asked after a commit with that commit, while other polls are on their way', async () => {
+    for (let round = 0; round < 20; round++) {
+      const earlier = poll('2');
+      const stored = await repository.transaction((tx) =>
+        tx.insertOrder(fixtures.order({ store_id: storeId })),
+      );
+      const [later] = await Promise.all([poll('2'), earlier]);
+      expect(later).toContain(stored.id);
+    }
+  });
+});
