@@ -3,8 +3,9 @@
  * bare node:http server sending the very bytes Fulfil sent for that page. A repeated poll is
  * mostly answered by the server's response cache, so the same JSON poll is measured again while
  * one client keeps committing stock syncs (every sync empties the cache), with the cache off
- * (every poll a miss), then so while a partner accepts orders of the polled page (each accept
- * takes an order off the page and brings the next one in: real traffic), and with the document
+ * (every poll a miss), then so over 20 pages in turn (no two polls of one page at once to share
+ * a read), then so while a partner accepts orders of the polled page (each accept takes an order
+ * off the page and brings the next one in: real traffic), and with the document
  * cache off as well (every poll reads its documents). Then the same JSON poll with
  * `serve --workers 2` against one worker.
  */
@@ -30,12 +31,27 @@ const UNCACHED_TARGETS: Record<string, string> = {
   Postgres: '≥ 0.25',
 };
 
-/** Warm-up, then the measured load: GET `url` with the partner's token. */
-export async function measurePoll(url: string, accept: string, sizes: Sizes): Promise<LoadResult> {
+/** How many pages the poll of many pages goes round: no two connections poll one page at once. */
+const PAGES = 20;
+
+/**
+ * Warm-up, then the measured load: GET `url` with the partner's token; with `pathOf`, the n-th
+ * request GETs that path instead.
+ */
+export async function measurePoll(
+  url: string,
+  accept: string,
+  sizes: Sizes,
+  pathOf?: (n: number) => string,
+): Promise<LoadResult> {
   const headers = { authorization: `Bearer ${PARTNER_SECRET}`, accept };
-  await load({ url, headers, seconds: sizes.warmupSeconds });
-  return load({ url, headers, seconds: sizes.seconds });
+  const paths = pathOf ? { pathOf } : {};
+  await load({ url, headers, seconds: sizes.warmupSeconds, ...paths });
+  return load({ url, headers, seconds: sizes.seconds, ...paths });
 }
+
+/** The n-th request's page of pending_accept, round the first {@link PAGES}. */
+const pageOf = (n: number) => PATH.replace('page=1', `page=${1 + (n % PAGES)}`);
 
 /**
  * Stock syncs of one sku no order holds, one after another with a new quantity each, until
@@ -183,7 +199,7 @@ export async function benchHttpPoll(
       flags: ['--response-cache', '0'],
       what: 'response cache off (every poll a miss)',
       target: UNCACHED_TARGETS[database.label] ?? '—',
-      alsoUnderAccepts: true,
+      alsoOverPages: true,
     },
     {
       flags: ['--response-cache', '0', '--document-cache-mb', '0'],
@@ -191,7 +207,7 @@ export async function benchHttpPoll(
       target: '—',
     },
   ];
-  for (const { flags, what, target, alsoUnderAccepts } of uncachedRows) {
+  for (const { flags, what, target, alsoOverPages } of uncachedRows) {
     const uncached = await startFulfil(dir, database.url, 1, flags);
     try {
       const ours = await measurePoll(uncached.url + PATH, FORMATS.JSON, sizes);
@@ -202,7 +218,19 @@ export async function benchHttpPoll(
         ratio: jsonFloor ? ratioOf(ours.requestsPerSecond, jsonFloor.requestsPerSecond) : '—',
         target,
       });
-      if (alsoUnderAccepts) {
+      if (alsoOverPages) {
+        const overPages = await measurePoll(uncached.url + PATH, FORMATS.JSON, sizes, pageOf);
+        addRow({
+          scenario: `poll JSON, response cache off, ${PAGES} pages in turn, ${database.label}`,
+          fulfil: describeLoad(overPages),
+          floor: jsonFloor ? describeLoad(jsonFloor) : '—',
+          ratio: jsonFloor
+            ? ratioOf(overPages.requestsPerSecond, jsonFloor.requestsPerSecond)
+            : '—',
+          target: '—',
+        });
+      }
+      if (alsoOverPages) {
         const polls = measurePoll(uncached.url + PATH, FORMATS.JSON, sizes);
         const seconds = sizes.warmupSeconds + sizes.seconds;
         const started = performance.now();

@@ -19,6 +19,8 @@ export interface LoadPlan {
   amount?: number;
   /** The body of the n-th request (n from 0): one fresh resource per request. */
   bodyOf?: (n: number) => string;
+  /** The path of the n-th request (n from 0), when not the url's. */
+  pathOf?: (n: number) => string;
 }
 
 export interface LoadResult {
@@ -31,7 +33,15 @@ export interface LoadResult {
 
 export async function load(plan: LoadPlan): Promise<LoadResult> {
   let next = 0;
-  const { bodyOf } = plan;
+  const { bodyOf, pathOf } = plan;
+  const setupRequest = (request: autocannon.Request) => {
+    const n = next++;
+    return {
+      ...request,
+      ...(bodyOf ? { body: bodyOf(n) } : {}),
+      ...(pathOf ? { path: pathOf(n) } : {}),
+    };
+  };
   const result = await autocannon({
     url: plan.url,
     connections: CONNECTIONS,
@@ -39,9 +49,7 @@ export async function load(plan: LoadPlan): Promise<LoadResult> {
     method: plan.method ?? 'GET',
     headers: plan.headers ?? {},
     ...(plan.amount === undefined ? { duration: plan.seconds ?? 10 } : { amount: plan.amount }),
-    ...(bodyOf
-      ? { requests: [{ setupRequest: (request) => ({ ...request, body: bodyOf(next++) }) }] }
-      : {}),
+    ...(bodyOf || pathOf ? { requests: [{ setupRequest }] } : {}),
   });
   const answered = result['2xx'] + result.non2xx;
   if (result.errors || result.timeouts || result.non2xx || answered === 0) {

@@ -65,11 +65,11 @@ export interface DriverProfile {
    */
   groupCommit?: boolean;
   /**
-   * Whether the page versions of polls outside transactions (`autocommit`) that ask for the
-   * database together share one statement (read-batches.ts): for a database server, where every
-   * statement is a round trip to another process. Off when absent.
+   * Whether polls outside transactions (`autocommit`) that ask for the same page versions while
+   * that read is on its way share the next one (shared-reads.ts): for a database server, where
+   * every statement is a round trip to another process. Off when absent.
    */
-  batchedReads?: boolean;
+  sharedReads?: boolean;
   /**
    * Told the SQL of each hot statement once, when it is first compiled (prepared-queries.ts): a
    * driver that can keep a statement prepared on the server for the life of a connection

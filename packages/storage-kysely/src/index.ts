@@ -47,9 +47,9 @@ export {
 export { pollQueueDocuments, pollQueueIds, pollQueueVersions } from './poll-query.js';
 export { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
 export type { OtherProcesses, QueueChangeListener } from './queue-change-hub.js';
-export { ReadBatches } from './read-batches.js';
 export { fillMissingDocuments } from './read-model.js';
 export type { SchemaFlags } from './schema-flags.js';
+export { SharedReads } from './shared-reads.js';
 export {
   checkHeader,
   importStore,

@@ -53,11 +53,10 @@ import {
   pollArgumentsOf,
   pollQueueDocuments,
   pollQueueIds,
-  pollQueueVersionsSql,
+  pollQueueVersions,
   pollShapeOf,
 } from './poll-query.js';
-import { type ArgumentOf, compilable, PreparedQueries } from './prepared-queries.js';
-import type { ReadBatches } from './read-batches.js';
+import { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
 import {
   decodeAuditEvent,
   decodeStore,
@@ -66,6 +65,7 @@ import {
   encodeWarehouse,
 } from './row-codec.js';
 import { claimSequences } from './sequence-claims.js';
+import type { SharedReads } from './shared-reads.js';
 import type { StockEntry } from './stock-persistence.js';
 import * as stockSql from './stock-persistence.js';
 import * as tokenSql from './token-persistence.js';
@@ -85,10 +85,11 @@ export interface KyselyRepositoryTxOptions {
   /** The change feed's SQL (change-feed.ts); the SQLite statements when absent. */
   changeFeed?: ChangeFeedSql;
   /**
-   * Where the page versions of a poll are read when given: outside any transaction, together
-   * with other requests' (read-batches.ts). Only for a transaction in `autocommit` mode.
+   * Where the page versions of a poll are read when given: outside any transaction, shared with
+   * the requests that ask for the same read at once (shared-reads.ts). Only for a transaction in
+   * `autocommit` mode.
    */
-  batchedReads?: ReadBatches;
+  sharedReads?: SharedReads;
 }
 
 /**
@@ -107,7 +108,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   readonly #held = new Map<number, FulfillmentOrder>();
   readonly #prepared: PreparedQueries;
   readonly #changeFeed: ChangeFeedSql;
-  readonly #batchedReads: ReadBatches | undefined;
+  readonly #sharedReads: SharedReads | undefined;
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
 
@@ -122,7 +123,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
       changeHorizonSql: CHANGE_FEED_SQL.sqliteHorizon,
       jsonArrayAggregate: CHANGE_FEED_SQL.sqliteJsonArrayAggregate,
     };
-    this.#batchedReads = options.batchedReads;
+    this.#sharedReads = options.sharedReads;
     this.changes = new TransactionChanges(db, this.#changeFeed);
   }
 
@@ -370,14 +371,10 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     const name = pollNameOf('versions', query);
     const args = pollArgumentsOf(query);
     const build = (db: Kysely<Database>, argument: ArgumentOf) =>
-      pollQueueVersionsSql(db, query, sqlOf, argument);
-    const rows = this.#batchedReads
-      ? await this.#batchedReads.read(name, args, build)
-      : (
-          await this.#prepared.run(this.#db, name, args, (db, argument) =>
-            compilable(db, build(db, argument)),
-          )
-        ).rows;
+      pollQueueVersions(db, query, sqlOf, argument);
+    const rows = this.#sharedReads
+      ? await this.#sharedReads.read(name, args, build)
+      : (await this.#prepared.run(this.#db, name, args, build)).rows;
     const row = rows[0];
     return { horizon: horizonOf(row), entries: entryChangesOf(row?.order_ids, row?.change_ids) };
   }

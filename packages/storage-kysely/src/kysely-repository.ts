@@ -21,7 +21,7 @@ import {
   QueueChangeHub,
   type QueueChangeListener,
 } from './queue-change-hub.js';
-import { ReadBatches } from './read-batches.js';
+import { SharedReads } from './shared-reads.js';
 import { TokenCache, type TokenWatch } from './token-cache.js';
 import { reportedFailure, withRetries } from './transaction-retry.js';
 
@@ -101,8 +101,8 @@ function runInside<T>(inside: ReadonlySet<KyselyRepository>, work: () => Promise
  *   instead of waiting forever for the connection the outer one holds.
  * - With `profile.groupCommit`, write transactions that queue together share one COMMIT, each in
  *   a savepoint of its own, and keep every guarantee above (group-commit.ts).
- * - With `profile.batchedReads`, the page versions of polls outside transactions that ask for
- *   the database together are read in one statement (read-batches.ts).
+ * - With `profile.sharedReads`, polls outside transactions that ask for the same page versions
+ *   while that read is on its way share the next one (shared-reads.ts).
  */
 export class KyselyRepository implements Repository {
   readonly db: Kysely<Database>;
@@ -113,7 +113,7 @@ export class KyselyRepository implements Repository {
   /** The repository's multi-row inserts, compiled once: its transactions and the dump import use them. */
   readonly bulkStatements: BulkStatements;
   readonly #groups: GroupCommit | undefined;
-  readonly #batchedReads: ReadBatches | undefined;
+  readonly #sharedReads: SharedReads | undefined;
   readonly #changes: QueueChangeHub;
   readonly #tokens: TokenCache | undefined;
   readonly #otherCommits: (() => unknown) | undefined;
@@ -152,8 +152,8 @@ export class KyselyRepository implements Repository {
     this.#groups = options.profile.groupCommit
       ? new GroupCommit(() => this.#withSettings(this.db.transaction(), 'write'), options.profile)
       : undefined;
-    this.#batchedReads = options.profile.batchedReads
-      ? new ReadBatches(this.db, this.#prepared)
+    this.#sharedReads = options.profile.sharedReads
+      ? new SharedReads(this.db, this.#prepared)
       : undefined;
   }
 
@@ -196,9 +196,7 @@ export class KyselyRepository implements Repository {
           prepared: this.#prepared,
           bulkStatements: this.bulkStatements,
           changeFeed: this.#profile,
-          ...(mode === 'autocommit' && this.#batchedReads
-            ? { batchedReads: this.#batchedReads }
-            : {}),
+          ...(mode === 'autocommit' && this.#sharedReads ? { sharedReads: this.#sharedReads } : {}),
         });
         changed = tx.changes;
         return work(tx);
@@ -315,7 +313,7 @@ export class KyselyRepository implements Repository {
     await this.#changes.close();
     await this.#tokens?.close();
     await this.#groups?.idle();
-    await this.#batchedReads?.idle();
+    await this.#sharedReads?.idle();
     await this.db.destroy();
     await this.#onClose?.();
   }

@@ -1,13 +1,7 @@
 import type { PollQuery } from '@fulfil/core';
-import {
-  type Compilable,
-  type Kysely,
-  type RawBuilder,
-  type SelectQueryBuilder,
-  sql,
-} from 'kysely';
+import { type Compilable, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from './database.js';
-import { type ArgumentOf, compilable } from './prepared-queries.js';
+import type { ArgumentOf } from './prepared-queries.js';
 
 /**
  * The ids of one page of a queue, read from `queue_entries` alone: only orders that are in the
@@ -57,22 +51,13 @@ export function pollQueueVersions(
   sqlOf: { horizonSql: string; aggregate: string },
   argument: ArgumentOf = valuesOf(query),
 ): Compilable<VersionsRow> {
-  return compilable(db, pollQueueVersionsSql(db, query, sqlOf, argument));
-}
-
-/** The SQL of {@link pollQueueVersions}, for a statement to hold among others (read-batches.ts). */
-export function pollQueueVersionsSql(
-  db: Kysely<Database>,
-  query: PollQuery,
-  sqlOf: { horizonSql: string; aggregate: string },
-  argument: ArgumentOf,
-): RawBuilder<VersionsRow> {
   const page = pollQueuePage(db, query, argument).select(['order_id', 'change_id']);
   const over = (column: string) => sql`${sql.raw(sqlOf.aggregate)}(${sql.ref(column)})`;
-  return sql<VersionsRow>`select h.epoch, h.horizon, h.newest, v.order_ids, v.change_ids
+  const statement = sql<VersionsRow>`select h.epoch, h.horizon, h.newest, v.order_ids, v.change_ids
     from (${sql.raw(sqlOf.horizonSql)}) as h
     cross join (select ${over('page.order_id')} as order_ids, ${over('page.change_id')} as change_ids
       from (${page}) as page) as v`;
+  return { compile: () => statement.compile(db) };
 }
 
 /** The row of {@link pollQueueVersions}. */

@@ -4,7 +4,6 @@ import {
   createQueryId,
   type Kysely,
   type QueryResult,
-  type RawBuilder,
   type RootOperationNode,
 } from 'kysely';
 import type { Database } from './database.js';
@@ -12,11 +11,6 @@ import type { Database } from './database.js';
 /** Stands for an argument of a prepared query while kysely compiles it. */
 class Argument {
   constructor(readonly index: number) {}
-}
-
-/** SQL written with kysely's `sql` template, as a statement `PreparedQueries.run` can compile. */
-export function compilable<R>(db: Kysely<Database>, raw: RawBuilder<R>): Compilable<R> {
-  return { compile: () => raw.compile(db) };
 }
 
 /** The argument at `index` of `PreparedQueries.run`, typed as the column it is compared with. */

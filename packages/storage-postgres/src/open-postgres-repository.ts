@@ -106,8 +106,8 @@ function postgresProfile(maxAttempts: number, names: StatementNames | undefined)
     // text whatever the row count, so no statement is parsed per row count, and no limit of
     // bound values.
     arrayParameters: true,
-    // Polls that ask together share a round trip to the server (read-batches.ts).
-    batchedReads: true,
+    // Polls of one page at once share its read (shared-reads.ts).
+    sharedReads: true,
     ...(names ? { keepPrepared: (sql: string) => names.add(sql) } : {}),
     maxAttempts,
     retryBaseDelayMs: 20,
