@@ -69,6 +69,15 @@ describe('shared poll reads on Postgres', () => {
     return new Map(rows.map((row) => [row.statement, row.runs]));
   }
 
+  /** How many times the page versions were read since `before` (`runsOfVersionStatements`). */
+  async function versionReadsSince(before: Map<string, number>): Promise<number> {
+    const after = await runsOfVersionStatements();
+    return [...after].reduce(
+      (sum, [statement, runs]) => sum + runs - (before.get(statement) ?? 0),
+      0,
+    );
+  }
+
   const idsOf = (documents: readonly string[]) =>
     documents.map((document) => (JSON.parse(document) as { id: number }).id);
   const poll = async (page: string) =>
@@ -84,11 +93,7 @@ describe('shared poll reads on Postgres', () => {
     const pages = await Promise.all(Array.from({ length: 10 }, () => poll('1')));
 
     expect(pages).toEqual(Array.from({ length: 10 }, () => first));
-    const after = await runsOfVersionStatements();
-    const runs = [...after].reduce(
-      (sum, [statement, count]) => sum + count - (before.get(statement) ?? 0),
-      0,
-    );
+    const runs = await versionReadsSince(before);
     expect(runs).toBe(2);
   });
 
@@ -97,11 +102,7 @@ describe('shared poll reads on Postgres', () => {
     const before = await runsOfVersionStatements();
     const pages = await Promise.all([poll('1'), poll('2')]);
     expect(pages).toEqual(expected);
-    const after = await runsOfVersionStatements();
-    const runs = [...after].reduce(
-      (sum, [statement, count]) => sum + count - (before.get(statement) ?? 0),
-      0,
-    );
+    const runs = await versionReadsSince(before);
     expect(runs).toBe(2);
   });
 
