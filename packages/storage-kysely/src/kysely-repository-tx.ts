@@ -335,7 +335,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
 
   async pollQueue(query: PollQuery): Promise<FulfillmentOrder[]> {
     if (query.warehouses && query.warehouses.length === 0) return [];
-    const { rows } = await this.#poll('ids', query, (db, argument) =>
+    const rows = await this.#poll('ids', query, (db, argument) =>
       pollQueueIds(db, query, argument),
     );
     return loadOrdersById(
@@ -350,7 +350,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
 
   async pollEntries(query: PollQuery): Promise<ChangedEntry[]> {
     if (query.warehouses && query.warehouses.length === 0) return [];
-    const { rows } = await this.#poll('documents', query, (db, argument) =>
+    const rows = await this.#poll('documents', query, (db, argument) =>
       pollQueueDocuments(db, query, argument),
     );
     return rows.map((row) => ({
@@ -368,24 +368,31 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
       horizonSql: this.#changeFeed.changeHorizonSql,
       aggregate: this.#changeFeed.jsonArrayAggregate,
     };
-    const name = pollNameOf('versions', query);
-    const args = pollArgumentsOf(query);
-    const build = (db: Kysely<Database>, argument: ArgumentOf) =>
-      pollQueueVersions(db, query, sqlOf, argument);
-    const rows = this.#sharedReads
-      ? await this.#sharedReads.read(name, args, build)
-      : (await this.#prepared.run(this.#db, name, args, build)).rows;
+    const rows = await this.#poll(
+      'versions',
+      query,
+      (db, argument) => pollQueueVersions(db, query, sqlOf, argument),
+      { shared: true },
+    );
     const row = rows[0];
     return { horizon: horizonOf(row), entries: entryChangesOf(row?.order_ids, row?.change_ids) };
   }
 
-  /** A poll statement of `query`'s shape, compiled once per shape (poll-query.ts). */
-  #poll<R>(
+  /**
+   * The rows of a poll statement of `query`'s shape, compiled once per shape (poll-query.ts);
+   * with `shared`, read together with the requests that ask for the same read at once, where
+   * the transaction was given `sharedReads`.
+   */
+  async #poll<R>(
     kind: string,
     query: PollQuery,
     build: (db: Kysely<Database>, argument: ArgumentOf) => Compilable<R>,
-  ) {
-    return this.#prepared.run(this.#db, pollNameOf(kind, query), pollArgumentsOf(query), build);
+    { shared = false } = {},
+  ): Promise<readonly R[]> {
+    const name = `poll ${kind} ${pollShapeOf(query)}`;
+    const args = pollArgumentsOf(query);
+    if (shared && this.#sharedReads) return this.#sharedReads.read(name, args, build);
+    return (await this.#prepared.run(this.#db, name, args, build)).rows;
   }
 
   entryDocuments(queue: QueueName, entries: readonly EntryChange[]): Promise<ChangedEntry[]> {
@@ -517,9 +524,4 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
       .execute();
     return rows.map(decodeAuditEvent);
   }
-}
-
-/** The name a poll statement of `query`'s shape is kept under (prepared-queries.ts). */
-function pollNameOf(kind: string, query: PollQuery): string {
-  return `poll ${kind} ${pollShapeOf(query)}`;
 }

@@ -10,6 +10,8 @@ interface Waiter {
 /** One read on its way, and those who asked for the same read since: they share the next. */
 interface Flight {
   next: Waiter[];
+  /** Settles once the read has returned and its waiters are answered. */
+  landed: Promise<void>;
 }
 
 /**
@@ -27,7 +29,6 @@ export class SharedReads {
   readonly #db: Kysely<Database>;
   readonly #prepared: PreparedQueries;
   readonly #flights = new Map<string, Flight>();
-  readonly #landed = new Set<Promise<void>>();
 
   constructor(db: Kysely<Database>, prepared: PreparedQueries) {
     this.#db = db;
@@ -58,23 +59,25 @@ export class SharedReads {
 
   /** Settles once no read is on its way. */
   async idle(): Promise<void> {
-    while (this.#landed.size > 0) await Promise.all(this.#landed);
+    while (this.#flights.size > 0) {
+      await Promise.all([...this.#flights.values()].map((flight) => flight.landed));
+    }
   }
 
   #fly(key: string, send: () => Promise<readonly unknown[]>, waiters: readonly Waiter[]): void {
-    const flight: Flight = { next: [] };
+    const flight: Flight = {
+      next: [],
+      landed: send().then(
+        (rows) => {
+          for (const waiter of waiters) waiter.resolve(rows);
+        },
+        (error: unknown) => {
+          for (const waiter of waiters) waiter.reject(error);
+        },
+      ),
+    };
     this.#flights.set(key, flight);
-    const landed = send().then(
-      (rows) => {
-        for (const waiter of waiters) waiter.resolve(rows);
-      },
-      (error: unknown) => {
-        for (const waiter of waiters) waiter.reject(error);
-      },
-    );
-    this.#landed.add(landed);
-    void landed.then(() => {
-      this.#landed.delete(landed);
+    void flight.landed.then(() => {
       if (flight.next.length > 0) this.#fly(key, send, flight.next);
       else this.#flights.delete(key);
     });
