@@ -161,12 +161,13 @@ export async function pollQueuePage(
   const cache = deps.documentCache;
   // Where the repository can tell without a read that no queue entry of the store has changed
   // since a page was answered (a SQLite file), that page is the answer again, with its cursor.
-  const version =
-    from === null && cache !== undefined && actor.store_id !== undefined
-      ? deps.repository.queueVersion?.(actor.store_id)
-      : undefined;
-  if (version !== undefined && cache !== undefined && actor.store_id !== undefined) {
-    const unchanged = cache.unchanged(pageKeyOf(pageQueryOf(actor.store_id)), version);
+  let version: string | undefined;
+  if (from === null && cache !== undefined && actor.store_id !== undefined) {
+    version = deps.repository.queueVersion?.(actor.store_id);
+    const unchanged =
+      version === undefined
+        ? undefined
+        : cache.unchanged(pageKeyOf(pageQueryOf(actor.store_id)), version);
     if (unchanged) return answerKept(actor.store_id, unchanged.horizon, unchanged.page);
   }
   // A token's principal knows its store. The horizon and the page then need no transaction:
