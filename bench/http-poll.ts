@@ -155,6 +155,11 @@ export async function benchHttpPoll(
 ): Promise<void> {
   let oneWorker: LoadResult | undefined;
   let jsonFloor: LoadResult | undefined;
+  /** The floor and ratio columns of a JSON poll row: against the JSON floor of this run. */
+  const againstJsonFloor = (ours: LoadResult) => ({
+    floor: jsonFloor ? describeLoad(jsonFloor) : '—',
+    ratio: jsonFloor ? ratioOf(ours.requestsPerSecond, jsonFloor.requestsPerSecond) : '—',
+  });
   const fulfil = await startFulfil(dir, database.url);
   try {
     for (const [format, contentType] of Object.entries(FORMATS)) {
@@ -189,10 +194,7 @@ export async function benchHttpPoll(
     addRow({
       scenario: `poll JSON while a client commits stock syncs, ${database.label}`,
       fulfil: `${describeLoad(underWrites.polls)}, ${Math.round(underWrites.syncsPerSecond)} syncs/s${hits}`,
-      floor: jsonFloor ? describeLoad(jsonFloor) : '—',
-      ratio: jsonFloor
-        ? ratioOf(underWrites.polls.requestsPerSecond, jsonFloor.requestsPerSecond)
-        : '—',
+      ...againstJsonFloor(underWrites.polls),
       target: '—',
     });
   } finally {
@@ -205,7 +207,7 @@ export async function benchHttpPoll(
       flags: ['--response-cache', '0'],
       what: 'response cache off (every poll a miss)',
       target: UNCACHED_TARGETS[database.label] ?? '—',
-      alsoDifferent: true,
+      alsoOtherTraffic: true,
     },
     {
       flags: ['--response-cache', '0', '--document-cache-mb', '0'],
@@ -213,30 +215,24 @@ export async function benchHttpPoll(
       target: '—',
     },
   ];
-  for (const { flags, what, target, alsoDifferent } of uncachedRows) {
+  for (const { flags, what, target, alsoOtherTraffic } of uncachedRows) {
     const uncached = await startFulfil(dir, database.url, 1, flags);
     try {
       const ours = await measurePoll(uncached.url + PATH, FORMATS.JSON, sizes);
       addRow({
         scenario: `poll JSON, ${what}, ${database.label}`,
         fulfil: describeLoad(ours),
-        floor: jsonFloor ? describeLoad(jsonFloor) : '—',
-        ratio: jsonFloor ? ratioOf(ours.requestsPerSecond, jsonFloor.requestsPerSecond) : '—',
+        ...againstJsonFloor(ours),
         target,
       });
-      if (alsoDifferent) {
+      if (alsoOtherTraffic) {
         const different = await measurePoll(uncached.url + PATH, FORMATS.JSON, sizes, queryOf);
         addRow({
           scenario: `poll JSON, response cache off, ${QUERIES} different polls in turn, ${database.label}`,
           fulfil: describeLoad(different),
-          floor: jsonFloor ? describeLoad(jsonFloor) : '—',
-          ratio: jsonFloor
-            ? ratioOf(different.requestsPerSecond, jsonFloor.requestsPerSecond)
-            : '—',
+          ...againstJsonFloor(different),
           target: '—',
         });
-      }
-      if (alsoDifferent) {
         const polls = measurePoll(uncached.url + PATH, FORMATS.JSON, sizes);
         const seconds = sizes.warmupSeconds + sizes.seconds;
         const started = performance.now();
@@ -251,10 +247,7 @@ export async function benchHttpPoll(
         addRow({
           scenario: `poll JSON, response cache off, while a partner accepts orders of the page, ${database.label}`,
           fulfil: `${describeLoad(underAccepts)}, ${Math.round(perSecond)} accepts/s`,
-          floor: jsonFloor ? describeLoad(jsonFloor) : '—',
-          ratio: jsonFloor
-            ? ratioOf(underAccepts.requestsPerSecond, jsonFloor.requestsPerSecond)
-            : '—',
+          ...againstJsonFloor(underAccepts),
           target: '—',
         });
       }
