@@ -44,7 +44,7 @@ export const CHANGE_FEED_SQL = {
 /** The change feed's part of a driver profile. */
 export type ChangeFeedSql = Pick<
   DriverProfile,
-  'changeIdSql' | 'changeHorizonSql' | 'jsonArrayAggregate'
+  'changeIdSql' | 'changeHorizonSql' | 'jsonArrayAggregate' | 'opaquePollArguments'
 >;
 
 /**

@@ -71,6 +71,12 @@ export interface DriverProfile {
    */
   sharedReads?: boolean;
   /**
+   * Whether the poll statements read their arguments through sub-selects the planner cannot
+   * see into (poll-query.ts, `PollStatementOptions`): for Postgres, which otherwise plans a kept
+   * poll statement again on every run. Off when absent.
+   */
+  opaquePollArguments?: boolean;
+  /**
    * Told the SQL of each hot statement once, when it is first compiled (prepared-queries.ts): a
    * driver that can keep a statement prepared on the server for the life of a connection
    * (Postgres, by name) does, so that it is parsed and planned once per connection instead of on

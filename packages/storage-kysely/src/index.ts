@@ -44,7 +44,15 @@ export {
   type MigrateOptions,
   migrateToLatest,
 } from './migrations.js';
-export { pollQueueDocuments, pollQueueIds, pollQueueVersions } from './poll-query.js';
+export {
+  type PollStatementOptions,
+  pollQueueDocuments,
+  pollQueueIds,
+  pollQueueVersions,
+  type StatementPlan,
+  type VersionsSql,
+  versionsSqlOf,
+} from './poll-query.js';
 export { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
 export type { OtherProcesses, QueueChangeListener } from './queue-change-hub.js';
 export { fillMissingDocuments } from './read-model.js';

@@ -55,6 +55,8 @@ import {
   pollQueueIds,
   pollQueueVersions,
   pollShapeOf,
+  type VersionsSql,
+  versionsSqlOf,
 } from './poll-query.js';
 import { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
 import {
@@ -109,6 +111,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   readonly #prepared: PreparedQueries;
   readonly #changeFeed: ChangeFeedSql;
   readonly #sharedReads: SharedReads | undefined;
+  readonly #versionsSql: VersionsSql;
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
 
@@ -124,6 +127,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
       jsonArrayAggregate: CHANGE_FEED_SQL.sqliteJsonArrayAggregate,
     };
     this.#sharedReads = options.sharedReads;
+    this.#versionsSql = versionsSqlOf(this.#changeFeed);
     this.changes = new TransactionChanges(db, this.#changeFeed);
   }
 
@@ -336,7 +340,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   async pollQueue(query: PollQuery): Promise<FulfillmentOrder[]> {
     if (query.warehouses && query.warehouses.length === 0) return [];
     const rows = await this.#poll('ids', query, (db, argument) =>
-      pollQueueIds(db, query, argument),
+      pollQueueIds(db, query, this.#versionsSql, argument),
     );
     return loadOrdersById(
       this.#db,
@@ -351,7 +355,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   async pollEntries(query: PollQuery): Promise<ChangedEntry[]> {
     if (query.warehouses && query.warehouses.length === 0) return [];
     const rows = await this.#poll('documents', query, (db, argument) =>
-      pollQueueDocuments(db, query, argument),
+      pollQueueDocuments(db, query, this.#versionsSql, argument),
     );
     return rows.map((row) => ({
       change: Number(row.change_id),
@@ -364,14 +368,10 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     if (query.warehouses && query.warehouses.length === 0) {
       return { horizon: await this.changeHorizon(), entries: [] };
     }
-    const sqlOf = {
-      horizonSql: this.#changeFeed.changeHorizonSql,
-      aggregate: this.#changeFeed.jsonArrayAggregate,
-    };
     const rows = await this.#poll(
       'versions',
       query,
-      (db, argument) => pollQueueVersions(db, query, sqlOf, argument),
+      (db, argument) => pollQueueVersions(db, query, this.#versionsSql, argument),
       { shared: true },
     );
     const row = rows[0];

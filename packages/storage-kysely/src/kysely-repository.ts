@@ -1,5 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Repository, RepositoryTx, TokenRecord, TransactionMode } from '@fulfil/core';
+import type {
+  PollQuery,
+  Repository,
+  RepositoryTx,
+  TokenRecord,
+  TransactionMode,
+} from '@fulfil/core';
 import {
   type AccessMode,
   CompiledQuery,
@@ -14,6 +20,12 @@ import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { GroupCommit } from './group-commit.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
+import {
+  pollQueueDocuments,
+  pollQueueVersions,
+  type VersionsSql,
+  versionsSqlOf,
+} from './poll-query.js';
 import { PreparedQueries } from './prepared-queries.js';
 import {
   type OtherProcesses,
@@ -114,6 +126,7 @@ export class KyselyRepository implements Repository {
   readonly bulkStatements: BulkStatements;
   readonly #groups: GroupCommit | undefined;
   readonly #sharedReads: SharedReads | undefined;
+  readonly #versionsSql: VersionsSql;
   readonly #changes: QueueChangeHub;
   readonly #tokens: TokenCache | undefined;
   readonly #otherCommits: (() => unknown) | undefined;
@@ -155,6 +168,19 @@ export class KyselyRepository implements Repository {
     this.#sharedReads = options.profile.sharedReads
       ? new SharedReads(this.db, this.#prepared)
       : undefined;
+    this.#versionsSql = versionsSqlOf(options.profile);
+  }
+
+  /**
+   * The statements a poll of `query` runs, with its arguments, as this repository writes them:
+   * the page's versions with the change horizon, then the page of stored documents (read when
+   * the versions name documents the process does not hold). For the adapters' query plans.
+   */
+  pollStatements(query: PollQuery): CompiledQuery[] {
+    return [
+      pollQueueVersions(this.db, query, this.#versionsSql).compile(),
+      pollQueueDocuments(this.db, query, this.#versionsSql).compile(),
+    ];
   }
 
   /**

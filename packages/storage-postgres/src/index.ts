@@ -2,6 +2,7 @@
  * @fulfil/storage-postgres — the `Repository` of `@fulfil/core` over Postgres (pg pool): row
  * locks, atomic upserts, migrations safe when several processes start at once.
  */
+export { explainPollQuery } from './explain-poll-query.js';
 export { int8AsNumber } from './int8-as-number.js';
 export { migrateWithLock } from './migrate-with-lock.js';
 export {

@@ -108,6 +108,8 @@ function postgresProfile(maxAttempts: number, names: StatementNames | undefined)
     arrayParameters: true,
     // Polls of one page at once share its read (shared-reads.ts).
     sharedReads: true,
+    // Each connection plans a poll statement once, not on every run (poll-query.ts).
+    opaquePollArguments: true,
     ...(names ? { keepPrepared: (sql: string) => names.add(sql) } : {}),
     maxAttempts,
     retryBaseDelayMs: 20,

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { createEngine, type Engine } from '@fulfil/core';
-import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dropSchema, openOnOneConnection } from './one-connection.js';
 
 const url = process.env.FULFIL_TEST_POSTGRES_URL;
 const SECRET = 'named-statements-secret-0123456789abcdef';
@@ -21,29 +20,19 @@ describe('named prepared statements on Postgres', () => {
   const opened: { engine: Engine; schema: string }[] = [];
 
   afterEach(async () => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      for (const { engine, schema } of opened.splice(0)) {
-        await engine.close();
-        await client.query(`drop schema if exists "${schema}" cascade`);
-      }
-    } finally {
-      await client.end();
+    for (const { engine, schema } of opened.splice(0)) {
+      await engine.close();
+      await dropSchema(url as string, schema);
     }
   });
 
   /** An engine over one pooled connection, so that its session's statements can be listed. */
   async function open(preparedStatements?: boolean) {
-    const schema = `fulfil_named_${process.pid}_${randomBytes(4).toString('hex')}`;
-    // Migrating takes two connections (one holds the lock): done first, by a repository of its own.
-    await (await openPostgresRepository({ connectionString: url as string, schema })).close();
-    const repository: PostgresRepository = await openPostgresRepository({
-      connectionString: url as string,
-      schema,
-      skipMigrations: true,
-      pool: { max: 1, ...(preparedStatements === undefined ? {} : { preparedStatements }) },
-    });
+    const { repository, schema } = await openOnOneConnection(
+      url as string,
+      'fulfil_named',
+      preparedStatements === undefined ? {} : { preparedStatements },
+    );
     const engine = createEngine({ repository });
     opened.push({ engine, schema });
     await engine.loadSeed({

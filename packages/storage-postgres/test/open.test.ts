@@ -4,6 +4,7 @@ import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dropSchema } from './one-connection.js';
 
 const url = process.env.FULFIL_TEST_POSTGRES_URL;
 
@@ -24,13 +25,7 @@ describe('openPostgresRepository', () => {
 
   afterEach(async () => {
     for (const repository of opened.splice(0)) await repository.close();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`drop schema if exists "${schema}" cascade`);
-    } finally {
-      await client.end();
-    }
+    await dropSchema(url as string, schema);
   });
 
   it('migrates once when several processes open one new schema at once', async () => {

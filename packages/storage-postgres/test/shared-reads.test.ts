@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { createEngine, type Engine, type Principal } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
+import type { PostgresRepository } from '@fulfil/storage-postgres';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropSchema, openOnOneConnection } from './one-connection.js';
 
 const url = process.env.FULFIL_TEST_POSTGRES_URL;
 const SECRET = 'shared-reads-secret-0123456789abcdef';
@@ -18,22 +17,15 @@ describe('shared poll reads on Postgres', () => {
     it.skip('skipped because FULFIL_TEST_POSTGRES_URL is not set', () => {});
     return;
   }
-  const schema = `fulfil_shared_${process.pid}_${randomBytes(4).toString('hex')}`;
+  let schema: string;
   let repository: PostgresRepository;
   let engine: Engine;
   let partner: Principal;
   let storeId: number;
 
   beforeAll(async () => {
-    // Migrating takes two connections (one holds the lock): done first, by a repository of its own.
-    await (await openPostgresRepository({ connectionString: url, schema })).close();
     // One connection: every statement the polls run is prepared on it, where they can be counted.
-    repository = await openPostgresRepository({
-      connectionString: url,
-      schema,
-      skipMigrations: true,
-      pool: { max: 1 },
-    });
+    ({ repository, schema } = await openOnOneConnection(url, 'fulfil_shared'));
     engine = createEngine({ repository });
     await engine.loadSeed({
       stores: [
@@ -55,10 +47,7 @@ describe('shared poll reads on Postgres', () => {
 
   afterAll(async () => {
     await engine?.close();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`drop schema if exists "${schema}" cascade`);
-    await client.end();
+    if (schema) await dropSchema(url, schema);
   });
 
   /** How often each statement prepared on the connection has run, by its SQL. */

@@ -1,14 +1,9 @@
 import type { PollQuery } from '@fulfil/core';
-import { CHANGE_FEED_SQL, pollQueueDocuments, pollQueueVersions } from '@fulfil/storage-kysely';
+import type { StatementPlan } from '@fulfil/storage-kysely';
 import { CompiledQuery } from 'kysely';
 import type { SqliteRepository } from './open-sqlite-repository.js';
 
-/** One statement a poll runs, and SQLite's plan for it. */
-export interface StatementPlan {
-  sql: string;
-  /** The `detail` lines of `EXPLAIN QUERY PLAN`, e.g. `SEARCH queue_entries USING COVERING INDEX …`. */
-  plan: string[];
-}
+export type { StatementPlan };
 
 /**
  * SQLite's query plan (`EXPLAIN QUERY PLAN`) of each statement a poll of `query` runs: the
@@ -20,15 +15,8 @@ export async function explainPollQuery(
   repository: SqliteRepository,
   query: PollQuery,
 ): Promise<StatementPlan[]> {
-  const statements = [
-    pollQueueVersions(repository.db, query, {
-      horizonSql: CHANGE_FEED_SQL.sqliteHorizon,
-      aggregate: CHANGE_FEED_SQL.sqliteJsonArrayAggregate,
-    }).compile(),
-    pollQueueDocuments(repository.db, query).compile(),
-  ];
   const plans: StatementPlan[] = [];
-  for (const compiled of statements) {
+  for (const compiled of repository.pollStatements(query)) {
     const result = await repository.db.executeQuery<{ detail: string }>(
       CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
     );
