@@ -210,6 +210,11 @@ export function createEngine(options: EngineOptions) {
      * store's queues, in any process, for waking long polls.
      */
     onQueueChange: options.repository.onQueueChange?.bind(options.repository),
+    /**
+     * The repository's `onTokenChange`, when it has one: calls after commits that may have
+     * changed a token, in any process, so that a held long poll checks its token again.
+     */
+    onTokenChange: options.repository.onTokenChange?.bind(options.repository),
     /** The engine's clock, as stored timestamps are written: for checking `expires_at`. */
     now: () => now(deps),
     /** How many orders each queue of each store lists, for monitoring. */

@@ -18,6 +18,8 @@ export interface PostgresListener {
   changes: OtherProcesses;
   /** Token changes, for the tokens the repository keeps (token-cache.ts). */
   tokens: TokenWatch;
+  /** Token changes, for `onTokenChange` (held long polls check their token again). */
+  tokenChanges: OtherProcesses;
 }
 
 /**
@@ -28,11 +30,12 @@ export interface PostgresListener {
  * again a second after it is lost.
  *
  * Whatever committed while it was not connected was not heard: once connected (and again after
- * a reconnect) it tells queue listeners `null`, and the token version moves. While it is not
- * connected, the token version is undefined, so no token is kept.
+ * a reconnect) it tells queue and token listeners `null`, and the token version moves. While it
+ * is not connected, the token version is undefined, so no token is kept.
  */
 export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
   let emit: QueueChangeListener | undefined;
+  let emitTokens: QueueChangeListener | undefined;
   let tokensWatched = false;
   /** Moves with every token notification and every (re)connect. */
   let tokenVersion = 0;
@@ -41,7 +44,7 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
 
-  const wanted = () => !closed && (emit !== undefined || tokensWatched);
+  const wanted = () => !closed && (emit !== undefined || emitTokens !== undefined || tokensWatched);
 
   const connect = (): Promise<void> => {
     connecting ??= (async () => {
@@ -66,7 +69,9 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
       next.on('end', lost);
       next.on('notification', (message) => {
         if (message.channel === TOKENS_CHANNEL) {
+          // The version first: whoever is told reads the token anew.
           tokenVersion += 1;
+          emitTokens?.(null);
           return;
         }
         const storeId = Number(message.payload);
@@ -82,6 +87,7 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
         client = next;
         tokenVersion += 1;
         emit?.(null);
+        emitTokens?.(null);
       } catch {
         lost();
       }
@@ -94,6 +100,7 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
   const close = async () => {
     closed = true;
     emit = undefined;
+    emitTokens = undefined;
     clearTimeout(retry);
     await connecting;
     await client?.end().catch(() => {});
@@ -110,6 +117,17 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
       stop() {
         // The connection stays: the next long poll would open it again at once.
         emit = undefined;
+      },
+      close,
+    },
+    tokenChanges: {
+      start(listener) {
+        emitTokens = listener;
+        if (client) emitTokens(null);
+        else void connect();
+      },
+      stop() {
+        emitTokens = undefined;
       },
       close,
     },
