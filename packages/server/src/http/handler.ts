@@ -18,6 +18,7 @@ import { stdoutLog } from './batched-lines.js';
 import { docsAsset, ICON_ASSET } from './docs-assets.js';
 import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError } from './errors.js';
+import { heldToken } from './held-token.js';
 import { JsonDocuments } from './json-documents.js';
 import { DEFAULT_LONG_POLL_LIMITS, type LongPollLimits, LongPolls } from './long-poll.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
@@ -213,10 +214,10 @@ export function createRequestHandler(
   const cacheLimits = options.responseCache ?? DEFAULT_RESPONSE_CACHE_LIMITS;
   const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const { now } = engine;
-  const longPolls = new LongPolls(
-    options.longPoll ?? DEFAULT_LONG_POLL_LIMITS,
-    engine.onQueueChange,
-  );
+  const longPolls = new LongPolls(options.longPoll ?? DEFAULT_LONG_POLL_LIMITS, {
+    queues: engine.onQueueChange,
+    tokens: engine.onTokenChange,
+  });
   const changeStamp = engine.changeStamp && sharedRead(engine.changeStamp);
   // Only an engine that can say when its data changed can have answers kept.
   const cache =
@@ -451,9 +452,10 @@ export function createRequestHandler(
       // Not awaited here: while the request is held, this function's frame is let go.
       return longPolls
         .hold(
-          `${storeCode}\u0000${principal.name}`,
+          heldToken(engine, storeCode, secret as string, principal),
           seconds,
           queueLook(engine, operation, { principal, body, query }),
+          request.signal,
         )
         .then((result) => respond(200, result, media, headersOf(result)));
     }
