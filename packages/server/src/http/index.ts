@@ -27,6 +27,11 @@ export {
   type RequestHandler,
   type RequestHandlerOptions,
 } from './handler.js';
+export {
+  createLoginThrottle,
+  type LoginThrottle,
+  type LoginThrottleOptions,
+} from './login-throttle.js';
 export { DEFAULT_LONG_POLL_LIMITS, type LongPollLimits } from './long-poll.js';
 export { type Format, negotiate, type Produced } from './media.js';
 export { createMetrics, type Metrics } from './metrics.js';

@@ -109,22 +109,31 @@ describe('authentication', () => {
     ).toBe(401);
   });
 
-  test('failed logins are throttled per address like failed tokens', async () => {
+  test('failed logins are throttled per operator name and address', async () => {
     const server = await serve();
-    for (let attempt = 1; attempt <= 20; attempt++) {
+    for (let attempt = 1; attempt <= 10; attempt++) {
       const reply = await adminCall(server, 'POST', '/session', {
         json: { name: 'alice', secret: 'guess' },
         headers: { 'sec-fetch-site': 'same-origin' },
       });
       expect(reply.status, `attempt ${attempt}`).toBe(401);
     }
-    // Even the right secret is refused from a throttled address until Retry-After.
+    // Even the right secret of that name is refused from that address until Retry-After.
     const blocked = await adminCall(server, 'POST', '/session', {
       json: { name: 'alice', secret: server.secrets.admin },
       headers: { 'sec-fetch-site': 'same-origin' },
     });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(blocked.body.message).toBe(
+      'Too many failed logins of this operator from this address: retry in %fieldValue seconds.',
+    );
+    // Another operator from the same address is not.
+    const other = await adminCall(server, 'POST', '/session', {
+      json: { name: 'oscar', secret: server.secrets.operator },
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+    expect(other.status).toBe(200);
   });
 });
 

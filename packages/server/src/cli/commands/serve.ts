@@ -230,6 +230,7 @@ async function startServing(
         ? { admin: { trustProxy: options.trustProxy }, console: createConsoleHandler() }
         : {}),
       longPoll: options.longPoll,
+      trustProxy: options.trustProxy,
       log,
     });
   } catch (error) {
@@ -398,7 +399,8 @@ export const serveCommand: Command = {
     },
     'trust-proxy': {
       type: 'boolean',
-      description: 'take X-Forwarded-Proto: https from the proxy in front (Secure cookies)',
+      description:
+        "take the proxy's X-Forwarded-Proto: https (Secure cookies) and its X-Forwarded-For (client address)",
     },
     debug: { type: 'boolean', description: 'include stack traces in error bodies' },
     metrics: {
