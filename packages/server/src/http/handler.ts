@@ -215,12 +215,15 @@ export function createRequestHandler(
   const aclPrefix = options.aclPrefix ?? engine.aclPrefix ?? DEFAULT_ACL_PREFIX;
   const throttle = options.authThrottle ?? createAuthThrottle();
   const trustProxy = options.trustProxy ?? options.admin?.trustProxy ?? false;
+  const metrics = options.metrics;
+  const observeAuthFailure = metrics?.observeAuthFailure.bind(metrics);
   const cacheLimits = options.responseCache ?? DEFAULT_RESPONSE_CACHE_LIMITS;
   const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const { now } = engine;
   const longPolls = new LongPolls(options.longPoll ?? DEFAULT_LONG_POLL_LIMITS, {
     queues: engine.onQueueChange,
     tokens: engine.onTokenChange,
+    ...(metrics ? { onRefused: metrics.observeWaitRefused.bind(metrics) } : {}),
   });
   const changeStamp = engine.changeStamp && sharedRead(engine.changeStamp);
   // Only an engine that can say when its data changed can have answers kept.
@@ -268,7 +271,9 @@ export function createRequestHandler(
       }
       return await engine.authenticate(storeCode, credentials.secret);
     } catch (error) {
-      throw throttledFailure(throttle, clientAddress(request, trustProxy), error);
+      throw throttledFailure(throttle, clientAddress(request, trustProxy), error, (status) =>
+        observeAuthFailure?.('api', status),
+      );
     }
   }
 
@@ -289,14 +294,17 @@ export function createRequestHandler(
   router.add('GET', '/favicon.ico', { kind: 'asset', name: ICON_ASSET });
   router.add('GET', HEALTH_PATH, { kind: 'health' });
   router.add('GET', READY_PATH, { kind: 'ready' });
-  const metrics = options.metrics;
   if (metrics) router.add('GET', METRICS_PATH, { kind: 'metrics' });
   let admin: ReturnType<typeof createAdminServer> | undefined;
   if (options.admin) {
     if (!engine.admin) throw new Error('fulfil: the admin API needs an engine with its admin side');
     admin = createAdminServer(
       engine.admin,
-      { addresses: throttle, logins: options.loginThrottle ?? createLoginThrottle() },
+      {
+        addresses: throttle,
+        logins: options.loginThrottle ?? createLoginThrottle(),
+        observe: observeAuthFailure,
+      },
       { ...options.admin, trustProxy },
     );
     for (const { method, pattern, route } of ADMIN_ROUTES) router.add(method, pattern, route);
@@ -410,7 +418,8 @@ export function createRequestHandler(
     }
     if (route.kind === 'metrics') {
       const depths = await engine.queueDepths().catch(() => null);
-      return answer(200, PROMETHEUS_CONTENT_TYPE, metrics?.render(depths) ?? '');
+      const held = { waiting: longPolls.waiting };
+      return answer(200, PROMETHEUS_CONTENT_TYPE, metrics?.render(depths, held) ?? '');
     }
     if (route.kind === 'admin' || route.kind === 'admin_session' || route.kind === 'admin_schema') {
       return serveAdmin(request, exchange, route, match.params);
