@@ -88,13 +88,26 @@ export function requestIdOf(headers: HttpHeaders): string {
   return sent && SANE_REQUEST_ID.test(sent) ? sent : randomHex(8);
 }
 
-function cookieOf(headers: HttpHeaders, name: string): string | undefined {
+/** Every value of the cookie `name`, as the browser sent them: the most specific path first. */
+function cookiesOf(headers: HttpHeaders, name: string): string[] {
+  const values: string[] = [];
   for (const part of (header(headers, 'cookie') ?? '').split(';')) {
     const [key, ...rest] = part.split('=');
-    if (key?.trim() === name) return rest.join('=').trim() || undefined;
+    const value = rest.join('=').trim();
+    if (key?.trim() === name && value !== '') values.push(value);
   }
-  return undefined;
+  return values;
 }
+
+function cookieOf(headers: HttpHeaders, name: string): string | undefined {
+  return cookiesOf(headers, name)[0];
+}
+
+/**
+ * The session cookies a logout ends: the browser may hold one per path it logged in at (one
+ * set before the cookie followed the mount point had `Path=/admin`); a few at most.
+ */
+const MOST_SESSIONS_ENDED = 4;
 
 function bearerOf(headers: HttpHeaders): string | null | undefined {
   const authorization = header(headers, 'authorization');
@@ -170,9 +183,15 @@ export function createAdminServer(
     return { operator: await admin.sessionOperator(session, requestId), byCookie: true };
   }
 
+  /**
+   * The session cookie. It names no Path, so the browser scopes it to the directory of the URL
+   * it logged in at: `<where the console is mounted>/api`, whatever prefix a proxy in front
+   * adds, which is every URL the console sends it to. Clearing it the same way (logout, from the
+   * same URL) clears that very cookie.
+   */
   function cookie(request: HttpRequest, value: string, maxAge: number): string {
     const secure = isSecure(request) ? '; Secure' : '';
-    return `${SESSION_COOKIE}=${value}; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+    return `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
   }
 
   const whoami = (operator: OperatorPrincipal) => ({
@@ -207,8 +226,9 @@ export function createAdminServer(
     if (method === 'GET')
       return { status: 200, value: whoami(operator), headers: {}, operator: operator.name };
     if (byCookie) assertSameOrigin(request);
-    const value = cookieOf(request.headers, SESSION_COOKIE);
-    if (value !== undefined) await admin.logout(value);
+    for (const value of cookiesOf(request.headers, SESSION_COOKIE).slice(0, MOST_SESSIONS_ENDED)) {
+      await admin.logout(value);
+    }
     return {
       status: 200,
       value: { ended: true },

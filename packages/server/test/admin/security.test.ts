@@ -49,13 +49,14 @@ describe('authentication', () => {
     expect(withToken.status).toBe(401);
   });
 
-  test('the login sets an HttpOnly, SameSite=Strict cookie on /admin; a wrong secret is 401', async () => {
+  test('the login sets an HttpOnly, SameSite=Strict cookie for where it was made; a wrong secret is 401', async () => {
     const server = await serve();
     const { cookie, reply } = await login(server, 'alice', server.secrets.admin);
     expect(reply.body).toEqual({ name: 'alice', role: 'admin', store_code: null });
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
-    expect(cookie).toMatch(/Path=\/admin/);
+    // No Path: the browser scopes it to the login URL's directory, `<mount>/api`, behind any prefix.
+    expect(cookie).not.toMatch(/Path=/i);
     expect(cookie).not.toMatch(/Secure/);
     const wrong = await adminCall(server, 'POST', '/session', {
       json: { name: 'alice', secret: server.secrets.viewer },
@@ -81,6 +82,24 @@ describe('authentication', () => {
       headers: { 'sec-fetch-site': 'same-origin', 'x-forwarded-proto': 'https' },
     });
     expect(reply.headers.get('set-cookie')).toMatch(/; Secure/);
+  });
+
+  test('logging out ends every session the browser sent, an older cookie of another path too', async () => {
+    const server = await serve();
+    const older = await login(server, 'alice', server.secrets.admin);
+    const newer = await login(server, 'alice', server.secrets.admin);
+    const out = await fetch(`${server.url}/admin/api/session`, {
+      method: 'DELETE',
+      headers: {
+        cookie: `fulfil_session=${newer.session}; fulfil_session=${older.session}`,
+        'sec-fetch-site': 'same-origin',
+      },
+    });
+    expect(out.status).toBe(200);
+    expect(out.headers.get('set-cookie')).toMatch(/^fulfil_session=; HttpOnly; .*Max-Age=0/);
+    for (const { session } of [older, newer]) {
+      expect((await adminCall(server, 'GET', '/session', { session })).status).toBe(401);
+    }
   });
 
   test('logging out or revoking the operator ends the session', async () => {
