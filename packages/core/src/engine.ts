@@ -86,6 +86,11 @@ export interface EngineOptions {
    * off, and every poll reads its documents.
    */
   documentCacheBytes?: number;
+  /**
+   * How long an operator's session (the console's login) lasts, in hours; default 12. Expired
+   * sessions are refused at once, and deleted by `admin.deleteExpiredSessions()` and by logins.
+   */
+  sessionHours?: number;
 }
 
 /**
@@ -99,6 +104,14 @@ function documentCacheOf(bytes: number): { documentCache?: DocumentCache } {
     throw new TypeError(`fulfil: documentCacheBytes must be an integer >= 0, got ${bytes}`);
   }
   return bytes === 0 ? {} : { documentCache: new DocumentCache(bytes) };
+}
+
+function sessionHoursOf(hours: number | undefined): { sessionHours?: number } {
+  if (hours === undefined) return {};
+  if (!(Number.isFinite(hours) && hours > 0)) {
+    throw new TypeError(`fulfil: sessionHours must be a number of hours > 0, got ${hours}`);
+  }
+  return { sessionHours: hours };
 }
 
 export function createEngine(options: EngineOptions) {
@@ -118,6 +131,7 @@ export function createEngine(options: EngineOptions) {
     ...(options.onCourierCall ? { onCourierCall: options.onCourierCall } : {}),
     ...(options.trackTokenUse ? { tokenUse: tokenUseTracker(options.repository) } : {}),
     ...documentCacheOf(options.documentCacheBytes ?? DEFAULT_DOCUMENT_CACHE_BYTES),
+    ...sessionHoursOf(options.sessionHours),
   };
   return {
     /** The prefix of this engine's ACL resources. */

@@ -41,7 +41,6 @@ export interface AdminGuards {
 }
 
 export const SESSION_COOKIE = 'fulfil_session';
-const SESSION_MAX_AGE = 12 * 3600;
 
 export type AdminRoute =
   | { kind: 'admin'; operation: AdminOperation }
@@ -218,7 +217,7 @@ export function createAdminServer(
       return {
         status: 200,
         value: whoami(operator),
-        headers: { 'set-cookie': cookie(request, session, SESSION_MAX_AGE) },
+        headers: { 'set-cookie': cookie(request, session, admin.sessionSeconds) },
         operator: operator.name,
       };
     }

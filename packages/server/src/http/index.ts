@@ -51,5 +51,6 @@ export {
 export { createRouter, type RouteMatch, type Router } from './router.js';
 export { OPERATIONS, type Operation } from './routes.js';
 export { coerceBySchema } from './schema-coerce.js';
+export { type SessionSweepOptions, startSessionSweep } from './session-sweep.js';
 export type { HttpEngine, HttpHeaders, HttpRequest, HttpResponse, LogFn } from './types.js';
 export { encodeXmlResponse, parseXmlRequest } from './xml.js';
