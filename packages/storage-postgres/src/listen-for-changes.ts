@@ -34,8 +34,9 @@ export interface PostgresListener {
  * is not connected, the token version is undefined, so no token is kept.
  */
 export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
-  let emit: QueueChangeListener | undefined;
-  let emitTokens: QueueChangeListener | undefined;
+  /** Who is told of queue changes, and of token changes, while anyone listens. */
+  const queues: { emit?: QueueChangeListener | undefined } = {};
+  const tokens: { emit?: QueueChangeListener | undefined } = {};
   let tokensWatched = false;
   /** Moves with every token notification and every (re)connect. */
   let tokenVersion = 0;
@@ -44,7 +45,8 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
 
-  const wanted = () => !closed && (emit !== undefined || emitTokens !== undefined || tokensWatched);
+  const wanted = () =>
+    !closed && (queues.emit !== undefined || tokens.emit !== undefined || tokensWatched);
 
   const connect = (): Promise<void> => {
     connecting ??= (async () => {
@@ -71,11 +73,11 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
         if (message.channel === TOKENS_CHANNEL) {
           // The version first: whoever is told reads the token anew.
           tokenVersion += 1;
-          emitTokens?.(null);
+          tokens.emit?.(null);
           return;
         }
         const storeId = Number(message.payload);
-        emit?.(Number.isSafeInteger(storeId) ? storeId : null);
+        queues.emit?.(Number.isSafeInteger(storeId) ? storeId : null);
       });
       try {
         await next.connect();
@@ -86,8 +88,8 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
         }
         client = next;
         tokenVersion += 1;
-        emit?.(null);
-        emitTokens?.(null);
+        queues.emit?.(null);
+        tokens.emit?.(null);
       } catch {
         lost();
       }
@@ -99,38 +101,31 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
 
   const close = async () => {
     closed = true;
-    emit = undefined;
-    emitTokens = undefined;
+    queues.emit = undefined;
+    tokens.emit = undefined;
     clearTimeout(retry);
     await connecting;
     await client?.end().catch(() => {});
     client = undefined;
   };
 
+  /** The source of one kind of change: told null at once when it starts while connected. */
+  const sourceOf = (slot: typeof queues): OtherProcesses => ({
+    start(listener) {
+      slot.emit = listener;
+      if (client) listener(null);
+      else void connect();
+    },
+    stop() {
+      // The connection stays: the next listener would open it again at once.
+      slot.emit = undefined;
+    },
+    close,
+  });
+
   return {
-    changes: {
-      start(listener) {
-        emit = listener;
-        if (client) emit(null);
-        else void connect();
-      },
-      stop() {
-        // The connection stays: the next long poll would open it again at once.
-        emit = undefined;
-      },
-      close,
-    },
-    tokenChanges: {
-      start(listener) {
-        emitTokens = listener;
-        if (client) emitTokens(null);
-        else void connect();
-      },
-      stop() {
-        emitTokens = undefined;
-      },
-      close,
-    },
+    changes: sourceOf(queues),
+    tokenChanges: sourceOf(tokens),
     tokens: {
       version() {
         tokensWatched = true;

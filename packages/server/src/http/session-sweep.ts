@@ -1,5 +1,6 @@
 import type { AdminEngine } from '@fulfil/core';
 import { stdoutLog } from './batched-lines.js';
+import { repeating } from './repeating.js';
 import { type LogFn, logEntry } from './types.js';
 
 export interface SessionSweepOptions {
@@ -19,11 +20,7 @@ export function startSessionSweep(
   engine: { admin: Pick<AdminEngine, 'deleteExpiredSessions'> },
   options: SessionSweepOptions = {},
 ): () => Promise<void> {
-  const intervalMs = options.intervalMs ?? 30_000;
   const log = options.log ?? stdoutLog;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-
   const sweep = async () => {
     try {
       await engine.admin.deleteExpiredSessions();
@@ -35,18 +32,5 @@ export function startSessionSweep(
       });
     }
   };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      sweeping = sweep().then(schedule);
-    }, intervalMs);
-    timer.unref();
-  };
-  let sweeping = sweep().then(schedule);
-
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await sweeping;
-  };
+  return repeating(sweep, { intervalMs: options.intervalMs ?? 30_000, atOnce: true, unref: true });
 }
