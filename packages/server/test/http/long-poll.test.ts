@@ -263,28 +263,6 @@ describe('long polling (wait)', () => {
 });
 
 describe('a held request never outlives its token', () => {
-  it('a token revoked while its request is held: 401 at once, and the order that follows never reaches it', async () => {
-    const engine = await seeded(await openSqliteRepository(':memory:'));
-    const handler = handlerOf(engine, { maxWaitMs: 5_000 });
-    const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
-    const waiting = get(handler, { since: cursor, wait: '20' });
-    await held(handler, 1);
-    await engine.revokeToken('default', 'all');
-    await engine.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
-    expectRefused(await waiting, await refusedLike(handler, TOKENS.all));
-    expect(handler.waiting).toBe(0);
-  });
-
-  it('a token revoked while held with no commit after it: answered 401, not 200 at the end of the wait', async () => {
-    const engine = await seeded(await openSqliteRepository(':memory:'));
-    const handler = handlerOf(engine, { maxWaitMs: 3_000, jitter: 0 });
-    const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
-    const waiting = get(handler, { since: cursor, wait: '20' });
-    await held(handler, 1);
-    await engine.revokeToken('default', 'all');
-    expectRefused(await waiting, await refusedLike(handler, TOKENS.all));
-  });
-
   it('a token whose expiry passes during the wait: the next order is answered 401, not sent', async () => {
     const clock = new ManualClock(START);
     const engine = await seeded(await openSqliteRepository(':memory:'), clock);
@@ -324,8 +302,11 @@ describe('a held request never outlives its token', () => {
   });
 });
 
-/** A commit by another repository (its own connection: another process, as the database sees it). */
-describe.each([
+/**
+ * Databases a second repository can open (its own connection: another process, as the database
+ * sees it): what opens one repository on it each time it is called.
+ */
+const sharedDatabases = [
   [
     'sqlite file',
     async () => {
@@ -354,35 +335,59 @@ describe.each([
         ] as const,
       ]
     : []),
-] as const)('%s: a waiter is woken by a commit of another process', (_name, database) => {
-  it('answers with the order the other one took in', async () => {
-    const open = await database();
-    const engine = await seeded(await open());
-    const writer = engineOn(await open());
-    const handler = handlerOf(engine);
-    const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
-    const waiting = get(handler, { since: cursor, wait: '20' });
-    await held(handler, 1);
-    await writer.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
-    expect(numbersOf(await waiting)).toEqual(['200002001-1']);
-  });
+] as const;
 
-  it('a token the other one revokes ends the held request with 401 at once', async () => {
-    const open = await database();
-    const engine = await seeded(await open());
-    const writer = engineOn(await open());
+/** A commit by another repository. */
+describe.each(sharedDatabases)(
+  '%s: a waiter is woken by a commit of another process',
+  (_name, database) => {
+    it('answers with the order the other one took in', async () => {
+      const open = await database();
+      const engine = await seeded(await open());
+      const writer = engineOn(await open());
+      const handler = handlerOf(engine);
+      const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
+      const waiting = get(handler, { since: cursor, wait: '20' });
+      await held(handler, 1);
+      await writer.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
+      expect(numbersOf(await waiting)).toEqual(['200002001-1']);
+    });
+  },
+);
+
+/** Who revokes the token of a held request: this process, or another one on the same database. */
+describe.each([
+  [
+    'this process',
+    async () => {
+      const engine = await seeded(await openSqliteRepository(':memory:'));
+      return { engine, writer: engine };
+    },
+  ],
+  ...sharedDatabases.map(
+    ([name, database]) =>
+      [
+        `another process (${name})`,
+        async () => {
+          const open = await database();
+          return { engine: await seeded(await open()), writer: engineOn(await open()) };
+        },
+      ] as const,
+  ),
+] as const)('a token revoked by %s', (_name, setUp) => {
+  it('ends the held request with 401 at once, not 200 at the end of the wait', async () => {
+    const { engine, writer } = await setUp();
     const handler = handlerOf(engine, { maxWaitMs: 5_000, jitter: 0 });
     const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
     const waiting = get(handler, { since: cursor, wait: '20' });
     await held(handler, 1);
     await writer.revokeToken('default', 'all');
     expectRefused(await waiting, await refusedLike(handler, TOKENS.all));
+    expect(handler.waiting).toBe(0);
   });
 
-  it('an order the other one takes in after revoking the token never reaches the held request', async () => {
-    const open = await database();
-    const engine = await seeded(await open());
-    const writer = engineOn(await open());
+  it('never lets the order taken in after the revocation reach the held request', async () => {
+    const { engine, writer } = await setUp();
     const handler = handlerOf(engine);
     const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
     const waiting = get(handler, { since: cursor, wait: '20' });
