@@ -262,46 +262,6 @@ describe('long polling (wait)', () => {
   });
 });
 
-describe('a held request never outlives its token', () => {
-  it('a token whose expiry passes during the wait: the next order is answered 401, not sent', async () => {
-    const clock = new ManualClock(START);
-    const engine = await seeded(await openSqliteRepository(':memory:'), clock);
-    await engine.createToken('default', {
-      name: 'short',
-      token: 'short-lived-secret-0123456789abcdef',
-      acl: 'all',
-      expires_at: '2026-01-01 01:00:00',
-    });
-    const handler = handlerOf(engine);
-    const short = 'short-lived-secret-0123456789abcdef';
-    const cursor = (await get(handler, {}, short)).headers['fulfil-cursor'] as string;
-    const waiting = get(handler, { since: cursor, wait: '20' }, short);
-    await held(handler, 1);
-    clock.advance(2 * 3_600_000);
-    await engine.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
-    expectRefused(await waiting, await refusedLike(handler, short));
-  });
-
-  it('a token that expires before the wait would end: the wait ends at the expiry with 401', async () => {
-    const clock = new ManualClock(START);
-    const engine = await seeded(await openSqliteRepository(':memory:'), clock);
-    const short = 'one-second-secret-0123456789abcdef';
-    await engine.createToken('default', {
-      name: 'one-second',
-      token: short,
-      acl: 'all',
-      expires_at: '2026-01-01 00:00:01',
-    });
-    // The wait would end after 5 s with 200 []; the token ends after 1 s of the engine's clock.
-    const handler = handlerOf(engine, { maxWaitMs: 5_000, jitter: 0 });
-    const cursor = (await get(handler, {}, short)).headers['fulfil-cursor'] as string;
-    const waiting = get(handler, { since: cursor, wait: '20' }, short);
-    await held(handler, 1);
-    clock.advance(1_000);
-    expectRefused(await waiting, await refusedLike(handler, short));
-  });
-});
-
 /**
  * Databases a second repository can open (its own connection: another process, as the database
  * sees it): what opens one repository on it each time it is called.
@@ -336,6 +296,48 @@ const sharedDatabases = [
       ]
     : []),
 ] as const;
+
+/** A token that expires while its request is held, on every database. */
+describe.each([
+  ['sqlite :memory:', async () => () => openSqliteRepository(':memory:')] as const,
+  ...sharedDatabases,
+] as const)('%s: a held request never outlives its token', (_name, database) => {
+  /** An engine on the database whose clock the test moves, with a token that expires at `at`. */
+  async function expiring(at: string) {
+    const clock = new ManualClock(START);
+    const engine = await seeded(await (await database())(), clock);
+    const secret = 'short-lived-secret-0123456789abcdef';
+    await engine.createToken('default', {
+      name: 'short',
+      token: secret,
+      acl: 'all',
+      expires_at: at,
+    });
+    return { clock, engine, secret };
+  }
+
+  it('a token whose expiry passes during the wait: the next order is answered 401, not sent', async () => {
+    const { clock, engine, secret } = await expiring('2026-01-01 01:00:00');
+    const handler = handlerOf(engine);
+    const cursor = (await get(handler, {}, secret)).headers['fulfil-cursor'] as string;
+    const waiting = get(handler, { since: cursor, wait: '20' }, secret);
+    await held(handler, 1);
+    clock.advance(2 * 3_600_000);
+    await engine.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
+    expectRefused(await waiting, await refusedLike(handler, secret));
+  });
+
+  it('a token that expires before the wait would end: the wait ends at the expiry with 401', async () => {
+    const { clock, engine, secret } = await expiring('2026-01-01 00:00:01');
+    // The wait would end after 5 s with 200 []; the token ends after 1 s of the engine's clock.
+    const handler = handlerOf(engine, { maxWaitMs: 5_000, jitter: 0 });
+    const cursor = (await get(handler, {}, secret)).headers['fulfil-cursor'] as string;
+    const waiting = get(handler, { since: cursor, wait: '20' }, secret);
+    await held(handler, 1);
+    clock.advance(1_000);
+    expectRefused(await waiting, await refusedLike(handler, secret));
+  });
+});
 
 /** A commit by another repository. */
 describe.each(sharedDatabases)(
