@@ -33,11 +33,13 @@ import { moveLines } from './use-cases/move-lines.js';
 import {
   authenticateOperator,
   createOperator,
+  deleteExpiredSessions,
   listOperators,
   login,
   logout,
   type OperatorPrincipal,
   revokeOperator,
+  sessionMs,
   sessionOperator,
 } from './use-cases/operator-accounts.js';
 
@@ -76,6 +78,10 @@ export function createAdminEngine(deps: EngineDeps) {
     sessionOperator: (session: string, requestId?: string | null) =>
       sessionOperator(deps, session, requestId ?? null),
     logout: (session: string) => logout(deps, session),
+    /** How long a session lasts after its login, in whole seconds (the cookie's Max-Age). */
+    sessionSeconds: Math.round(sessionMs(deps) / 1000),
+    /** Deletes every session that has expired by now; answers how many (`serve` sweeps). */
+    deleteExpiredSessions: () => deleteExpiredSessions(deps),
 
     // ── reading ──
     dashboard: (op: Op) => dashboard(deps, op),

@@ -86,6 +86,11 @@ export interface EngineOptions {
    * off, and every poll reads its documents.
    */
   documentCacheBytes?: number;
+  /**
+   * How long an operator's session (the console's login) lasts, in hours; default 12. Expired
+   * sessions are refused at once, and deleted by `admin.deleteExpiredSessions()` and by logins.
+   */
+  sessionHours?: number;
 }
 
 /**
@@ -99,6 +104,14 @@ function documentCacheOf(bytes: number): { documentCache?: DocumentCache } {
     throw new TypeError(`fulfil: documentCacheBytes must be an integer >= 0, got ${bytes}`);
   }
   return bytes === 0 ? {} : { documentCache: new DocumentCache(bytes) };
+}
+
+function sessionHoursOf(hours: number | undefined): { sessionHours?: number } {
+  if (hours === undefined) return {};
+  if (!(Number.isFinite(hours) && hours > 0)) {
+    throw new TypeError(`fulfil: sessionHours must be a number of hours > 0, got ${hours}`);
+  }
+  return { sessionHours: hours };
 }
 
 export function createEngine(options: EngineOptions) {
@@ -118,6 +131,7 @@ export function createEngine(options: EngineOptions) {
     ...(options.onCourierCall ? { onCourierCall: options.onCourierCall } : {}),
     ...(options.trackTokenUse ? { tokenUse: tokenUseTracker(options.repository) } : {}),
     ...documentCacheOf(options.documentCacheBytes ?? DEFAULT_DOCUMENT_CACHE_BYTES),
+    ...sessionHoursOf(options.sessionHours),
   };
   return {
     /** The prefix of this engine's ACL resources. */
@@ -210,6 +224,11 @@ export function createEngine(options: EngineOptions) {
      * store's queues, in any process, for waking long polls.
      */
     onQueueChange: options.repository.onQueueChange?.bind(options.repository),
+    /**
+     * The repository's `onTokenChange`, when it has one: calls after commits that may have
+     * changed a token, in any process, so that a held long poll checks its token again.
+     */
+    onTokenChange: options.repository.onTokenChange?.bind(options.repository),
     /** The engine's clock, as stored timestamps are written: for checking `expires_at`. */
     now: () => now(deps),
     /** How many orders each queue of each store lists, for monitoring. */

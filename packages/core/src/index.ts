@@ -62,7 +62,11 @@ export {
   type KeptDocument,
 } from './use-cases/document-cache.js';
 export { INTAKE_BATCH_SIZE, type IntakeOutcome } from './use-cases/intake-batch.js';
-export type { CreatedOperator, OperatorPrincipal } from './use-cases/operator-accounts.js';
+export {
+  type CreatedOperator,
+  type OperatorPrincipal,
+  SESSION_HOURS,
+} from './use-cases/operator-accounts.js';
 export type { OrderHistory } from './use-cases/orders.js';
 export type { QueuePage } from './use-cases/poll.js';
 export type { QueueDepth } from './use-cases/queue-depths.js';

@@ -243,6 +243,11 @@ export function queueDepthQuery(db: Db, storeId: number) {
     .groupBy(['queue', 'warehouse_code']);
 }
 
+/** Every session expired at `at`: found through the index on `expires_at` (migration 0011). */
+export function expiredSessionsDelete(db: Db, at: Timestamp) {
+  return db.deleteFrom('operator_sessions').where('expires_at', '<=', at);
+}
+
 /** When these orders were created (the oldest of each queue), by primary key. */
 export function oldestQuery(db: Db, ids: readonly number[]) {
   return db.selectFrom('fulfillment_orders').select(['id', 'created_at']).where('id', 'in', ids);
@@ -348,6 +353,11 @@ export class AdminQueries implements AdminRepositoryTx {
 
   async deleteSession(hash: string): Promise<void> {
     await this.#db.deleteFrom('operator_sessions').where('hash', '=', hash).execute();
+  }
+
+  async deleteExpiredSessions(at: Timestamp): Promise<number> {
+    const result = await expiredSessionsDelete(this.#db, at).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async searchOrders(search: OrderSearch): Promise<OrderSummary[]> {

@@ -4,6 +4,7 @@
  */
 export {
   AdminQueries,
+  expiredSessionsDelete,
   oldestQuery,
   orderCountQuery,
   orderSearchQuery,

@@ -58,6 +58,11 @@ export interface KyselyRepositoryOptions {
    * `otherCommits` is not given; without either, every authentication reads its token.
    */
   tokenWatch?: TokenWatch;
+  /**
+   * How other processes' token changes reach `onTokenChange` (Postgres: LISTEN). Without it,
+   * `otherCommits` is read on a short timer while someone listens, if given.
+   */
+  otherTokenChanges?: OtherProcesses;
 }
 
 /** How often a SQLite file's data_version is read while long polls wait (docs/polling.md). */
@@ -128,6 +133,8 @@ export class KyselyRepository implements Repository {
   readonly #sharedReads: SharedReads | undefined;
   readonly #versionsSql: VersionsSql;
   readonly #changes: QueueChangeHub;
+  /** The same kind of hub for token changes: its listeners are told null, any token. */
+  readonly #tokenChanges: QueueChangeHub;
   readonly #tokens: TokenCache | undefined;
   readonly #otherCommits: (() => unknown) | undefined;
   /** Commits of this repository that wrote queue entries, per store (`queueVersion`). */
@@ -158,6 +165,12 @@ export class KyselyRepository implements Repository {
           : undefined),
     );
     this.#otherCommits = options.otherCommits;
+    const otherCommits = options.otherCommits;
+    this.#tokenChanges = new QueueChangeHub(
+      options.otherTokenChanges ??
+        (otherCommits &&
+          pollingOtherProcesses(async () => otherCommits(), OTHER_PROCESSES_INTERVAL_MS)),
+    );
     const tokenWatch =
       options.tokenWatch ??
       (options.otherCommits && { version: options.otherCommits, close: async () => {} });
@@ -228,7 +241,7 @@ export class KyselyRepository implements Repository {
         return work(tx);
       });
     const committed = (result: T): T => {
-      if (changed?.tokens) this.#tokens?.forget();
+      if (changed?.tokens) this.#tokensChanged();
       for (const storeId of changed?.stores ?? []) {
         this.#queueWrites.set(storeId, (this.#queueWrites.get(storeId) ?? 0) + 1);
         this.#changes.emit(storeId);
@@ -277,6 +290,16 @@ export class KyselyRepository implements Repository {
     return this.#changes.subscribe(listener);
   }
 
+  onTokenChange(listener: () => void): () => void {
+    return this.#tokenChanges.subscribe(() => listener());
+  }
+
+  /** A write of this process may have changed tokens: forget the kept ones, then tell. */
+  #tokensChanged(): void {
+    this.#tokens?.forget();
+    this.#tokenChanges.emit(null);
+  }
+
   /**
    * Runs `work` in a write transaction of its own, never grouped, on the kysely instance: for bulk
    * work that is no use case (a store dump's import). Its BEGIN waits for a lock held by another
@@ -300,7 +323,7 @@ export class KyselyRepository implements Repository {
       // Bulk work may write tokens and queue entries (a dump's import), and may have committed
       // before it failed.
       if (began) {
-        this.#tokens?.forget();
+        this.#tokensChanged();
         this.#bulkWrites += 1;
       }
     }
@@ -337,6 +360,7 @@ export class KyselyRepository implements Repository {
     if (this.#closed) return;
     this.#closed = true;
     await this.#changes.close();
+    await this.#tokenChanges.close();
     await this.#tokens?.close();
     await this.#groups?.idle();
     await this.#sharedReads?.idle();

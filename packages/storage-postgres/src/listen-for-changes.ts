@@ -18,6 +18,8 @@ export interface PostgresListener {
   changes: OtherProcesses;
   /** Token changes, for the tokens the repository keeps (token-cache.ts). */
   tokens: TokenWatch;
+  /** Token changes, for `onTokenChange` (held long polls check their token again). */
+  tokenChanges: OtherProcesses;
 }
 
 /**
@@ -28,11 +30,13 @@ export interface PostgresListener {
  * again a second after it is lost.
  *
  * Whatever committed while it was not connected was not heard: once connected (and again after
- * a reconnect) it tells queue listeners `null`, and the token version moves. While it is not
- * connected, the token version is undefined, so no token is kept.
+ * a reconnect) it tells queue and token listeners `null`, and the token version moves. While it
+ * is not connected, the token version is undefined, so no token is kept.
  */
 export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
-  let emit: QueueChangeListener | undefined;
+  /** Who is told of queue changes, and of token changes, while anyone listens. */
+  const queues: { emit?: QueueChangeListener | undefined } = {};
+  const tokens: { emit?: QueueChangeListener | undefined } = {};
   let tokensWatched = false;
   /** Moves with every token notification and every (re)connect. */
   let tokenVersion = 0;
@@ -41,7 +45,8 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
 
-  const wanted = () => !closed && (emit !== undefined || tokensWatched);
+  const wanted = () =>
+    !closed && (queues.emit !== undefined || tokens.emit !== undefined || tokensWatched);
 
   const connect = (): Promise<void> => {
     connecting ??= (async () => {
@@ -66,11 +71,13 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
       next.on('end', lost);
       next.on('notification', (message) => {
         if (message.channel === TOKENS_CHANNEL) {
+          // The version first: whoever is told reads the token anew.
           tokenVersion += 1;
+          tokens.emit?.(null);
           return;
         }
         const storeId = Number(message.payload);
-        emit?.(Number.isSafeInteger(storeId) ? storeId : null);
+        queues.emit?.(Number.isSafeInteger(storeId) ? storeId : null);
       });
       try {
         await next.connect();
@@ -81,7 +88,8 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
         }
         client = next;
         tokenVersion += 1;
-        emit?.(null);
+        queues.emit?.(null);
+        tokens.emit?.(null);
       } catch {
         lost();
       }
@@ -93,26 +101,31 @@ export function listenOnPostgres(config: pg.ClientConfig): PostgresListener {
 
   const close = async () => {
     closed = true;
-    emit = undefined;
+    queues.emit = undefined;
+    tokens.emit = undefined;
     clearTimeout(retry);
     await connecting;
     await client?.end().catch(() => {});
     client = undefined;
   };
 
-  return {
-    changes: {
-      start(listener) {
-        emit = listener;
-        if (client) emit(null);
-        else void connect();
-      },
-      stop() {
-        // The connection stays: the next long poll would open it again at once.
-        emit = undefined;
-      },
-      close,
+  /** The source of one kind of change: told null at once when it starts while connected. */
+  const sourceOf = (slot: typeof queues): OtherProcesses => ({
+    start(listener) {
+      slot.emit = listener;
+      if (client) listener(null);
+      else void connect();
     },
+    stop() {
+      // The connection stays: the next listener would open it again at once.
+      slot.emit = undefined;
+    },
+    close,
+  });
+
+  return {
+    changes: sourceOf(queues),
+    tokenChanges: sourceOf(tokens),
     tokens: {
       version() {
         tokensWatched = true;

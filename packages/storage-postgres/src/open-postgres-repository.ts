@@ -190,5 +190,6 @@ export async function openPostgresRepository(
     profile: postgresProfile(options.maxAttempts ?? 5, names),
     otherProcesses: listener.changes,
     tokenWatch: listener.tokens,
+    otherTokenChanges: listener.tokenChanges,
   });
 }

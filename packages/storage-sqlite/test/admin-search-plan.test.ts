@@ -1,6 +1,7 @@
 import { createEngine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { orderCountQuery, orderSearchQuery } from '@fulfil/storage-kysely';
+import { expiredSessionsDelete, orderCountQuery, orderSearchQuery } from '@fulfil/storage-kysely';
+import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openSqliteRepository } from '../src/index.js';
 
@@ -67,5 +68,21 @@ describe('the sku filter', () => {
       ).length,
     ).toBe(40);
     await engine.close();
+  });
+});
+
+describe('deleting expired sessions', () => {
+  it('seeks the expired rows by the expiry index, never scans the sessions', async () => {
+    const repository = await openSqliteRepository(':memory:');
+    const compiled = expiredSessionsDelete(repository.db, '2026-01-01 00:00:00').compile();
+    const plan = await repository.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+    );
+    expect(plan.rows.map((row) => row.detail)).toEqual([
+      expect.stringMatching(
+        /^SEARCH operator_sessions USING (COVERING )?INDEX operator_sessions_expires/,
+      ),
+    ]);
+    await repository.close();
   });
 });

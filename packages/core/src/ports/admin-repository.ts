@@ -110,6 +110,11 @@ export interface AdminRepositoryTx {
   findSession(hash: string): Promise<OperatorSession | null>;
   /** Deletes the session; deleting one that is gone is harmless. */
   deleteSession(hash: string): Promise<void>;
+  /**
+   * Deletes every session whose `expires_at` is at or before `at` (none of them can be used
+   * any more); answers how many. Cheap however many sessions there are: it seeks by expiry.
+   */
+  deleteExpiredSessions(at: Timestamp): Promise<number>;
 
   // ── the order search ─────────────────────────────────────────────────────────────────────
   /** Up to `limit` orders matching the search, newest (highest id) first. */

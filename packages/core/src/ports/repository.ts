@@ -83,6 +83,16 @@ export interface Repository {
    * again on its own timer.
    */
   onQueueChange?(listener: (storeId: number | null) => void): () => void;
+  /**
+   * Calls `listener` soon after a transaction that may have changed a token (created, revoked,
+   * retired, its scope or expiry changed) has committed, in this process or in another on the
+   * same database: by the time it is called, `findStoreToken` reads what that commit wrote. It may
+   * call more often than that, never less; once the repository watches other processes (from the
+   * first listener on, and again after any gap in watching), it calls, since what committed
+   * meanwhile was not heard. Returns the function that stops the calls. Optional: without it a
+   * held long poll checks its token only when it answers.
+   */
+  onTokenChange?(listener: () => void): () => void;
   /** Releases the connection(s). The repository is unusable afterwards. */
   close(): Promise<void>;
 }

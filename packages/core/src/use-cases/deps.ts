@@ -26,6 +26,8 @@ export interface EngineDeps {
   tokenUse?: TokenUseTracker;
   /** The queue documents polls have read, by the change that wrote them (document-cache.ts). */
   documentCache?: DocumentCache;
+  /** How long an operator's session lasts after its login; default `SESSION_HOURS`. */
+  sessionHours?: number;
 }
 
 export function now(deps: EngineDeps): Timestamp {

@@ -13,7 +13,7 @@ import { type EngineDeps, now, requireStore } from './deps.js';
 
 /** Operators and their sessions (docs/admin-api.md): who may use the admin API. */
 
-/** How long a session lasts after its login. */
+/** How long a session lasts after its login, unless the engine is told otherwise. */
 export const SESSION_HOURS = 12;
 
 /** Who acts through the admin API: an operator, and the request it acts by. */
@@ -91,7 +91,10 @@ export async function authenticateOperator(
   return principalOf(record, requestId);
 }
 
-/** Opens a session for the operator; answers the session's secret (the cookie) once. */
+/**
+ * Opens a session for the operator; answers the session's secret (the cookie) once. The sessions
+ * of anyone that have expired by now are deleted in the same transaction.
+ */
 export async function login(
   deps: EngineDeps,
   credentials: unknown,
@@ -104,14 +107,25 @@ export async function login(
     if (!record || !sameHash(record.hash, hashTokenSecret(input.secret))) throw unauthenticated();
     const operator = principalOf(record, requestId);
     const at = deps.clock.now();
+    await tx.deleteExpiredSessions(formatTimestamp(at));
     await tx.insertSession({
       hash: hashTokenSecret(session),
       operator_id: record.id,
       created_at: formatTimestamp(at),
-      expires_at: formatTimestamp(new Date(at.getTime() + SESSION_HOURS * 3_600_000)),
+      expires_at: formatTimestamp(new Date(at.getTime() + sessionMs(deps))),
     });
     return { session, operator };
   });
+}
+
+/** How long a session lasts, in milliseconds: the engine's `sessionHours`. */
+export function sessionMs(deps: Pick<EngineDeps, 'sessionHours'>): number {
+  return (deps.sessionHours ?? SESSION_HOURS) * 3_600_000;
+}
+
+/** Deletes every session that has expired by now, whoever's; answers how many. */
+export async function deleteExpiredSessions(deps: EngineDeps): Promise<number> {
+  return deps.repository.transaction((tx) => tx.deleteExpiredSessions(now(deps)));
 }
 
 /** The operator of a live session, or `unauthenticated`. */

@@ -82,9 +82,11 @@ export async function openEngine(
     onCourierCall?: (event: CourierCallEvent) => void;
     /** The engine's document cache (core's `documentCacheBytes`); its default when absent. */
     documentCacheBytes?: number;
+    /** How long an operator's session lasts (core's `sessionHours`); its default when absent. */
+    sessionHours?: number;
   } = {},
 ): Promise<Engine> {
-  const { onCourierCall, documentCacheBytes, ...repositoryOptions } = options;
+  const { onCourierCall, documentCacheBytes, sessionHours, ...repositoryOptions } = options;
   const repository = await openRepository(context.databaseUrl, {
     ...repositoryOptions,
     baseDir: context.baseDir,
@@ -96,6 +98,7 @@ export async function openEngine(
     trackTokenUse: true,
     couriers: builtInCouriers(),
     ...(documentCacheBytes === undefined ? {} : { documentCacheBytes }),
+    ...(sessionHours === undefined ? {} : { sessionHours }),
     ...(onCourierCall ? { onCourierCall } : {}),
   });
 }

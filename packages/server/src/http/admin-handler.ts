@@ -1,10 +1,4 @@
-import {
-  type AdminEngine,
-  DomainError,
-  isDomainError,
-  type OperatorPrincipal,
-  unverified,
-} from '@fulfil/core';
+import { type AdminEngine, DomainError, type OperatorPrincipal, unverified } from '@fulfil/core';
 import * as v from 'valibot';
 import {
   ADMIN_OPERATIONS,
@@ -13,8 +7,10 @@ import {
   type AdminOperation,
   SESSION_PATH,
 } from './admin-routes.js';
-import { type AuthThrottle, tooManyFailures } from './auth-throttle.js';
+import { type AuthFailureObserver, type AuthThrottle, throttledFailure } from './auth-throttle.js';
+import { clientAddress } from './client-address.js';
 import { HttpError } from './errors.js';
+import { type LoginThrottle, loginName, throttledLogin } from './login-throttle.js';
 import { buildAdminOpenApiDocument } from './openapi/admin-document.js';
 import { randomHex } from './random-hex.js';
 import type { HttpHeaders, HttpRequest } from './types.js';
@@ -29,13 +25,22 @@ import type { HttpHeaders, HttpRequest } from './types.js';
 export interface AdminOptions {
   /**
    * Take `X-Forwarded-Proto: https` as the request having come over https (Secure cookie, the
-   * origin compared): only behind a proxy that sets it.
+   * origin compared), and the last `X-Forwarded-For` entry as the client's address: only behind
+   * a proxy that sets them. The request handler's own `trustProxy` does the same.
    */
   trustProxy?: boolean;
 }
 
+/** What the admin API counts failed authentications with (docs/limits.md). */
+export interface AdminGuards {
+  /** Wrong operator secrets, per address: shared with `/V1` tokens. */
+  addresses: AuthThrottle;
+  /** Failed logins, per operator name and address. */
+  logins: LoginThrottle;
+  observe?: AuthFailureObserver | undefined;
+}
+
 export const SESSION_COOKIE = 'fulfil_session';
-const SESSION_MAX_AGE = 12 * 3600;
 
 export type AdminRoute =
   | { kind: 'admin'; operation: AdminOperation }
@@ -82,13 +87,26 @@ export function requestIdOf(headers: HttpHeaders): string {
   return sent && SANE_REQUEST_ID.test(sent) ? sent : randomHex(8);
 }
 
-function cookieOf(headers: HttpHeaders, name: string): string | undefined {
+/** Every value of the cookie `name`, as the browser sent them: the most specific path first. */
+function cookiesOf(headers: HttpHeaders, name: string): string[] {
+  const values: string[] = [];
   for (const part of (header(headers, 'cookie') ?? '').split(';')) {
     const [key, ...rest] = part.split('=');
-    if (key?.trim() === name) return rest.join('=').trim() || undefined;
+    const value = rest.join('=').trim();
+    if (key?.trim() === name && value !== '') values.push(value);
   }
-  return undefined;
+  return values;
 }
+
+function cookieOf(headers: HttpHeaders, name: string): string | undefined {
+  return cookiesOf(headers, name)[0];
+}
+
+/**
+ * The session cookies a logout ends: the browser may hold one per path it logged in at (one
+ * set before the cookie followed the mount point had `Path=/admin`); a few at most.
+ */
+const MOST_SESSIONS_ENDED = 4;
 
 function bearerOf(headers: HttpHeaders): string | null | undefined {
   const authorization = header(headers, 'authorization');
@@ -107,14 +125,17 @@ function forbiddenOrigin(): DomainError {
 
 export function createAdminServer(
   admin: AdminEngine,
-  throttle: AuthThrottle,
+  guards: AdminGuards,
   options: AdminOptions = {},
 ) {
   let document: unknown;
+  const trustProxy = options.trustProxy === true;
+  const observe = (surface: 'admin' | 'login') => (status: 401 | 429) =>
+    guards.observe?.(surface, status);
 
   function isSecure(request: HttpRequest): boolean {
     if (request.secure) return true;
-    return options.trustProxy === true && header(request.headers, 'x-forwarded-proto') === 'https';
+    return trustProxy && header(request.headers, 'x-forwarded-proto') === 'https';
   }
 
   /** Sec-Fetch-Site first; without it (older browsers) Origin must be this very origin. */
@@ -130,47 +151,46 @@ export function createAdminServer(
     if (origin === undefined || host === undefined || origin !== own) throw forbiddenOrigin();
   }
 
-  /** Runs an authentication; a refusal counts against the address, and past the limit is 429. */
-  async function throttled<T>(request: HttpRequest, attempt: () => Promise<T>): Promise<T> {
-    const address = request.remoteAddress;
-    try {
-      return await attempt();
-    } catch (error) {
-      if (address === undefined || !isDomainError(error) || error.code !== 'unauthenticated') {
-        throw error;
-      }
-      const blocked = throttle.retryAfter(address) > 0;
-      throttle.fail(address);
-      throw blocked ? tooManyFailures(throttle.retryAfter(address)) : error;
-    }
-  }
-
+  /**
+   * The operator of the request. A wrong operator secret counts against the address like a bad
+   * `/V1` token (never locking out a valid one); no session, or one that has ended, is not a
+   * failure: it is a page opened before logging in, and counts nowhere.
+   */
   async function authenticate(
     request: HttpRequest,
     requestId: string,
   ): Promise<{ operator: OperatorPrincipal; byCookie: boolean }> {
-    return throttled(request, async () => {
-      const bearer = bearerOf(request.headers);
-      if (bearer === null) {
-        throw new DomainError(
-          'unauthenticated',
-          'The Authorization header must read "Bearer <secret>".',
-        );
-      }
-      if (bearer !== undefined) {
+    const bearer = bearerOf(request.headers);
+    if (bearer !== undefined) {
+      try {
+        if (bearer === null) {
+          throw new DomainError(
+            'unauthenticated',
+            'The Authorization header must read "Bearer <secret>".',
+          );
+        }
         return { operator: await admin.authenticateOperator(bearer, requestId), byCookie: false };
+      } catch (error) {
+        const address = clientAddress(request, trustProxy);
+        throw throttledFailure(guards.addresses, address, error, observe('admin'));
       }
-      const session = cookieOf(request.headers, SESSION_COOKIE);
-      if (session === undefined) {
-        throw new DomainError('unauthenticated', 'Log in first: POST /admin/api/session.');
-      }
-      return { operator: await admin.sessionOperator(session, requestId), byCookie: true };
-    });
+    }
+    const session = cookieOf(request.headers, SESSION_COOKIE);
+    if (session === undefined) {
+      throw new DomainError('unauthenticated', 'Log in first: POST /admin/api/session.');
+    }
+    return { operator: await admin.sessionOperator(session, requestId), byCookie: true };
   }
 
+  /**
+   * The session cookie. It names no Path, so the browser scopes it to the directory of the URL
+   * it logged in at: `<where the console is mounted>/api`, whatever prefix a proxy in front
+   * adds, which is every URL the console sends it to. Clearing it the same way (logout, from the
+   * same URL) clears that very cookie.
+   */
   function cookie(request: HttpRequest, value: string, maxAge: number): string {
     const secure = isSecure(request) ? '; Secure' : '';
-    return `${SESSION_COOKIE}=${value}; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+    return `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
   }
 
   const whoami = (operator: OperatorPrincipal) => ({
@@ -187,19 +207,17 @@ export function createAdminServer(
     const method = request.method.toUpperCase();
     if (method === 'POST') {
       assertSameOrigin(request);
-      const address = request.remoteAddress;
-      // A throttled address is refused before its guess is even looked at.
-      if (address !== undefined && throttle.retryAfter(address) > 0) {
-        throttle.fail(address);
-        throw tooManyFailures(throttle.retryAfter(address));
-      }
-      const { session, operator } = await throttled(request, () =>
-        admin.login(unverified(body ?? {}), requestId),
+      const { session, operator } = await throttledLogin(
+        guards.logins,
+        loginName(body),
+        clientAddress(request, trustProxy),
+        () => admin.login(unverified(body ?? {}), requestId),
+        observe('login'),
       );
       return {
         status: 200,
         value: whoami(operator),
-        headers: { 'set-cookie': cookie(request, session, SESSION_MAX_AGE) },
+        headers: { 'set-cookie': cookie(request, session, admin.sessionSeconds) },
         operator: operator.name,
       };
     }
@@ -207,8 +225,9 @@ export function createAdminServer(
     if (method === 'GET')
       return { status: 200, value: whoami(operator), headers: {}, operator: operator.name };
     if (byCookie) assertSameOrigin(request);
-    const value = cookieOf(request.headers, SESSION_COOKIE);
-    if (value !== undefined) await admin.logout(value);
+    for (const value of cookiesOf(request.headers, SESSION_COOKIE).slice(0, MOST_SESSIONS_ENDED)) {
+      await admin.logout(value);
+    }
     return {
       status: 200,
       value: { ended: true },

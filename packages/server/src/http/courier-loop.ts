@@ -1,6 +1,7 @@
 import type { Engine } from '@fulfil/core';
 import { stdoutLog } from './batched-lines.js';
 import type { Metrics } from './metrics.js';
+import { repeating } from './repeating.js';
 import { type LogFn, logEntry } from './types.js';
 
 export interface CourierLoopOptions {
@@ -23,9 +24,6 @@ export function startCourierLoop(
 ): () => Promise<void> {
   const intervalMs = options.intervalMs ?? 5000;
   const log = options.log ?? stdoutLog;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
 
   const runRound = async () => {
     try {
@@ -46,17 +44,5 @@ export function startCourierLoop(
     }
   };
 
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = runRound().then(schedule);
-    }, intervalMs);
-  };
-  schedule();
-
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await round;
-  };
+  return repeating(runRound, { intervalMs });
 }

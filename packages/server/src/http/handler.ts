@@ -1,11 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import {
-  DEFAULT_ACL_PREFIX,
-  DomainError,
-  hashTokenSecret,
-  isDomainError,
-  type Principal,
-} from '@fulfil/core';
+import { DEFAULT_ACL_PREFIX, DomainError, hashTokenSecret, type Principal } from '@fulfil/core';
 import {
   ADMIN_ROUTES,
   type AdminOptions,
@@ -13,12 +7,15 @@ import {
   createAdminServer,
   requestIdOf,
 } from './admin-handler.js';
-import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-throttle.js';
+import { type AuthThrottle, createAuthThrottle, throttledFailure } from './auth-throttle.js';
 import { stdoutLog } from './batched-lines.js';
+import { clientAddress } from './client-address.js';
 import { docsAsset, ICON_ASSET } from './docs-assets.js';
 import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError } from './errors.js';
+import { heldToken } from './held-token.js';
 import { JsonDocuments } from './json-documents.js';
+import { createLoginThrottle, type LoginThrottle } from './login-throttle.js';
 import { DEFAULT_LONG_POLL_LIMITS, type LongPollLimits, LongPolls } from './long-poll.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import type { Metrics } from './metrics.js';
@@ -70,6 +67,13 @@ export interface RequestHandlerOptions {
   reportId?: () => string;
   /** Counts failed authentications per client address (429); default 20 per 10 s. */
   authThrottle?: AuthThrottle;
+  /** Counts failed operator logins per name and address (429); default 10 per 10 minutes. */
+  loginThrottle?: LoginThrottle;
+  /**
+   * Behind a proxy that sets them: the client's address is the last `X-Forwarded-For` entry
+   * (failed authentications are counted by it), and `X-Forwarded-Proto: https` means https.
+   */
+  trustProxy?: boolean;
   /** Counts every request and serves the series at `GET /metrics`; off by default. */
   metrics?: Metrics;
   /**
@@ -210,13 +214,17 @@ export function createRequestHandler(
   const makeReportId = options.reportId ?? defaultReportId;
   const aclPrefix = options.aclPrefix ?? engine.aclPrefix ?? DEFAULT_ACL_PREFIX;
   const throttle = options.authThrottle ?? createAuthThrottle();
+  const trustProxy = options.trustProxy ?? options.admin?.trustProxy ?? false;
+  const metrics = options.metrics;
+  const observeAuthFailure = metrics?.observeAuthFailure.bind(metrics);
   const cacheLimits = options.responseCache ?? DEFAULT_RESPONSE_CACHE_LIMITS;
   const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const { now } = engine;
-  const longPolls = new LongPolls(
-    options.longPoll ?? DEFAULT_LONG_POLL_LIMITS,
-    engine.onQueueChange,
-  );
+  const longPolls = new LongPolls(options.longPoll ?? DEFAULT_LONG_POLL_LIMITS, {
+    queues: engine.onQueueChange,
+    tokens: engine.onTokenChange,
+    ...(metrics ? { onRefused: metrics.observeWaitRefused.bind(metrics) } : {}),
+  });
   const changeStamp = engine.changeStamp && sharedRead(engine.changeStamp);
   // Only an engine that can say when its data changed can have answers kept.
   const cache =
@@ -263,13 +271,9 @@ export function createRequestHandler(
       }
       return await engine.authenticate(storeCode, credentials.secret);
     } catch (error) {
-      const address = request.remoteAddress;
-      if (address === undefined || !isDomainError(error) || error.code !== 'unauthenticated') {
-        throw error;
-      }
-      const throttled = throttle.retryAfter(address) > 0;
-      throttle.fail(address);
-      throw throttled ? tooManyFailures(throttle.retryAfter(address)) : error;
+      throw throttledFailure(throttle, clientAddress(request, trustProxy), error, (status) =>
+        observeAuthFailure?.('api', status),
+      );
     }
   }
 
@@ -290,12 +294,19 @@ export function createRequestHandler(
   router.add('GET', '/favicon.ico', { kind: 'asset', name: ICON_ASSET });
   router.add('GET', HEALTH_PATH, { kind: 'health' });
   router.add('GET', READY_PATH, { kind: 'ready' });
-  const metrics = options.metrics;
   if (metrics) router.add('GET', METRICS_PATH, { kind: 'metrics' });
   let admin: ReturnType<typeof createAdminServer> | undefined;
   if (options.admin) {
     if (!engine.admin) throw new Error('fulfil: the admin API needs an engine with its admin side');
-    admin = createAdminServer(engine.admin, throttle, options.admin);
+    admin = createAdminServer(
+      engine.admin,
+      {
+        addresses: throttle,
+        logins: options.loginThrottle ?? createLoginThrottle(),
+        observe: observeAuthFailure,
+      },
+      { ...options.admin, trustProxy },
+    );
     for (const { method, pattern, route } of ADMIN_ROUTES) router.add(method, pattern, route);
   }
 
@@ -407,7 +418,8 @@ export function createRequestHandler(
     }
     if (route.kind === 'metrics') {
       const depths = await engine.queueDepths().catch(() => null);
-      return answer(200, PROMETHEUS_CONTENT_TYPE, metrics?.render(depths) ?? '');
+      const held = { waiting: longPolls.waiting };
+      return answer(200, PROMETHEUS_CONTENT_TYPE, metrics?.render(depths, held) ?? '');
     }
     if (route.kind === 'admin' || route.kind === 'admin_session' || route.kind === 'admin_schema') {
       return serveAdmin(request, exchange, route, match.params);
@@ -451,9 +463,10 @@ export function createRequestHandler(
       // Not awaited here: while the request is held, this function's frame is let go.
       return longPolls
         .hold(
-          `${storeCode}\u0000${principal.name}`,
+          heldToken(engine, storeCode, secret as string, principal),
           seconds,
           queueLook(engine, operation, { principal, body, query }),
+          request.signal,
         )
         .then((result) => respond(200, result, media, headersOf(result)));
     }

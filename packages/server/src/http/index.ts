@@ -27,6 +27,11 @@ export {
   type RequestHandler,
   type RequestHandlerOptions,
 } from './handler.js';
+export {
+  createLoginThrottle,
+  type LoginThrottle,
+  type LoginThrottleOptions,
+} from './login-throttle.js';
 export { DEFAULT_LONG_POLL_LIMITS, type LongPollLimits } from './long-poll.js';
 export { type Format, negotiate, type Produced } from './media.js';
 export { createMetrics, type Metrics } from './metrics.js';
@@ -46,5 +51,6 @@ export {
 export { createRouter, type RouteMatch, type Router } from './router.js';
 export { OPERATIONS, type Operation } from './routes.js';
 export { coerceBySchema } from './schema-coerce.js';
+export { type SessionSweepOptions, startSessionSweep } from './session-sweep.js';
 export type { HttpEngine, HttpHeaders, HttpRequest, HttpResponse, LogFn } from './types.js';
 export { encodeXmlResponse, parseXmlRequest } from './xml.js';

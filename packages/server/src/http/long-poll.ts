@@ -54,6 +54,38 @@ export interface Look<T> {
 /** Subscribes to the repository's commits (`Repository.onQueueChange`). */
 export type ChangeSource = (listener: (storeId: number | null) => void) => () => void;
 
+/** Subscribes to the repository's token changes (`Repository.onTokenChange`). */
+export type TokenChangeSource = (listener: () => void) => () => void;
+
+/** Where the long polls hear of changes, and whom they tell of a refusal. */
+export interface LongPollSources {
+  /** Commits that may have changed a queue: waiters look again. */
+  queues?: ChangeSource | undefined;
+  /** Commits that may have changed a token: waiters check their token again. */
+  tokens?: TokenChangeSource | undefined;
+  /** A wait refused over a cap: `token` (per token) or `server` (in all). */
+  onRefused?: (cap: WaiterCap) => void;
+}
+
+/** The caps a wait can be refused over. */
+export type WaiterCap = 'token' | 'server';
+
+/**
+ * The token a held request was authenticated by. The request answers what it found only while
+ * the token is still valid: it is checked again before every answer, whenever tokens change, and
+ * when it expires.
+ */
+export interface HeldToken {
+  /** What the per-token cap counts by: the token's store and name. */
+  readonly key: string;
+  /** The token itself (its store and secret's hash): waiters of one identity share a check. */
+  readonly identity: string;
+  /** Resolves while the token is valid; rejects with the error to answer (401) once it is not. */
+  check(): Promise<void>;
+  /** Milliseconds from now until the token expires; undefined when it never does. */
+  readonly expiresInMs: number | undefined;
+}
+
 function overCap(what: string): HttpError {
   const seconds = String(RETRY_AFTER_SECONDS);
   return new HttpError(
@@ -64,9 +96,17 @@ function overCap(what: string): HttpError {
   );
 }
 
+/**
+ * The answer of a wait whose client closed its connection: nobody reads it, but the log line
+ * and the metrics say what became of the request (499, as proxies write it).
+ */
+export function clientClosed(): HttpError {
+  return new HttpError(499, 'The client closed the connection before the answer.');
+}
+
 /** One held request: what it needs between looks, and nothing of the request itself. */
 interface Waiter<T> {
-  readonly token: string;
+  readonly token: HeldToken;
   readonly look: () => Promise<Look<T>>;
   resolve(result: T): void;
   reject(error: unknown): void;
@@ -80,9 +120,16 @@ interface Waiter<T> {
   /** A change came while it looked: look again as soon as this look ends. */
   changed: boolean;
   ended: boolean;
+  /** Its token is being checked before it answers: nothing else moves it meanwhile. */
+  answering: boolean;
+  /** What it answers instead of its look once the look under way ends (its token refused). */
+  refusal: { error: unknown } | undefined;
   pendingMs: number;
   deadline: NodeJS.Timeout | undefined;
   pendingRetry: NodeJS.Timeout | undefined;
+  /** The client's connection, while the waiter listens for its close. */
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
 }
 
 /**
@@ -97,18 +144,19 @@ interface Waiter<T> {
  */
 export class LongPolls {
   readonly #limits: LongPollLimits;
-  readonly #changes: ChangeSource | undefined;
+  readonly #sources: LongPollSources;
   readonly #perToken = new Map<string, number>();
   readonly #waiters = new Set<Waiter<unknown>>();
   /** Waiters in line for a look, first in first out. */
   readonly #queue = new Set<Waiter<unknown>>();
   #looksUnderWay = 0;
   #unsubscribe: (() => void) | undefined;
+  #unsubscribeTokens: (() => void) | undefined;
   #closed = false;
 
-  constructor(limits: LongPollLimits, changes: ChangeSource | undefined) {
+  constructor(limits: LongPollLimits, sources: LongPollSources = {}) {
     this.#limits = limits;
-    this.#changes = changes;
+    this.#sources = sources;
   }
 
   /** How many requests are held now. */
@@ -122,18 +170,24 @@ export class LongPolls {
   }
 
   /**
-   * Looks until a look is ready or the wait ends, and answers the last look. Over a cap: 429
-   * before the first look.
+   * Looks until a look is ready or the wait ends, and answers the last look once its token has
+   * passed a check; a token refused meanwhile (revoked, expired) is the answer instead. Over a
+   * cap: 429 before the first look. When `signal` aborts (the client closed its connection), the
+   * wait ends at once with {@link clientClosed} and its slot is free.
    */
-  hold<T>(token: string, seconds: number, look: () => Promise<Look<T>>): Promise<T> {
+  hold<T>(
+    token: HeldToken,
+    seconds: number,
+    look: () => Promise<Look<T>>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const holdMs = this.holdMs(seconds);
     if (holdMs <= 0) return look().then((found) => found.result);
-    if (this.#waiters.size >= this.#limits.total) {
-      return Promise.reject(overCap('on this server'));
-    }
-    const mine = this.#perToken.get(token) ?? 0;
-    if (mine >= this.#limits.perToken) return Promise.reject(overCap('for this token'));
-    this.#perToken.set(token, mine + 1);
+    if (signal?.aborted) return Promise.reject(clientClosed());
+    if (this.#waiters.size >= this.#limits.total) return this.#refuse('server');
+    const mine = this.#perToken.get(token.key) ?? 0;
+    if (mine >= this.#limits.perToken) return this.#refuse('token');
+    this.#perToken.set(token.key, mine + 1);
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = {
         token,
@@ -146,16 +200,37 @@ export class LongPolls {
         queued: false,
         changed: false,
         ended: false,
+        answering: false,
+        refusal: undefined,
         pendingMs: PENDING_FIRST_MS,
         deadline: undefined,
         pendingRetry: undefined,
+        signal,
+        onAbort: undefined,
       };
       this.#waiters.add(waiter);
       // Before the first look: a commit during it makes the waiter look again.
-      if (this.#waiters.size === 1) this.#unsubscribe = this.#changes?.(this.#onChange);
-      waiter.deadline = setTimeout(this.#end, this.#jittered(holdMs), waiter);
+      if (this.#waiters.size === 1) {
+        this.#unsubscribe = this.#sources.queues?.(this.#onChange);
+        this.#unsubscribeTokens = this.#sources.tokens?.(this.#onTokenChange);
+      }
+      // The wait ends when its token expires, if that comes first: the check then refuses it.
+      const endsIn = Math.min(
+        this.#jittered(holdMs),
+        token.expiresInMs ?? Number.POSITIVE_INFINITY,
+      );
+      waiter.deadline = setTimeout(this.#end, Math.max(1, endsIn), waiter);
+      if (signal) {
+        waiter.onAbort = () => this.#abandon(waiter);
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
       this.#look(waiter);
     });
+  }
+
+  #refuse(cap: WaiterCap): Promise<never> {
+    this.#sources.onRefused?.(cap);
+    return Promise.reject(overCap(cap === 'server' ? 'on this server' : 'for this token'));
   }
 
   /**
@@ -183,7 +258,23 @@ export class LongPolls {
     }
   };
 
+  /** Every token held is checked again, once per token however many wait on it. */
+  readonly #onTokenChange = (): void => {
+    const checks = new Map<string, Promise<void>>();
+    for (const waiter of this.#waiters) {
+      if (waiter.answering || waiter.refusal) continue;
+      const identity = waiter.token.identity;
+      let check = checks.get(identity);
+      if (!check) {
+        check = waiter.token.check();
+        checks.set(identity, check);
+      }
+      check.catch((error: unknown) => this.#refused(waiter, error));
+    }
+  };
+
   readonly #wake = (waiter: Waiter<unknown>): void => {
+    if (waiter.answering || waiter.refusal) return;
     if (waiter.looking) waiter.changed = true;
     else if (!waiter.queued) this.#look(waiter);
   };
@@ -191,8 +282,22 @@ export class LongPolls {
   readonly #end = (waiter: Waiter<unknown>): void => {
     waiter.ended = true;
     // A look under way answers when it ends; the first look always does.
-    if (!waiter.looking && waiter.last) this.#settle(waiter, waiter.last);
+    if (!waiter.looking && !waiter.answering && waiter.last) this.#answer(waiter, waiter.last);
   };
+
+  /** Its token was refused: the waiter answers that, now or when its look ends. */
+  #refused(waiter: Waiter<unknown>, error: unknown): void {
+    if (waiter.answering || waiter.refusal || !this.#waiters.has(waiter)) return;
+    waiter.refusal = { error };
+    if (!waiter.looking) this.#fail(waiter, error);
+  }
+
+  /** The client went away: the slot is free now, and the waiter looks no more. */
+  #abandon(waiter: Waiter<unknown>): void {
+    if (!this.#waiters.has(waiter)) return;
+    waiter.refusal = { error: clientClosed() };
+    this.#fail(waiter, waiter.refusal.error);
+  }
 
   #look(waiter: Waiter<unknown>): void {
     clearTimeout(waiter.pendingRetry);
@@ -224,9 +329,13 @@ export class LongPolls {
 
   #looked(waiter: Waiter<unknown>, found: Look<unknown>): void {
     this.#lookEnded(waiter);
+    if (waiter.refusal) {
+      this.#fail(waiter, waiter.refusal.error);
+      return;
+    }
     waiter.last = found;
     waiter.storeId = found.storeId;
-    if (found.ready || waiter.ended || this.#closed) this.#settle(waiter, found);
+    if (found.ready || waiter.ended || this.#closed) this.#answer(waiter, found);
     else if (waiter.changed) this.#look(waiter);
     else if (found.pending) {
       waiter.pendingRetry = setTimeout(this.#wake, waiter.pendingMs, waiter);
@@ -237,30 +346,50 @@ export class LongPolls {
 
   #failed(waiter: Waiter<unknown>, error: unknown): void {
     this.#lookEnded(waiter);
-    this.#release(waiter);
-    waiter.reject(error);
+    this.#fail(waiter, waiter.refusal?.error ?? error);
   }
 
-  #settle(waiter: Waiter<unknown>, found: Look<unknown>): void {
-    this.#release(waiter);
-    waiter.resolve(found.result);
-  }
-
-  /** Takes the waiter off every list, once. */
-  #release(waiter: Waiter<unknown>): void {
+  /** Answers `found` if the token still passes its check; its refusal otherwise. */
+  #answer(waiter: Waiter<unknown>, found: Look<unknown>): void {
+    waiter.answering = true;
     clearTimeout(waiter.deadline);
     clearTimeout(waiter.pendingRetry);
+    waiter.token.check().then(
+      () => {
+        if (!this.#release(waiter)) return;
+        waiter.resolve(found.result);
+      },
+      (error: unknown) => this.#fail(waiter, error),
+    );
+  }
+
+  #fail(waiter: Waiter<unknown>, error: unknown): void {
+    if (this.#release(waiter)) waiter.reject(error);
+  }
+
+  /** Takes the waiter off every list, once: false when it was already. */
+  #release(waiter: Waiter<unknown>): boolean {
+    clearTimeout(waiter.deadline);
+    clearTimeout(waiter.pendingRetry);
+    if (waiter.onAbort) {
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.onAbort = undefined;
+    }
     if (waiter.queued) {
       waiter.queued = false;
       this.#queue.delete(waiter);
     }
-    if (!this.#waiters.delete(waiter)) return;
+    if (!this.#waiters.delete(waiter)) return false;
     if (this.#waiters.size === 0) {
       this.#unsubscribe?.();
       this.#unsubscribe = undefined;
+      this.#unsubscribeTokens?.();
+      this.#unsubscribeTokens = undefined;
     }
-    const left = (this.#perToken.get(waiter.token) ?? 1) - 1;
-    if (left > 0) this.#perToken.set(waiter.token, left);
-    else this.#perToken.delete(waiter.token);
+    const key = waiter.token.key;
+    const left = (this.#perToken.get(key) ?? 1) - 1;
+    if (left > 0) this.#perToken.set(key, left);
+    else this.#perToken.delete(key);
+    return true;
   }
 }

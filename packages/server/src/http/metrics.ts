@@ -1,4 +1,6 @@
 import type { CourierCallEvent, DispatchReport, QueueDepth } from '@fulfil/core';
+import type { AuthSurface } from './auth-throttle.js';
+import type { WaiterCap } from './long-poll.js';
 import { Counter, family, Histogram } from './prometheus.js';
 
 /**
@@ -13,8 +15,21 @@ export interface Metrics {
   observeCourierRound(outcome: DispatchReport | Error): void;
   /** One carrier call: its carrier, operation, outcome kind and duration. */
   observeCourierCall(event: CourierCallEvent): void;
-  /** The exposition text; `depths` is null when the database could not be read. */
-  render(depths: readonly QueueDepth[] | null): string;
+  /** One failed authentication: where (a `/V1` token, an operator secret, a login), and 401 or 429. */
+  observeAuthFailure(surface: AuthSurface, status: 401 | 429): void;
+  /** One queue GET with `wait` refused over a waiter cap: per token, or in all. */
+  observeWaitRefused(cap: WaiterCap): void;
+  /**
+   * The exposition text; `depths` is null when the database could not be read, `process` is what
+   * the process holds now (default nothing).
+   */
+  render(depths: readonly QueueDepth[] | null, process?: ProcessState): string;
+}
+
+/** What the serving process holds at the moment of a scrape. */
+export interface ProcessState {
+  /** Queue GETs with `wait` held now. */
+  waiting: number;
 }
 
 /** Request latency buckets, in seconds: from a cached poll to a slow stock batch. */
@@ -27,7 +42,15 @@ export function createMetrics(): Metrics {
   const courierRounds = new Counter();
   const carrierCalls = new Counter();
   const carrierLatency = new Histogram(LATENCY_BUCKETS);
+  const authFailures = new Counter();
+  const waitRefusals = new Counter();
   return {
+    observeAuthFailure(surface, status) {
+      authFailures.add({ surface, status: String(status) });
+    },
+    observeWaitRefused(cap) {
+      waitRefusals.add({ cap });
+    },
     observeCourierCall({ carrier, op, kind, ms }) {
       carrierCalls.add({ carrier, operation: op, outcome: kind });
       carrierLatency.observe({ carrier, operation: op }, ms / 1000);
@@ -46,7 +69,7 @@ export function createMetrics(): Metrics {
         if (outcome[kind].length) courierOrders.add({ outcome: kind }, outcome[kind].length);
       }
     },
-    render(depths) {
+    render(depths, process = { waiting: 0 }) {
       return [
         family(
           'fulfil_http_requests_total',
@@ -86,6 +109,24 @@ export function createMetrics(): Metrics {
         family('fulfil_database_up', 'gauge', 'Whether the last read of the database succeeded.', [
           { labels: {}, value: depths === null ? 0 : 1 },
         ]),
+        family(
+          'fulfil_auth_failures_total',
+          'counter',
+          'Failed authentications, by surface (api: /V1 tokens, admin: operator secrets, login) and status: 401, or 429 once throttled.',
+          authFailures.samples(),
+        ),
+        family(
+          'fulfil_long_polls_waiting',
+          'gauge',
+          'Queue GETs with wait held by this process now.',
+          [{ labels: {}, value: process.waiting }],
+        ),
+        family(
+          'fulfil_long_poll_refusals_total',
+          'counter',
+          'Queue GETs with wait refused (429) over a waiter cap: token (per token) or server (in all).',
+          waitRefusals.samples(),
+        ),
         family(
           'fulfil_courier_orders_total',
           'counter',

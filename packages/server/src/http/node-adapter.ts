@@ -107,18 +107,53 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   });
 }
 
-function plainRequest(req: IncomingMessage, body: Buffer): HttpRequest {
-  const target = req.url ?? '/';
-  const mark = target.indexOf('?');
-  return {
-    method: req.method ?? 'GET',
-    path: mark === -1 ? target : target.slice(0, mark),
-    query: new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1)),
-    headers: req.headers,
-    body,
-    ...(req.socket.remoteAddress === undefined ? {} : { remoteAddress: req.socket.remoteAddress }),
-    ...('encrypted' in req.socket && req.socket.encrypted === true ? { secure: true } : {}),
+/**
+ * A request as read from its socket. Its `signal` is made on first use only: most requests never
+ * ask whether their client is still there. A class, so that every request has one hidden class.
+ */
+class SocketRequest implements HttpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: Buffer;
+  readonly remoteAddress: string | undefined;
+  readonly secure: boolean;
+  readonly #res: ServerResponse | undefined;
+  #signal: AbortSignal | undefined;
+
+  constructor(req: IncomingMessage, body: Buffer, res?: ServerResponse) {
+    const target = req.url ?? '/';
+    const mark = target.indexOf('?');
+    this.method = req.method ?? 'GET';
+    this.path = mark === -1 ? target : target.slice(0, mark);
+    this.query = new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1));
+    this.headers = req.headers;
+    this.body = body;
+    this.remoteAddress = req.socket.remoteAddress;
+    this.secure = 'encrypted' in req.socket && req.socket.encrypted === true;
+    this.#res = res;
+  }
+
+  /** Aborts when the connection closes before the answer is written. */
+  get signal(): AbortSignal | undefined {
+    if (this.#res) this.#signal ??= closeSignal(this.#res);
+    return this.#signal;
+  }
+}
+
+function closeSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  const gone = () => {
+    if (!res.writableFinished) controller.abort();
   };
+  if (res.closed) gone();
+  else res.once('close', gone);
+  return controller.signal;
+}
+
+function plainRequest(req: IncomingMessage, body: Buffer): HttpRequest {
+  return new SocketRequest(req, body);
 }
 
 /** What node could not even parse as a request, and how to say so. */
@@ -211,7 +246,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
         .then((read) => {
           if (read.ok) {
             // Chained, not awaited: a held long poll keeps no suspended frame of this callback.
-            handler(plainRequest(req, read.body)).then((response) => {
+            handler(new SocketRequest(req, read.body, res)).then((response) => {
               try {
                 write(res, response, closeHeader());
               } catch (error) {

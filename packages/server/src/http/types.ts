@@ -16,6 +16,11 @@ export interface HttpRequest {
   remoteAddress?: string;
   /** Whether it came over TLS (the admin API's session cookie is then `Secure`). */
   secure?: boolean;
+  /**
+   * Aborts when the client closes its connection before the answer: a held long poll then ends
+   * at once and frees its slot. Absent: the wait runs its course.
+   */
+  signal?: AbortSignal;
 }
 
 /** A response as the handler produces it; the node adapter writes it out. */
@@ -54,4 +59,6 @@ export type HttpEngine = Pick<
   | 'listStores'
   | 'queueDepths'
 > &
-  Partial<Pick<Engine, 'changeStamp' | 'now' | 'admin' | 'onQueueChange'>> & { aclPrefix?: string };
+  Partial<Pick<Engine, 'changeStamp' | 'now' | 'admin' | 'onQueueChange' | 'onTokenChange'>> & {
+    aclPrefix?: string;
+  };

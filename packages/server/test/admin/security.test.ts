@@ -49,13 +49,14 @@ describe('authentication', () => {
     expect(withToken.status).toBe(401);
   });
 
-  test('the login sets an HttpOnly, SameSite=Strict cookie on /admin; a wrong secret is 401', async () => {
+  test('the login sets an HttpOnly, SameSite=Strict cookie for where it was made; a wrong secret is 401', async () => {
     const server = await serve();
     const { cookie, reply } = await login(server, 'alice', server.secrets.admin);
     expect(reply.body).toEqual({ name: 'alice', role: 'admin', store_code: null });
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
-    expect(cookie).toMatch(/Path=\/admin/);
+    // No Path: the browser scopes it to the login URL's directory, `<mount>/api`, behind any prefix.
+    expect(cookie).not.toMatch(/Path=/i);
     expect(cookie).not.toMatch(/Secure/);
     const wrong = await adminCall(server, 'POST', '/session', {
       json: { name: 'alice', secret: server.secrets.viewer },
@@ -81,6 +82,24 @@ describe('authentication', () => {
       headers: { 'sec-fetch-site': 'same-origin', 'x-forwarded-proto': 'https' },
     });
     expect(reply.headers.get('set-cookie')).toMatch(/; Secure/);
+  });
+
+  test('logging out ends every session the browser sent, an older cookie of another path too', async () => {
+    const server = await serve();
+    const older = await login(server, 'alice', server.secrets.admin);
+    const newer = await login(server, 'alice', server.secrets.admin);
+    const out = await fetch(`${server.url}/admin/api/session`, {
+      method: 'DELETE',
+      headers: {
+        cookie: `fulfil_session=${newer.session}; fulfil_session=${older.session}`,
+        'sec-fetch-site': 'same-origin',
+      },
+    });
+    expect(out.status).toBe(200);
+    expect(out.headers.get('set-cookie')).toMatch(/^fulfil_session=; HttpOnly; .*Max-Age=0/);
+    for (const { session } of [older, newer]) {
+      expect((await adminCall(server, 'GET', '/session', { session })).status).toBe(401);
+    }
   });
 
   test('logging out or revoking the operator ends the session', async () => {
@@ -109,22 +128,31 @@ describe('authentication', () => {
     ).toBe(401);
   });
 
-  test('failed logins are throttled per address like failed tokens', async () => {
+  test('failed logins are throttled per operator name and address', async () => {
     const server = await serve();
-    for (let attempt = 1; attempt <= 20; attempt++) {
+    for (let attempt = 1; attempt <= 10; attempt++) {
       const reply = await adminCall(server, 'POST', '/session', {
         json: { name: 'alice', secret: 'guess' },
         headers: { 'sec-fetch-site': 'same-origin' },
       });
       expect(reply.status, `attempt ${attempt}`).toBe(401);
     }
-    // Even the right secret is refused from a throttled address until Retry-After.
+    // Even the right secret of that name is refused from that address until Retry-After.
     const blocked = await adminCall(server, 'POST', '/session', {
       json: { name: 'alice', secret: server.secrets.admin },
       headers: { 'sec-fetch-site': 'same-origin' },
     });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(blocked.body.message).toBe(
+      'Too many failed logins of this operator from this address: retry in %fieldValue seconds.',
+    );
+    // Another operator from the same address is not.
+    const other = await adminCall(server, 'POST', '/session', {
+      json: { name: 'oscar', secret: server.secrets.operator },
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+    expect(other.status).toBe(200);
   });
 });
 

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, ManualClock } from '@fulfil/core';
+import { openSqliteRepository } from '@fulfil/storage-sqlite';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import {
@@ -191,6 +193,52 @@ describe('fulfil serve', () => {
     parent = 1; // pnpm was stopped; its shell did not pass the signal on
     expect(await serve.done).toBe(0);
     expect(serve.stdout.text).toContain('The script that started fulfil has ended: stopping');
+  });
+
+  it('--session-hours sets the console session lifetime, and expired sessions are deleted', async () => {
+    const db = join(dir, 'sessions.db');
+    // A session that expired long ago, left in the database by an earlier run.
+    const past = createEngine({
+      repository: await openSqliteRepository({ filename: db }),
+      clock: new ManualClock('2020-01-01T00:00:00Z'),
+    });
+    const { secret } = await past.admin.createOperator({ name: 'alice', role: 'admin' });
+    await past.admin.login({ name: 'alice', secret });
+    await past.close();
+    const sessions = async () => {
+      const repository = await openSqliteRepository({ filename: db });
+      try {
+        const rows = await repository.db
+          .selectFrom('operator_sessions')
+          .select('expires_at')
+          .execute();
+        return rows.map((row) => row.expires_at);
+      } finally {
+        await repository.close();
+      }
+    };
+    expect(await sessions()).toEqual(['2020-01-01 12:00:00']);
+
+    const serve = startServe(['--db', `sqlite:${db}`, '--session-hours', '2']);
+    const url = await serve.ready();
+    // Swept as serve starts, not only at the next login.
+    await vi.waitFor(async () => expect(await sessions()).toEqual([]), { timeout: 5_000 });
+    const login = await fetch(`${url}/admin/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ name: 'alice', secret }),
+    });
+    expect(login.status).toBe(200);
+    expect(login.headers.get('set-cookie')).toMatch(/Max-Age=7200(;|$)/);
+    const [expiresAt] = await sessions();
+    const lifetime = Date.parse(`${expiresAt?.replace(' ', 'T')}Z`) - Date.now();
+    expect(lifetime).toBeGreaterThan(7_100_000);
+    expect(lifetime).toBeLessThanOrEqual(7_200_000);
+    serve.signals.emit('SIGTERM');
+    expect(await serve.done).toBe(0);
+    const refused = await runCli(['serve', '--session-hours', '0']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.text).toContain('--session-hours');
   });
 
   it('mounts the console at /admin/ with the admin API, and neither with --admin off', async () => {

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { createEngine, type Engine, ManualClock, type Repository } from '@fulfil/core';
 import { openPostgresRepository } from '@fulfil/storage-postgres';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createRequestHandler,
   DEFAULT_LONG_POLL_LIMITS,
+  type HttpRequest,
   type HttpResponse,
   type LongPollLimits,
   type RequestHandler,
@@ -22,8 +23,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function engineOn(repository: Repository): Engine {
-  const engine = createEngine({ repository, clock: new ManualClock(START) });
+function engineOn(repository: Repository, clock = new ManualClock(START)): Engine {
+  const engine = createEngine({ repository, clock });
   cleanups.push(() => engine.close());
   return engine;
 }
@@ -35,19 +36,27 @@ function handlerOf(engine: Engine, longPoll: Partial<LongPollLimits> = {}): Requ
   });
 }
 
+function request(
+  query: Record<string, string>,
+  token: string = TOKENS.all,
+  path = QUEUE,
+): HttpRequest {
+  return {
+    method: 'GET',
+    path,
+    query: new URLSearchParams(query),
+    headers: { authorization: `Bearer ${token}` },
+    body: Buffer.alloc(0),
+  };
+}
+
 function get(
   handler: RequestHandler,
   query: Record<string, string>,
   token: string = TOKENS.all,
   path = QUEUE,
 ): Promise<HttpResponse> {
-  return handler({
-    method: 'GET',
-    path,
-    query: new URLSearchParams(query),
-    headers: { authorization: `Bearer ${token}` },
-    body: Buffer.alloc(0),
-  });
+  return handler(request(query, token, path));
 }
 
 const bodyOf = (response: HttpResponse) => JSON.parse(String(response.body));
@@ -61,10 +70,25 @@ async function held(handler: RequestHandler, count: number): Promise<void> {
   while (handler.waiting < count) await new Promise((resolve) => setImmediate(resolve));
 }
 
-async function seeded(repository: Repository): Promise<Engine> {
-  const engine = engineOn(repository);
+async function seeded(repository: Repository, clock?: ManualClock): Promise<Engine> {
+  const engine = engineOn(repository, clock);
   await engine.loadSeed(testSeed());
   return engine;
+}
+
+/** What a plain call with a refused token answers: a held request refused later must match it. */
+async function refusedLike(handler: RequestHandler, token: string) {
+  const plain = await get(handler, {}, token);
+  expect(plain.status).toBe(401);
+  return { body: bodyOf(plain), challenge: plain.headers['www-authenticate'] };
+}
+
+/** Asserts that `response` is the 401 of a refused token, and carries no order. */
+function expectRefused(response: HttpResponse, like: Awaited<ReturnType<typeof refusedLike>>) {
+  expect(response.status).toBe(401);
+  expect(bodyOf(response)).toEqual(like.body);
+  expect(response.headers['www-authenticate']).toBe(like.challenge);
+  expect(response.headers['fulfil-cursor']).toBeUndefined();
 }
 
 describe('queue GETs: after, since and the cursor', () => {
@@ -194,6 +218,30 @@ describe('long polling (wait)', () => {
     expect((await second).status).toBe(200);
   });
 
+  it('a wait whose client went away frees its slot at once, and is looked for no more', async () => {
+    const engine = await seeded(await openSqliteRepository(':memory:'));
+    const handler = handlerOf(engine);
+    const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
+    const clients = Array.from({ length: 10 }, () => new AbortController());
+    const dropped = clients.map((client) =>
+      handler({ ...request({ since: cursor, wait: '20' }), signal: client.signal }),
+    );
+    await held(handler, 10);
+    const looks = vi.spyOn(engine, 'pollPage');
+    for (const client of clients) client.abort();
+    expect(handler.waiting).toBe(0);
+    for (const response of await Promise.all(dropped)) expect(response.status).toBe(499);
+    await engine.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
+    expect(looks).not.toHaveBeenCalled();
+    // The token's ten slots are free: ten new waits are held, the eleventh is refused.
+    const next = (await get(handler, { since: cursor })).headers['fulfil-cursor'] as string;
+    const again = Array.from({ length: 10 }, () => get(handler, { since: next, wait: '20' }));
+    await held(handler, 10);
+    expect((await get(handler, { since: next, wait: '20' })).status).toBe(429);
+    handler.endWaits();
+    await Promise.all(again);
+  });
+
   it('shutdown answers every waiter at once with 200 [] and its cursor', async () => {
     const engine = await seeded(await openSqliteRepository(':memory:'));
     const handler = handlerOf(engine);
@@ -214,8 +262,11 @@ describe('long polling (wait)', () => {
   });
 });
 
-/** A commit by another repository (its own connection: another process, as the database sees it). */
-describe.each([
+/**
+ * Databases a second repository can open (its own connection: another process, as the database
+ * sees it): what opens one repository on it each time it is called.
+ */
+const sharedDatabases = [
   [
     'sqlite file',
     async () => {
@@ -244,16 +295,107 @@ describe.each([
         ] as const,
       ]
     : []),
-] as const)('%s: a waiter is woken by a commit of another process', (_name, database) => {
-  it('answers with the order the other one took in', async () => {
-    const open = await database();
-    const engine = await seeded(await open());
-    const writer = engineOn(await open());
+] as const;
+
+/** A token that expires while its request is held, on every database. */
+describe.each([
+  ['sqlite :memory:', async () => () => openSqliteRepository(':memory:')] as const,
+  ...sharedDatabases,
+] as const)('%s: a held request never outlives its token', (_name, database) => {
+  /** An engine on the database whose clock the test moves, with a token that expires at `at`. */
+  async function expiring(at: string) {
+    const clock = new ManualClock(START);
+    const engine = await seeded(await (await database())(), clock);
+    const secret = 'short-lived-secret-0123456789abcdef';
+    await engine.createToken('default', {
+      name: 'short',
+      token: secret,
+      acl: 'all',
+      expires_at: at,
+    });
+    return { clock, engine, secret };
+  }
+
+  it('a token whose expiry passes during the wait: the next order is answered 401, not sent', async () => {
+    const { clock, engine, secret } = await expiring('2026-01-01 01:00:00');
+    const handler = handlerOf(engine);
+    const cursor = (await get(handler, {}, secret)).headers['fulfil-cursor'] as string;
+    const waiting = get(handler, { since: cursor, wait: '20' }, secret);
+    await held(handler, 1);
+    clock.advance(2 * 3_600_000);
+    await engine.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
+    expectRefused(await waiting, await refusedLike(handler, secret));
+  });
+
+  it('a token that expires before the wait would end: the wait ends at the expiry with 401', async () => {
+    const { clock, engine, secret } = await expiring('2026-01-01 00:00:01');
+    // The wait would end after 5 s with 200 []; the token ends after 1 s of the engine's clock.
+    const handler = handlerOf(engine, { maxWaitMs: 5_000, jitter: 0 });
+    const cursor = (await get(handler, {}, secret)).headers['fulfil-cursor'] as string;
+    const waiting = get(handler, { since: cursor, wait: '20' }, secret);
+    await held(handler, 1);
+    clock.advance(1_000);
+    expectRefused(await waiting, await refusedLike(handler, secret));
+  });
+});
+
+/** A commit by another repository. */
+describe.each(sharedDatabases)(
+  '%s: a waiter is woken by a commit of another process',
+  (_name, database) => {
+    it('answers with the order the other one took in', async () => {
+      const open = await database();
+      const engine = await seeded(await open());
+      const writer = engineOn(await open());
+      const handler = handlerOf(engine);
+      const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
+      const waiting = get(handler, { since: cursor, wait: '20' });
+      await held(handler, 1);
+      await writer.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
+      expect(numbersOf(await waiting)).toEqual(['200002001-1']);
+    });
+  },
+);
+
+/** Who revokes the token of a held request: this process, or another one on the same database. */
+describe.each([
+  [
+    'this process',
+    async () => {
+      const engine = await seeded(await openSqliteRepository(':memory:'));
+      return { engine, writer: engine };
+    },
+  ],
+  ...sharedDatabases.map(
+    ([name, database]) =>
+      [
+        `another process (${name})`,
+        async () => {
+          const open = await database();
+          return { engine: await seeded(await open()), writer: engineOn(await open()) };
+        },
+      ] as const,
+  ),
+] as const)('a token revoked by %s', (_name, setUp) => {
+  it('ends the held request with 401 at once, not 200 at the end of the wait', async () => {
+    const { engine, writer } = await setUp();
+    const handler = handlerOf(engine, { maxWaitMs: 5_000, jitter: 0 });
+    const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
+    const waiting = get(handler, { since: cursor, wait: '20' });
+    await held(handler, 1);
+    await writer.revokeToken('default', 'all');
+    expectRefused(await waiting, await refusedLike(handler, TOKENS.all));
+    expect(handler.waiting).toBe(0);
+  });
+
+  it('never lets the order taken in after the revocation reach the held request', async () => {
+    const { engine, writer } = await setUp();
     const handler = handlerOf(engine);
     const cursor = (await get(handler, {})).headers['fulfil-cursor'] as string;
     const waiting = get(handler, { since: cursor, wait: '20' });
     await held(handler, 1);
+    await writer.revokeToken('default', 'all');
     await writer.intake('default', salesOrder(2001, '200002001', 'WH-A', [['SKU-1', 1]]));
-    expect(numbersOf(await waiting)).toEqual(['200002001-1']);
+    expectRefused(await waiting, await refusedLike(handler, TOKENS.all));
   });
 });

@@ -66,6 +66,26 @@ export function adminContract(h: ContractHarness): void {
       expect(await read((tx) => tx.findSession('b'.repeat(64)))).toBeNull();
       expect(await read((tx) => tx.findSession('c'.repeat(64)))).not.toBeNull();
     });
+
+    it('deleteExpiredSessions deletes the sessions expired at a moment, and no other', async () => {
+      const alice = await write((tx) => tx.insertOperator(operator('alice')));
+      const expiries = ['2026-01-01 11:59:59', '2026-01-01 12:00:00', '2026-01-01 12:00:01'];
+      for (const [index, expires_at] of expiries.entries()) {
+        await write((tx) =>
+          tx.insertSession({
+            hash: String(index).repeat(64),
+            operator_id: alice.id,
+            created_at: '2026-01-01 00:00:00',
+            expires_at,
+          }),
+        );
+      }
+      expect(await write((tx) => tx.deleteExpiredSessions('2026-01-01 12:00:00'))).toBe(2);
+      expect(await read((tx) => tx.findSession('0'.repeat(64)))).toBeNull();
+      expect(await read((tx) => tx.findSession('1'.repeat(64)))).toBeNull();
+      expect(await read((tx) => tx.findSession('2'.repeat(64)))).not.toBeNull();
+      expect(await write((tx) => tx.deleteExpiredSessions('2026-01-01 12:00:00'))).toBe(0);
+    });
   });
 
   describe('order search', () => {

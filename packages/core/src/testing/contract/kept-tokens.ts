@@ -64,4 +64,65 @@ export function keptTokensContract(h: ContractHarness): void {
       }
     });
   });
+
+  describe('onTokenChange', () => {
+    it('tells of a token written through this repository once it has committed', async (context) => {
+      const repository = h.repository();
+      if (!repository.onTokenChange) {
+        context.skip('this repository has no onTokenChange (optional in the port)');
+        return;
+      }
+      const store = await seedStore();
+      const created = await write((tx) => tx.insertToken(token(store.id, 'partner')));
+      const seen: unknown[] = [];
+      const stop = repository.onTokenChange(() => {
+        seen.push(find(created.hash).then((record) => record?.revoked_at));
+      });
+      try {
+        await expect(
+          write(async (tx) => {
+            await tx.revokeToken(store.id, 'partner', '2026-02-01 00:00:00');
+            throw new Error('roll back');
+          }),
+        ).rejects.toThrow('roll back');
+        const before = seen.length;
+        await write((tx) => tx.revokeToken(store.id, 'partner', '2026-02-01 00:00:00'));
+        // Told before the transaction's promise settles, and what it reads then is the commit's.
+        expect(seen.length).toBeGreaterThan(before);
+        expect(await seen[seen.length - 1]).toBe('2026-02-01 00:00:00');
+      } finally {
+        stop();
+      }
+    });
+
+    it('tells of a token written through another connection', async (context) => {
+      const repository = h.repository();
+      if (!repository.onTokenChange) {
+        context.skip('this repository has no onTokenChange (optional in the port)');
+        return;
+      }
+      const other = await h.anotherOrSkip(context);
+      if (!other) return;
+      const store = await seedStore();
+      const created = await write((tx) => tx.insertToken(token(store.id, 'partner')));
+      let calls = 0;
+      const stop = repository.onTokenChange(() => {
+        calls++;
+      });
+      try {
+        // The first call says the watching has begun; only one after it can be the write's.
+        await vi.waitFor(() => expect(calls).toBeGreaterThan(0), { timeout: 5_000, interval: 10 });
+        const seen = calls;
+        await other.transaction((tx) => tx.revokeToken(store.id, 'partner', '2026-02-01 00:00:00'));
+        await vi.waitFor(() => expect(calls).toBeGreaterThan(seen), {
+          timeout: 5_000,
+          interval: 10,
+        });
+        expect(await find(created.hash)).toMatchObject({ revoked_at: '2026-02-01 00:00:00' });
+      } finally {
+        stop();
+        await other.close();
+      }
+    });
+  });
 }

@@ -5,6 +5,7 @@ import {
   type Principal,
   QUEUES,
   resourceOf,
+  SESSION_HOURS,
   type SeedReport,
   unverified,
 } from '@fulfil/core';
@@ -108,6 +109,8 @@ interface ServeOptions {
   /** Whether the admin API is served (admin-exposure.ts), and the proxy's https is trusted. */
   admin: boolean;
   trustProxy: boolean;
+  /** How long an operator's session lasts, in hours. */
+  sessionHours: number;
 }
 
 function publicUrlOption(text: string | undefined): string | undefined {
@@ -138,6 +141,7 @@ function readServeOptions(context: CommandContext): ServeOptions {
     host,
     admin: adminEnabled(readAdminSwitch(stringOption(args, 'admin')), host),
     trustProxy: args.values['trust-proxy'] === true,
+    sessionHours: integerOption(args, 'session-hours', { min: 1, max: 8760 }) ?? SESSION_HOURS,
     port: integerOption(args, 'port', { min: 0, max: 65_535 }) ?? 8080,
     bodyLimit: integerOption(args, 'body-limit', { min: 1 }),
     publicUrl: publicUrlOption(stringOption(args, 'public-url')),
@@ -209,7 +213,9 @@ async function startServing(
   log: (line: string) => void,
 ): Promise<Serving> {
   // Loaded on demand: the other commands never load the HTTP layer.
-  const { createMetrics, startCourierLoop, startHttpServer } = await import('../../http/index.js');
+  const { createMetrics, startCourierLoop, startHttpServer, startSessionSweep } = await import(
+    '../../http/index.js'
+  );
   const { createConsoleHandler } = await import('@fulfil/console');
   const metrics = options.metrics ? createMetrics() : undefined;
   carrierCalls = metrics;
@@ -230,12 +236,15 @@ async function startServing(
         ? { admin: { trustProxy: options.trustProxy }, console: createConsoleHandler() }
         : {}),
       longPoll: options.longPoll,
+      trustProxy: options.trustProxy,
       log,
     });
   } catch (error) {
     await engine.close();
     throw error;
   }
+  // Expired sessions go within half a minute, wherever the admin API is served.
+  const stopSweep = options.admin ? startSessionSweep(engine, { log }) : async () => {};
   const stopCourier =
     options.courierInterval > 0
       ? startCourierLoop(engine, {
@@ -247,7 +256,7 @@ async function startServing(
   return {
     url: server.url,
     async stop() {
-      await Promise.all([stopCourier(), server.close()]);
+      await Promise.all([stopCourier(), stopSweep(), server.close()]);
     },
   };
 }
@@ -341,6 +350,7 @@ async function serveAsWorker(context: CommandContext, options: ServeOptions): Pr
       skipMigrations: true,
       lockTimeoutMs: options.lockTimeoutMs,
       documentCacheBytes: options.documentCacheBytes,
+      sessionHours: options.sessionHours,
       onCourierCall: relayCall,
     });
     const serving = await startServing(engine, options, log);
@@ -396,9 +406,16 @@ export const serveCommand: Command = {
       description: 'serve the admin API and console (auto: only on a loopback --host)',
       default: 'auto',
     },
+    'session-hours': {
+      type: 'string',
+      value: 'hours',
+      description: "how long an operator's console session lasts after its login",
+      default: String(SESSION_HOURS),
+    },
     'trust-proxy': {
       type: 'boolean',
-      description: 'take X-Forwarded-Proto: https from the proxy in front (Secure cookies)',
+      description:
+        "take the proxy's X-Forwarded-Proto: https (Secure cookies) and its X-Forwarded-For (client address)",
     },
     debug: { type: 'boolean', description: 'include stack traces in error bodies' },
     metrics: {
@@ -500,6 +517,7 @@ export const serveCommand: Command = {
     const engine = await openEngine(context, {
       lockTimeoutMs: options.lockTimeoutMs,
       documentCacheBytes: options.documentCacheBytes,
+      sessionHours: options.sessionHours,
       onCourierCall: relayCall,
     });
     try {

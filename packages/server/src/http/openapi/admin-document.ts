@@ -26,7 +26,7 @@ const ERRORS: Record<number, string> = {
   413: 'The request body exceeds the server limit.',
   415: 'The body is not application/json.',
   406: 'Accept names no media type the admin API produces (application/json).',
-  429: 'Too many failed logins from this address; retry after Retry-After seconds.',
+  429: 'Too many failed logins of this operator name from this address, or wrong operator secrets from this address; retry after Retry-After seconds.',
   503: 'The database cannot be reached right now; nothing changed.',
 };
 

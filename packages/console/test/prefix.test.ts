@@ -1,0 +1,85 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { installed, logIn, openConsole, warnIfSkipped, withConsole } from './browser.js';
+
+/**
+ * The console mounted under a path prefix, as docs/console.md shows it behind nginx
+ * (`location /ops/ { proxy_pass http://127.0.0.1:8080/; }`): a proxy that strips `/ops` before
+ * passing each request on, Host and all, the way nginx does.
+ */
+
+warnIfSkipped('prefix.test');
+
+const PREFIX = '/ops';
+
+/** Serves `${PREFIX}/…` from `upstream` at `/…`; anything else is 404. */
+async function prefixProxy(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
+  const target = new URL(upstream);
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (!path.startsWith(`${PREFIX}/`)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const forwarded = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: path.slice(PREFIX.length),
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forwarded.on('error', () => res.destroy());
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe.skipIf(!installed)('the console under a path prefix', { timeout: 60_000 }, () => {
+  const running = withConsole();
+  let proxy: Awaited<ReturnType<typeof prefixProxy>>;
+
+  beforeAll(async () => {
+    proxy = await prefixProxy(running.server.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  test('logged in under /ops/admin/, the next calls carry the session, a reload too, and logout ends it', async () => {
+    const tab = await openConsole(running.browser, proxy.url);
+    const { page } = tab;
+    await logIn(tab, `${proxy.url}${PREFIX}`, running.server.admin);
+    // The dashboard's own calls went through with the session: its store is listed.
+    await page.getByRole('navigation').getByRole('link', { name: 'Orders' }).click();
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toMatch(/^8 orders match/);
+    const [cookie] = await page.context().cookies();
+    expect(cookie).toMatchObject({ name: 'fulfil_session', path: `${PREFIX}/admin/api` });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(await page.context().cookies()).toEqual([]);
+    await tab.assertClean();
+    await page.context().close();
+  });
+});
