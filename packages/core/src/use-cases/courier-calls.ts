@@ -1,3 +1,4 @@
+import { resolveCarrier, splitLegacyEndpoint } from '../domain/carrier-accounts.js';
 import type { Store } from '../domain/types.js';
 import {
   boundCarrierText,
@@ -19,32 +20,39 @@ export interface CourierSession {
   close(): void;
 }
 
+const notConfigured = (message: string): CourierFailure => ({
+  kind: 'permanent',
+  code: 'courier_not_configured',
+  message: boundCarrierText(message),
+});
+
 /**
  * Opens the store's courier for one attempt whose calls must all end by `deadlineMs` from now:
  * the claim's lease minus a margin, so that no call may still land once another dispatcher can
- * take over. A courier that cannot be built (unknown type, a secret missing from the
- * environment) answers every call `permanent`, which the operator sees on the order.
+ * take over. A courier that cannot be built (no carrier account the installation declares, an
+ * unknown type, a secret missing from the environment) answers every call `permanent`, which the
+ * operator sees on the order; nothing is sent.
  */
 export function openCourierSession(
   deps: EngineDeps,
   store: Store,
   deadlineMs: number,
 ): CourierSession {
-  const settings = store.settings.courier;
-  const carrier = settings.type;
+  const { courier: settings } = splitLegacyEndpoint(store.settings.courier);
+  const chosen = resolveCarrier(store.settings.courier, deps.carrierAccounts, store.code);
+  const carrier = 'account' in chosen ? chosen.account.type : settings.type;
   const deadline = new AbortController();
   const deadlineAt = new Date(deps.clock.now().getTime() + deadlineMs);
   const timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs));
   let courier: Courier | CourierFailure;
   try {
-    const factory = deps.couriers[carrier];
-    courier = factory
-      ? factory(settings)
-      : {
-          kind: 'permanent',
-          code: 'courier_not_configured',
-          message: `no courier of type "${carrier}" is configured`,
-        };
+    const factory = Object.hasOwn(deps.couriers, carrier) ? deps.couriers[carrier] : undefined;
+    courier =
+      'problem' in chosen
+        ? notConfigured(chosen.problem)
+        : factory
+          ? factory(settings, chosen.account)
+          : notConfigured(`no courier of type "${carrier}" is registered`);
   } catch (error) {
     courier = {
       kind: 'permanent',
