@@ -1,20 +1,12 @@
 import { createSimulatedCarrier } from '@fulfil/core';
-import { fixtures } from '@fulfil/core/testing';
 import { expect, test } from 'vitest';
-import { adminCall, adminServerPerTest, login } from './support.js';
+import { adminCall, adminServerPerTest, allocatedCourierOrder, login } from './support.js';
 
 const serve = adminServerPerTest();
 
 test('an operator reads an order’s labels through the admin API, to print again (docs/couriers.md)', async () => {
   const server = await serve();
-  const [order] = await server.engine.intake(
-    'default',
-    fixtures.salesOrder('555', [{ sku: 'SKU-1', qty: 1 }], { warehouse_code: 'COURIER' }),
-  );
-  const number = order?.fulfillment_order_number as string;
-  await server.engine.allocate(server.engine.operator('default'), {
-    allocation: { order_id: number, items: [{ item_id: order?.items[0]?.id as number }] },
-  });
+  const number = await allocatedCourierOrder(server.engine, '555', 'SKU-1');
   expect((await server.engine.dispatchCourier()).shipped).toEqual([number]);
   const { session } = await login(server, 'vera', server.secrets.viewer);
   const read = await adminCall(server, 'GET', `/stores/default/orders/${number}/labels`, {
@@ -36,14 +28,7 @@ test('a shipped order shows its last courier error as history, on the timeline, 
   let calls = 0;
   const carrier = createSimulatedCarrier({ faults: () => (calls++ === 0 ? 'refuse' : null) });
   const server = await serve({ engine: { couriers: { simulated: carrier.factory } } });
-  const [order] = await server.engine.intake(
-    'default',
-    fixtures.salesOrder('556', [{ sku: 'SKU-3', qty: 1 }], { warehouse_code: 'COURIER' }),
-  );
-  const number = order?.fulfillment_order_number as string;
-  await server.engine.allocate(server.engine.operator('default'), {
-    allocation: { order_id: number, items: [{ item_id: order?.items[0]?.id as number }] },
-  });
+  const number = await allocatedCourierOrder(server.engine, '556');
   expect((await server.engine.dispatchCourier()).retrying).toEqual([number]);
   const retrying = await adminCall(server, 'GET', `/stores/default/orders/${number}`, {
     secret: server.secrets.viewer,

@@ -4,8 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine } from '@fulfil/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { builtInCouriers } from '../../src/couriers/registry.js';
-import { salesOrder } from '../http/support.js';
-import { adminCall, adminServerPerTest } from './support.js';
+import { adminCall, adminServerPerTest, allocatedCourierOrder } from './support.js';
 
 /**
  * Outbound calls go only where the installation allows (docs/couriers.md): a store admin picks
@@ -69,17 +68,6 @@ function installation() {
   };
 }
 
-/** A courier order of the store, allocated: the next dispatch round books its label. */
-async function allocatedCourierOrder(engine: Engine, number: string): Promise<string> {
-  await engine.intake('default', salesOrder(Number(number), number, 'COURIER', [['SKU-3', 1]]));
-  const order = `${number}-1`;
-  const [item] = (await engine.getOrder('default', order)).items;
-  await engine.allocate(engine.operator('default'), {
-    allocation: { order_id: order, items: [{ item_id: item?.id as number }] },
-  });
-  return order;
-}
-
 async function storeAdmin(engine: Engine): Promise<string> {
   const created = await engine.admin.createOperator({
     name: 'sam',
@@ -92,59 +80,56 @@ async function storeAdmin(engine: Engine): Promise<string> {
 const fieldsOf = (body: { errors?: { parameters: { fieldName?: string }[] }[] }) =>
   (body.errors ?? []).flatMap((error) => error.parameters.map((p) => p.fieldName));
 
+/**
+ * A store-scoped admin sends `courier` as its store's settings; then a courier order is booked.
+ * Answers the PUT's reply, and every request the listener received meanwhile.
+ */
+async function attack(courier: (listener: string) => Record<string, unknown>) {
+  const listener = await startListener();
+  const server = await serve({ engine: installation() });
+  const reply = await adminCall(server, 'PUT', '/stores/default', {
+    secret: await storeAdmin(server.engine),
+    json: { settings: { courier: courier(listener.url) } },
+  });
+  // Whatever the answer said, nothing may leave for the listener when the courier runs.
+  await allocatedCourierOrder(server.engine, '500001');
+  await server.engine.dispatchCourier();
+  await sleep(500);
+  return {
+    reply,
+    received: listener.requests,
+    settings: (await server.engine.getStore('default')).settings,
+  };
+}
+
 describe('a store admin cannot send a secret of the server anywhere', () => {
   test('a ShipEngine courier pointed at a listener of its own, with another tenant key: 400, and the listener receives nothing', async () => {
-    const listener = await startListener();
-    const server = await serve({ engine: installation() });
-    const secret = await storeAdmin(server.engine);
-    const attack = await adminCall(server, 'PUT', '/stores/default', {
-      secret,
-      json: {
-        settings: {
-          courier: {
-            type: 'shipengine',
-            base_url: listener.url,
-            api_key_env: 'SE_KEY_OTHER',
-            ...SHIPENGINE_IDS,
-          },
-        },
-      },
-    });
-    expect(attack.status).toBe(400);
-    expect(fieldsOf(attack.body)).toEqual([
+    const { reply, received, settings } = await attack((url) => ({
+      type: 'shipengine',
+      base_url: url,
+      api_key_env: 'SE_KEY_OTHER',
+      ...SHIPENGINE_IDS,
+    }));
+    expect(reply.status).toBe(400);
+    expect(fieldsOf(reply.body)).toEqual([
       'settings.courier.api_key_env',
       'settings.courier.base_url',
     ]);
-    expect(attack.body.message).toContain('courier.account');
-
-    // Whatever the answer said, nothing leaves for the listener when the courier runs.
-    await allocatedCourierOrder(server.engine, '500001');
-    await server.engine.dispatchCourier();
-    await sleep(500);
-    expect(listener.requests).toEqual([]);
-    const { settings } = await server.engine.getStore('default');
+    expect(reply.body.message).toContain('courier.account');
+    expect(received).toEqual([]);
     expect(settings.courier).toMatchObject({ type: 'simulated' });
     expect(settings.courier).not.toHaveProperty('base_url');
   });
 
   test('SSRF: an HTTP courier at an internal address is refused the same way', async () => {
-    const internal = await startListener();
-    const server = await serve({ engine: installation() });
-    const secret = await storeAdmin(server.engine);
-    const attack = await adminCall(server, 'PUT', '/stores/default', {
-      secret,
-      json: {
-        settings: {
-          courier: { type: 'http', url: `${internal.url}/admin`, secret_env: 'SE_KEY_OTHER' },
-        },
-      },
-    });
-    expect(attack.status).toBe(400);
-    expect(fieldsOf(attack.body)).toEqual(['settings.courier.secret_env', 'settings.courier.url']);
-    await allocatedCourierOrder(server.engine, '500002');
-    await server.engine.dispatchCourier();
-    await sleep(500);
-    expect(internal.requests).toEqual([]);
+    const { reply, received } = await attack((url) => ({
+      type: 'http',
+      url: `${url}/admin`,
+      secret_env: 'SE_KEY_OTHER',
+    }));
+    expect(reply.status).toBe(400);
+    expect(fieldsOf(reply.body)).toEqual(['settings.courier.secret_env', 'settings.courier.url']);
+    expect(received).toEqual([]);
   });
 
   test("a store admin picks among its store's accounts only, by name; the answer says which exist", async () => {

@@ -1,16 +1,11 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, smallSeed, tempDir, writeJson } from './run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, smallSeed, tempDatabasePerTest, writeJson } from './run-cli.js';
 
 /** `--carriers <file>` (env FULFIL_CARRIERS): the installation's carrier accounts (docs/couriers.md). */
 
 describe('fulfil --carriers', () => {
-  let dir: string;
-  let remove: () => Promise<void>;
-  beforeEach(async () => {
-    ({ dir, remove } = await tempDir());
-  });
-  afterEach(() => remove());
+  const temp = tempDatabasePerTest();
 
   const carriers = {
     accounts: {
@@ -23,18 +18,18 @@ describe('fulfil --carriers', () => {
   async function seedWith(courier: Record<string, unknown>): Promise<string> {
     const seed = smallSeed();
     (seed.stores[0] as { settings: Record<string, unknown> }).settings.courier = courier;
-    return writeJson(join(dir, 'seed.json'), seed);
+    return writeJson(join(temp.dir, 'seed.json'), seed);
   }
 
   it('a seed picks an account the file declares; without the file it is refused, naming what exists', async () => {
     const seedFile = await seedWith({ account: 'bridge' });
-    const db = `sqlite:${join(dir, 'fulfil.db')}`;
+    const { db } = temp;
     const refused = await runCli(['seed', seedFile, '--db', db]);
     expect(refused.code).toBe(1);
     expect(refused.stderr.text).toBe(
       'fulfil seed: Carrier account bridge is not declared for this store. Declared: none. [stores[0].settings.courier.account]\n',
     );
-    const file = await writeJson(join(dir, 'carriers.json'), carriers);
+    const file = await writeJson(join(temp.dir, 'carriers.json'), carriers);
     const seeded = await runCli(['seed', seedFile, '--db', db, '--carriers', file]);
     expect(seeded.code).toBe(0);
     // The environment names the file as well; an account of another store is refused.
@@ -47,7 +42,7 @@ describe('fulfil --carriers', () => {
   });
 
   it('a seed that names a URL or a variable is refused by field, whatever the file declares', async () => {
-    const file = await writeJson(join(dir, 'carriers.json'), carriers);
+    const file = await writeJson(join(temp.dir, 'carriers.json'), carriers);
     const seedFile = await seedWith({ type: 'http', url: 'http://10.0.0.1/', secret_env: 'X' });
     const run = await runCli(['seed', seedFile, '--db', 'sqlite::memory:', '--carriers', file]);
     expect(run.code).toBe(1);
@@ -65,14 +60,14 @@ describe('fulfil --carriers', () => {
       [{ bridge: { type: 'http' } }, 'accounts'],
     ];
     for (const [document, expected] of cases) {
-      const file = await writeJson(join(dir, 'carriers.json'), document);
+      const file = await writeJson(join(temp.dir, 'carriers.json'), document);
       const run = await runCli(['stock', 'list', '--db', 'sqlite::memory:', '--carriers', file]);
       expect(run.code, JSON.stringify(document)).toBe(1);
       expect(run.stderr.text).toContain(`fulfil stock list: ${file}: `);
       expect(run.stderr.text).toContain(expected);
       expect(run.stderr.text.trimEnd().split('\n')).toHaveLength(1);
     }
-    const missing = await runCli(['stock', 'list', '--carriers', join(dir, 'nope.json')]);
+    const missing = await runCli(['stock', 'list', '--carriers', join(temp.dir, 'nope.json')]);
     expect(missing.stderr.text).toMatch(/cannot read .*nope\.json: ENOENT/);
   });
 });

@@ -2,9 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CourierFactory, createEngine, simulatedCourier } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openRepository } from '../../src/database-url.js';
-import { runCli, tempDir } from './run-cli.js';
+import { runCli, tempDatabasePerTest } from './run-cli.js';
 
 /** docs/couriers.md: `fulfil courier label` prints a summary, writes documents, or prints JSON. */
 
@@ -31,20 +31,13 @@ const pdfCourier: CourierFactory = (settings, account) => {
 };
 
 describe('fulfil courier label', () => {
-  let dir: string;
-  let remove: () => Promise<void>;
-  let db: string;
-  beforeEach(async () => {
-    ({ dir, remove } = await tempDir());
-    db = `sqlite:${join(dir, 'fulfil.db')}`;
-  });
-  afterEach(() => remove());
-  const cli = (argv: string[]) => runCli([...argv, '--db', db], { cwd: dir });
+  const temp = tempDatabasePerTest();
+  const cli = (argv: string[]) => runCli([...argv, '--db', temp.db], { cwd: temp.dir });
 
   /** Order 700-1 of two lines at a courier warehouse, shipped: two labels, PDF or ZPL. */
   async function shippedOrder(format: 'pdf' | 'zpl') {
     const engine = createEngine({
-      repository: await openRepository(db),
+      repository: await openRepository(temp.db),
       couriers: { pdf: pdfCourier },
       carrierAccounts: { pdf: { type: 'pdf' } },
     });
@@ -101,12 +94,12 @@ describe('fulfil courier label', () => {
     await shippedOrder('pdf');
     const run = await cli(['courier', 'label', '700-1', '--out', 'labels/']);
     expect(run.code).toBe(0);
-    const files = (await readdir(join(dir, 'labels'))).sort();
+    const files = (await readdir(join(temp.dir, 'labels'))).sort();
     expect(files).toEqual(['700-1_shipment-1_1.pdf', '700-1_shipment-1_2.pdf']);
-    for (const file of files) expect(await readFile(join(dir, 'labels', file))).toEqual(PDF);
+    for (const file of files) expect(await readFile(join(temp.dir, 'labels', file))).toEqual(PDF);
     expect(run.stdout.text).toBe(
-      `700-1/shipment-1/1: pdf, 15 bytes → ${join(dir, 'labels', files[0] as string)}\n` +
-        `700-1/shipment-1/2: pdf, 15 bytes → ${join(dir, 'labels', files[1] as string)}\n`,
+      `700-1/shipment-1/1: pdf, 15 bytes → ${join(temp.dir, 'labels', files[0] as string)}\n` +
+        `700-1/shipment-1/2: pdf, 15 bytes → ${join(temp.dir, 'labels', files[1] as string)}\n`,
     );
   });
 
@@ -117,11 +110,11 @@ describe('fulfil courier label', () => {
     expect(refused.stderr.text).toMatch(/2 labels have documents: give --out a directory/);
     // An existing directory takes them without a trailing separator.
     await cli(['courier', 'label', '700-1', '--out', '.']);
-    const zpl = await readFile(join(dir, '700-1_shipment-1_1.zpl'), 'utf8');
+    const zpl = await readFile(join(temp.dir, '700-1_shipment-1_1.zpl'), 'utf8');
     expect(zpl).toBe(label?.document);
     expect(zpl).toMatch(/^\^XA/);
     // With the other label voided, one document is left: it goes to the file named.
-    const repository = await openRepository(db);
+    const repository = await openRepository(temp.db);
     await repository.transaction(async (tx) => {
       const store = await tx.findStore('default');
       const order = store && (await tx.findOrder(store.id, '700-1'));
@@ -131,7 +124,7 @@ describe('fulfil courier label', () => {
     await repository.close();
     const one = await cli(['courier', 'label', '700-1', '--out', 'label.zpl']);
     expect(one.code).toBe(0);
-    expect(await readFile(join(dir, 'label.zpl'), 'utf8')).toBe(label?.document);
+    expect(await readFile(join(temp.dir, 'label.zpl'), 'utf8')).toBe(label?.document);
   });
 
   it('--json prints the labels as before, documents included; --out takes neither --all nor --json', async () => {
@@ -143,7 +136,7 @@ describe('fulfil courier label', () => {
       expect(run.code).toBe(2);
       expect(run.stderr.text).toContain('--out writes the live labels');
     }
-    const none = await runCli(['courier', 'label', '999-1', '--db', db]);
+    const none = await cli(['courier', 'label', '999-1']);
     expect(none.code).toBe(1);
   });
 });
