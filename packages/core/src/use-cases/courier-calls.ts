@@ -1,5 +1,5 @@
 import { resolveCarrier, splitLegacyEndpoint } from '../domain/carrier-accounts.js';
-import type { Store } from '../domain/types.js';
+import type { CourierSettings, Store } from '../domain/types.js';
 import {
   boundCarrierText,
   type Courier,
@@ -20,11 +20,29 @@ export interface CourierSession {
   close(): void;
 }
 
-const notConfigured = (message: string): CourierFailure => ({
+const refusal = (code: string, message: string): CourierFailure => ({
   kind: 'permanent',
-  code: 'courier_not_configured',
+  code,
   message: boundCarrierText(message),
 });
+
+/** The store's courier, or why there is none (then nothing is sent). */
+function buildCourier(
+  deps: EngineDeps,
+  chosen: ReturnType<typeof resolveCarrier>,
+  settings: CourierSettings,
+): Courier | CourierFailure {
+  if ('problem' in chosen) return refusal('courier_not_configured', chosen.problem);
+  const { type } = chosen.account;
+  const factory = Object.hasOwn(deps.couriers, type) ? deps.couriers[type] : undefined;
+  if (!factory)
+    return refusal('courier_not_configured', `no courier of type "${type}" is registered`);
+  try {
+    return factory(settings, chosen.account);
+  } catch (error) {
+    return refusal('courier_configuration', error instanceof Error ? error.message : String(error));
+  }
+}
 
 /**
  * Opens the store's courier for one attempt whose calls must all end by `deadlineMs` from now:
@@ -44,22 +62,7 @@ export function openCourierSession(
   const deadline = new AbortController();
   const deadlineAt = new Date(deps.clock.now().getTime() + deadlineMs);
   const timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs));
-  let courier: Courier | CourierFailure;
-  try {
-    const factory = Object.hasOwn(deps.couriers, carrier) ? deps.couriers[carrier] : undefined;
-    courier =
-      'problem' in chosen
-        ? notConfigured(chosen.problem)
-        : factory
-          ? factory(settings, chosen.account)
-          : notConfigured(`no courier of type "${carrier}" is registered`);
-  } catch (error) {
-    courier = {
-      kind: 'permanent',
-      code: 'courier_configuration',
-      message: boundCarrierText(error instanceof Error ? error.message : String(error)),
-    };
-  }
+  const courier = buildCourier(deps, chosen, settings);
   return {
     carrier,
     async call(op, run) {
