@@ -9,8 +9,8 @@ import {
 import * as v from 'valibot';
 import { builtInCouriers } from '../couriers/registry.js';
 import { columns } from './args.js';
-import { type CommandContext, readJsonFile, resolvePath } from './command.js';
 import { describeError } from './describe-error.js';
+import type { CliIo } from './io.js';
 
 /**
  * The installation's carrier accounts (docs/couriers.md), from the JSON file `--carriers` (or
@@ -23,11 +23,8 @@ const CarriersFile = v.strictObject({ accounts: CarrierAccountsInput });
 /** The courier types the CLI offers. */
 const TYPES = [SIMULATED_COURIER, ...Object.keys(builtInCouriers({}))];
 
-/** The accounts of the file the context names; none without one. */
-export async function readCarrierAccounts(context: CommandContext): Promise<CarrierAccounts> {
-  const file = context.carriersFile;
-  if (file === undefined) return {};
-  const document = await readJsonFile(context, file);
+/** The accounts of the carriers file `file` holds, checked; an error names the file and field. */
+export function parseCarrierAccounts(document: unknown, file: string): CarrierAccounts {
   try {
     const { accounts } = parseWith(CarriersFile, document);
     for (const [name, account] of Object.entries(accounts)) {
@@ -38,7 +35,7 @@ export async function readCarrierAccounts(context: CommandContext): Promise<Carr
     }
     return accounts;
   } catch (error) {
-    throw new Error(`${resolvePath(context, file)}: ${describeError(error)}`);
+    throw new Error(`${file}: ${describeError(error)}`);
   }
 }
 
@@ -47,10 +44,7 @@ export async function readCarrierAccounts(context: CommandContext): Promise<Carr
  * named), and each store whose courier no account covers, whose courier orders fail until one is
  * declared or picked.
  */
-export async function carrierBanner(
-  engine: Engine,
-  env: CommandContext['io']['env'],
-): Promise<string> {
+export async function carrierBanner(engine: Engine, env: CliIo['env']): Promise<string> {
   const accounts = engine.carrierAccounts;
   const lines: string[] = [];
   const declared = Object.entries(accounts).map(([name, account]): [string, string] => {

@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type CourierCallEvent, createEngine, type Engine } from '@fulfil/core';
+import {
+  type CarrierAccounts,
+  type CourierCallEvent,
+  createEngine,
+  type Engine,
+} from '@fulfil/core';
 import { builtInCouriers } from '../couriers/registry.js';
 import {
   DEFAULT_DATABASE_URL,
@@ -8,7 +13,7 @@ import {
   openRepository,
 } from '../database-url.js';
 import { type OptionSpecs, type ParsedArgs, stringOption } from './args.js';
-import { readCarrierAccounts } from './carriers-file.js';
+import { parseCarrierAccounts } from './carriers-file.js';
 import type { CliIo } from './io.js';
 
 /** What a command runs with: the process it talks to and the options every command shares. */
@@ -75,6 +80,13 @@ export async function readJsonFile(context: CommandContext, path: string): Promi
 
 export function printJson(context: CommandContext, value: unknown): void {
   context.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** The carrier accounts of the file `--carriers` (or `FULFIL_CARRIERS`) names; none without one. */
+async function readCarrierAccounts(context: CommandContext): Promise<CarrierAccounts> {
+  const file = context.carriersFile;
+  if (file === undefined) return {};
+  return parseCarrierAccounts(await readJsonFile(context, file), resolvePath(context, file));
 }
 
 /**
