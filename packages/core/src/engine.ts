@@ -1,5 +1,7 @@
+import * as v from 'valibot';
 import { createAdminEngine } from './admin-engine.js';
 import { type ApiAction, DEFAULT_ACL_PREFIX } from './domain/acl.js';
+import { type CarrierAccounts, SIMULATED_COURIER } from './domain/carrier-accounts.js';
 import type { Router } from './domain/routing.js';
 import { defaultRouter } from './domain/routing.js';
 import type { FailureStage, QueueName } from './domain/types.js';
@@ -7,12 +9,14 @@ import { type Clock, systemClock } from './ports/clock.js';
 import type { CourierCallEvent, CourierFactory } from './ports/courier.js';
 import type { Repository } from './ports/repository.js';
 import { createSimulatedCarrier } from './ports/simulated-courier.js';
-import type {
-  SeedInput,
-  StoreSettingsInput,
-  TokenInput,
-  WarehouseInput,
+import {
+  CarrierAccountsInput,
+  type SeedInput,
+  type StoreSettingsInput,
+  type TokenInput,
+  type WarehouseInput,
 } from './schemas/operator.js';
+import { issuePath } from './schemas/parse.js';
 import type {
   AcceptInput,
   AllocateInput,
@@ -66,6 +70,13 @@ export interface EngineOptions {
   router?: Router;
   /** Courier integrations by type, in addition to the built-in `simulated`. */
   couriers?: Record<string, CourierFactory>;
+  /**
+   * The installation's carrier accounts, by name (docs/couriers.md): each a courier type, the URL
+   * its calls go to and the environment variable holding its secret, and optionally the stores
+   * that may pick it. A store's settings pick one by name (`courier.account`) and can name no URL
+   * or variable of their own. None by default: stores can then use the simulated courier only.
+   */
+  carrierAccounts?: CarrierAccounts;
   /** Prefix of ACL resources: `<prefix>_FulfillmentOrder::api_accept`. Default `Fulfil`. */
   aclPrefix?: string;
   /**
@@ -114,13 +125,37 @@ function sessionHoursOf(hours: number | undefined): { sessionHours?: number } {
   return { sessionHours: hours };
 }
 
+/** The accounts, checked: well-formed, and each of a type some courier is registered for. */
+function carrierAccountsOf(
+  accounts: CarrierAccounts,
+  couriers: Readonly<Record<string, CourierFactory>>,
+): CarrierAccounts {
+  const checked = v.safeParse(CarrierAccountsInput, accounts);
+  if (!checked.success) {
+    const issue = checked.issues[0];
+    throw new TypeError(
+      `fulfil: carrierAccounts.${issue ? issuePath(issue) : ''}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  for (const [name, account] of Object.entries(checked.output)) {
+    if (!Object.hasOwn(couriers, account.type)) {
+      throw new TypeError(
+        `fulfil: carrier account "${name}" is of type "${account.type}", which no courier is registered for (registered: ${Object.keys(couriers).join(', ')})`,
+      );
+    }
+  }
+  return checked.output;
+}
+
 export function createEngine(options: EngineOptions) {
   const lease_ms = options.courier?.lease_ms ?? 120_000;
+  const couriers = { [SIMULATED_COURIER]: createSimulatedCarrier().factory, ...options.couriers };
   const deps: EngineDeps = {
     repository: options.repository,
     clock: options.clock ?? systemClock,
     router: options.router ?? defaultRouter,
-    couriers: { simulated: createSimulatedCarrier().factory, ...options.couriers },
+    couriers,
+    carrierAccounts: carrierAccountsOf(options.carrierAccounts ?? {}, couriers),
     aclPrefix: options.aclPrefix ?? DEFAULT_ACL_PREFIX,
     courierPolicy: {
       retry_base_ms: options.courier?.retry_base_ms ?? 30_000,
@@ -136,6 +171,8 @@ export function createEngine(options: EngineOptions) {
   return {
     /** The prefix of this engine's ACL resources. */
     aclPrefix: deps.aclPrefix,
+    /** The installation's carrier accounts, as checked at creation. */
+    carrierAccounts: deps.carrierAccounts,
 
     // ── the public surface (REST) ─────────────────────────────────────────────────────────
     authenticate: (storeCode: string, secret: string | null) =>
@@ -169,7 +206,8 @@ export function createEngine(options: EngineOptions) {
      * actions directly; they check it like any token's principal.
      */
     operator: (storeCode: string, name?: string) => operatorPrincipal(deps, storeCode, name),
-    upsertStore: (code: string, settings?: StoreSettingsInput) => upsertStore(deps, code, settings),
+    upsertStore: (code: string, settings?: StoreSettingsInput | Unverified) =>
+      upsertStore(deps, code, settings),
     getStore: (code: string) => getStore(deps, code),
     listStores: () => listStores(deps),
     upsertWarehouse: (storeCode: string, spec: WarehouseInput | Unverified) =>

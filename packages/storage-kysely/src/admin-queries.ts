@@ -378,6 +378,15 @@ export class AdminQueries implements AdminRepositoryTx {
     return Number(row?.n ?? 0);
   }
 
+  async orderMatches(storeId: number, orderId: number, filter: OrderFilter): Promise<boolean> {
+    // One order by its primary key: how common the sku or the prefix is does not matter.
+    const row = await whereFilter(this.#db, storeId, filter)
+      .where('id', '=', orderId)
+      .select('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async queueDepthsByWarehouse(storeId: number): Promise<QueueDepthByWarehouse[]> {
     const groups = await queueDepthQuery(this.#db, storeId).execute();
     if (groups.length === 0) return [];

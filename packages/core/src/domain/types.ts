@@ -40,7 +40,13 @@ export type QueueName =
 export type FailureStage = 'allocation' | 'shipment' | 'invoice';
 
 export interface CourierSettings {
+  /** `simulated`, or the type of the carrier account the store ships with. */
   type: string;
+  /**
+   * The installation's carrier account the store ships with, by name (docs/couriers.md): where
+   * its calls go and which secret they carry are the installation's, never the store's.
+   */
+  account?: string;
   /** Skus the built-in `simulated` courier refuses, to rehearse failures. */
   fail_skus: string[];
   max_attempts: number;
@@ -48,20 +54,24 @@ export interface CourierSettings {
   delay_ms: number;
   /** Carrier calls a second this process makes for the store's carrier account (default 5). */
   rate_per_second?: number;
-  /** ShipEngine: the environment variable holding the API key. */
-  api_key_env?: string;
-  /** ShipEngine: the API's base URL (default `https://api.shipengine.com`). */
-  base_url?: string;
   /** ShipEngine: the carrier account, service and ship-from warehouse labels are bought with. */
   carrier_id?: string;
   service_code?: string;
   warehouse_id?: string;
   /** ShipEngine: the address parcels leave from and return to. */
   ship_from?: CarrierAddress;
-  /** HTTP courier: where Fulfil posts shipment requests. */
+}
+
+/**
+ * Where releases before carrier accounts let a store point its courier, as such stores still
+ * hold it. Read only to find the account the installation declares with exactly this type, URL
+ * and variable (docs/couriers.md, "Upgrading"); no store can write it any more.
+ */
+export interface LegacyCourierEndpoint {
   url?: string;
-  /** HTTP courier: the environment variable holding the signing secret. */
+  base_url?: string;
   secret_env?: string;
+  api_key_env?: string;
 }
 
 /** A warehouse's postal address as carriers take it. */
@@ -80,7 +90,7 @@ export interface StoreSettings {
   partial_items: boolean;
   partial_qty: boolean;
   reroute: boolean;
-  courier: CourierSettings;
+  courier: CourierSettings & LegacyCourierEndpoint;
 }
 
 export interface Store {

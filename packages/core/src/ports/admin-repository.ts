@@ -121,6 +121,11 @@ export interface AdminRepositoryTx {
   searchOrders(search: OrderSearch): Promise<OrderSummary[]>;
   /** How many orders match the filter, counting no further than `cap`. */
   countOrders(storeId: number, filter: OrderFilter, cap: number): Promise<number>;
+  /**
+   * Whether the order of this id matches the filter now, exactly as `searchOrders` would select
+   * it, read in this transaction: with the order locked, no commit can change the answer.
+   */
+  orderMatches(storeId: number, orderId: number, filter: OrderFilter): Promise<boolean>;
 
   // ── the dashboard and the reservation check ──────────────────────────────────────────────
   /** Per queue and warehouse of the store, the orders it lists; empty ones left out. */

@@ -1,3 +1,4 @@
+import type { CarrierAccount } from '../domain/carrier-accounts.js';
 import type { CourierSettings } from '../domain/types.js';
 import type { ItemResource, OrderResource } from '../schemas/resources.js';
 
@@ -107,11 +108,13 @@ export interface Courier {
 }
 
 /**
- * Builds the courier of a store from its settings; the engine holds one factory per courier
- * type. Secrets come from the environment, named by the settings: a missing one throws, which
- * dispatch records as a `permanent` refusal the operator sees on the order.
+ * Builds the courier of a store from its settings and the installation's carrier account it
+ * picked (docs/couriers.md); the engine holds one factory per courier type. Where the calls go
+ * and which environment variable holds the secret come from the account alone, never from the
+ * store's settings. A missing secret throws, which dispatch records as a `permanent` refusal the
+ * operator sees on the order.
  */
-export type CourierFactory = (settings: CourierSettings) => Courier;
+export type CourierFactory = (settings: CourierSettings, account: CarrierAccount) => Courier;
 
 /** The longest carrier code or message Fulfil records, in characters. */
 export const CARRIER_TEXT_LIMIT = 500;

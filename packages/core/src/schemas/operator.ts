@@ -15,6 +15,11 @@ import { SalesOrderInput } from './sales-order.js';
 
 /** Inputs of the operator side (docs/behaviour.md) and the seed file (§9). */
 
+export const storeCode = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "_" or "-"'),
+);
+
 const envName = v.pipe(
   v.string(),
   v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must name an environment variable'),
@@ -24,15 +29,33 @@ const httpUrl = v.pipe(
   v.regex(/^https?:\/\/[^\s]+$/, 'must be an http or https URL'),
 );
 
+/** A store names no URL and no secret variable: it picks one of the installation's accounts. */
+const setByTheInstallation = v.optional(
+  v.pipe(
+    v.never("is the installation's to set: pick a carrier account with courier.account"),
+    v.description(
+      "Refused: the carrier account (`account`) holds the URL and the secret's variable.",
+    ),
+  ),
+);
+
+/** The courier settings a store may write (docs/couriers.md). */
 export const CourierSettingsInput = v.object({
-  type: v.optional(code, 'simulated'),
+  type: v.optional(
+    v.pipe(code, v.description('`simulated`, the default; any other type comes with the account.')),
+  ),
+  account: v.optional(
+    v.pipe(
+      code,
+      v.description(
+        "One of the installation's carrier accounts declared for the store, by name: where the courier's calls go and with which secret (docs/couriers.md).",
+      ),
+    ),
+  ),
   fail_skus: v.optional(v.array(code), []),
   max_attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 3),
   delay_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(60_000)), 0),
   rate_per_second: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(10_000))),
-  // Names of environment variables, never the secrets themselves (docs/couriers.md).
-  api_key_env: v.optional(envName),
-  base_url: v.optional(httpUrl),
   carrier_id: v.optional(code),
   service_code: v.optional(code),
   warehouse_id: v.optional(code),
@@ -48,9 +71,26 @@ export const CourierSettingsInput = v.object({
       country_code: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'must be a two-letter country code')),
     }),
   ),
-  url: v.optional(httpUrl),
-  secret_env: v.optional(envName),
+  // Where releases before carrier accounts took a URL and a variable: refused by name.
+  api_key_env: setByTheInstallation,
+  base_url: setByTheInstallation,
+  secret_env: setByTheInstallation,
+  url: setByTheInstallation,
 });
+
+/**
+ * The installation's carrier accounts (docs/couriers.md), by name: `createEngine({
+ * carrierAccounts })` and the file of `fulfil serve --carriers`.
+ */
+export const CarrierAccountsInput = v.record(
+  code,
+  v.strictObject({
+    type: code,
+    url: v.optional(httpUrl),
+    secret_env: v.optional(envName),
+    stores: v.optional(v.array(storeCode)),
+  }),
+);
 
 export const StoreSettingsInput = v.object({
   partial_items: v.optional(v.boolean(), false),
@@ -59,10 +99,8 @@ export const StoreSettingsInput = v.object({
   courier: v.optional(CourierSettingsInput, {}),
 });
 
-export const storeCode = v.pipe(
-  v.string(),
-  v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "_" or "-"'),
-);
+/** Settings to change (the admin API's `PUT /stores/:store`): each field optional. */
+export const StoreSettingsPatchInput = v.partial(StoreSettingsInput);
 
 export const WarehouseInput = v.object({
   code,

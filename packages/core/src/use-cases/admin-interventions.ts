@@ -14,7 +14,7 @@ import { operatorActorOf, requireRole } from './admin-access.js';
 import { COUNT_CAP, type OrderDetail, orderDetail, resolveFilter } from './admin-orders.js';
 import { correctShipmentTracks } from './correct-tracks.js';
 import { type EngineDeps, requireStore } from './deps.js';
-import { interveneAs } from './operator.js';
+import { interveneAs, type StillApplies } from './operator.js';
 import type { OperatorPrincipal } from './operator-accounts.js';
 
 /** Interventions through the admin API (docs/admin-api.md), one audited transaction each. */
@@ -127,8 +127,9 @@ export type BulkResult = { count: number } | { results: BulkOutcome[] };
 /**
  * A bulk intervention over a filter, never over a page: the filter is resolved to at most
  * 10,000 orders (more is refused), a dry run counts them exactly, a run acts on each in its own
- * transaction. An order the action no longer applies to is skipped with the reason, so a
- * repeated bulk changes nothing more.
+ * transaction. Each order is acted on only if, locked in that transaction, it still matches the
+ * filter: one that left it meanwhile (a partner accepted it) is skipped with that reason, as is
+ * one the action no longer applies to, so a repeated bulk changes nothing more.
  */
 export async function bulkIntervene(
   deps: EngineDeps,
@@ -157,17 +158,28 @@ export async function bulkIntervene(
   }
   if (input.dry_run) return { count: numbers.length };
   const actor = operatorActorOf(operator, storeCode, input.reason ?? null);
+  const stillMatches: StillApplies = (tx, order) =>
+    tx.orderMatches(order.store_id, order.id, filter);
   const results: BulkOutcome[] = [];
   for (const number of numbers) {
     try {
-      const { changed } = await interveneAs(deps, actor, number, action, DECISIONS[action]);
+      const { changed, applies } = await interveneAs(
+        deps,
+        actor,
+        number,
+        action,
+        DECISIONS[action],
+        stillMatches,
+      );
       results.push(
         changed
           ? { order: number, outcome: 'done' }
           : {
               order: number,
               outcome: 'skipped',
-              reason: `Already ${action === 'cancel' ? 'canceled' : 'done'}.`,
+              reason: applies
+                ? `Already ${action === 'cancel' ? 'canceled' : 'done'}.`
+                : 'No longer matches the filter.',
             },
       );
     } catch (error) {

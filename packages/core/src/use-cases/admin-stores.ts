@@ -5,7 +5,6 @@ import type { Store, StoreSettings, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { ReasonInput, SetOnHandInput, StockSearchInput } from '../schemas/admin.js';
 import { code } from '../schemas/fields.js';
-import { StoreSettingsInput } from '../schemas/operator.js';
 import { parseWith } from '../schemas/parse.js';
 import { readStore, requireRole, storeAuditEvent } from './admin-access.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
@@ -41,7 +40,7 @@ export async function storeFor(deps: EngineDeps, operator: OperatorPrincipal, st
   );
 }
 
-const SettingsPatch = v.object({ settings: v.partial(StoreSettingsInput) });
+const SettingsPatch = v.object({ settings: v.record(v.string(), v.unknown()) });
 
 /** Creates the store or patches its settings; recorded in the store's audit. */
 export async function putStore(
@@ -53,7 +52,7 @@ export async function putStore(
   requireRole(operator, 'admin', storeCode);
   const { settings } = parseWith(SettingsPatch, body);
   return deps.repository.transaction(async (tx) => {
-    const store = await upsertStoreWithin(tx, storeCode, settings);
+    const store = await upsertStoreWithin(deps, tx, storeCode, settings);
     await tx.appendStoreAudit([
       storeAuditEvent(operator, store.id, now(deps), 'store_settings', {
         settings: store.settings,

@@ -1,4 +1,5 @@
-import type { Store } from '../domain/types.js';
+import { resolveCarrier, splitLegacyEndpoint } from '../domain/carrier-accounts.js';
+import type { CourierSettings, Store } from '../domain/types.js';
 import {
   boundCarrierText,
   type Courier,
@@ -19,39 +20,49 @@ export interface CourierSession {
   close(): void;
 }
 
+const refusal = (code: string, message: string): CourierFailure => ({
+  kind: 'permanent',
+  code,
+  message: boundCarrierText(message),
+});
+
+/** The store's courier, or why there is none (then nothing is sent). */
+function buildCourier(
+  deps: EngineDeps,
+  chosen: ReturnType<typeof resolveCarrier>,
+  settings: CourierSettings,
+): Courier | CourierFailure {
+  if ('problem' in chosen) return refusal('courier_not_configured', chosen.problem);
+  const { type } = chosen.account;
+  const factory = Object.hasOwn(deps.couriers, type) ? deps.couriers[type] : undefined;
+  if (!factory)
+    return refusal('courier_not_configured', `no courier of type "${type}" is registered`);
+  try {
+    return factory(settings, chosen.account);
+  } catch (error) {
+    return refusal('courier_configuration', error instanceof Error ? error.message : String(error));
+  }
+}
+
 /**
  * Opens the store's courier for one attempt whose calls must all end by `deadlineMs` from now:
  * the claim's lease minus a margin, so that no call may still land once another dispatcher can
- * take over. A courier that cannot be built (unknown type, a secret missing from the
- * environment) answers every call `permanent`, which the operator sees on the order.
+ * take over. A courier that cannot be built (no carrier account the installation declares, an
+ * unknown type, a secret missing from the environment) answers every call `permanent`, which the
+ * operator sees on the order; nothing is sent.
  */
 export function openCourierSession(
   deps: EngineDeps,
   store: Store,
   deadlineMs: number,
 ): CourierSession {
-  const settings = store.settings.courier;
-  const carrier = settings.type;
+  const { courier: settings } = splitLegacyEndpoint(store.settings.courier);
+  const chosen = resolveCarrier(store.settings.courier, deps.carrierAccounts, store.code);
+  const carrier = 'account' in chosen ? chosen.account.type : settings.type;
   const deadline = new AbortController();
   const deadlineAt = new Date(deps.clock.now().getTime() + deadlineMs);
   const timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs));
-  let courier: Courier | CourierFailure;
-  try {
-    const factory = deps.couriers[carrier];
-    courier = factory
-      ? factory(settings)
-      : {
-          kind: 'permanent',
-          code: 'courier_not_configured',
-          message: `no courier of type "${carrier}" is configured`,
-        };
-  } catch (error) {
-    courier = {
-      kind: 'permanent',
-      code: 'courier_configuration',
-      message: boundCarrierText(error instanceof Error ? error.message : String(error)),
-    };
-  }
+  const courier = buildCourier(deps, chosen, settings);
   return {
     carrier,
     async call(op, run) {

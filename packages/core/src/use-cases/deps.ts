@@ -1,4 +1,5 @@
 import type { CourierPolicy } from '../domain/actions/courier.js';
+import type { CarrierAccounts } from '../domain/carrier-accounts.js';
 import { DomainError, fieldError } from '../domain/errors.js';
 import type { Router } from '../domain/routing.js';
 import { formatTimestamp, type Timestamp } from '../domain/timestamp.js';
@@ -16,6 +17,8 @@ export interface EngineDeps {
   clock: Clock;
   router: Router;
   couriers: Readonly<Record<string, CourierFactory>>;
+  /** The installation's carrier accounts: the only places a courier's calls go. */
+  carrierAccounts: CarrierAccounts;
   aclPrefix: string;
   courierPolicy: Omit<CourierPolicy, 'max_attempts'>;
   /** One token bucket per carrier account (docs/couriers.md). */

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { abandon, cancel, fail, requeue } from '../domain/actions/operator.js';
-import type { ActionOutcome } from '../domain/actions/outcome.js';
+import { type ActionOutcome, unchanged } from '../domain/actions/outcome.js';
 import { queueVoids } from '../domain/courier-labels.js';
 import { presentOrder } from '../domain/present.js';
 import type { Actor, FailureStage, FulfillmentOrder } from '../domain/types.js';
+import type { RepositoryTx } from '../ports/repository.js';
 import { requiredText, STRING_LIMITS } from '../schemas/fields.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import type { OrderResource } from '../schemas/resources.js';
@@ -15,8 +16,15 @@ import { applyToOrder } from './order-actions.js';
 const VOIDS_LABELS = new Set(['cancel', 'abandon']);
 
 /**
+ * Whether the intervention still applies to the order, asked in its transaction with the order
+ * locked (a bulk's filter, admin-interventions.ts).
+ */
+export type StillApplies = (tx: RepositoryTx, order: FulfillmentOrder) => Promise<boolean>;
+
+/**
  * Applies an operator's decision to one order as `actor`, in one audited transaction; says
- * whether it changed anything (a repeated intervention does not).
+ * whether it changed anything (a repeated intervention does not), and whether `stillApplies`
+ * held: when it does not, nothing is decided or written.
  */
 export async function interveneAs(
   deps: EngineDeps,
@@ -24,9 +32,11 @@ export async function interveneAs(
   number: string,
   action: string,
   decide: (order: FulfillmentOrder, now: string) => ActionOutcome,
-): Promise<{ order: FulfillmentOrder; changed: boolean }> {
+  stillApplies?: StillApplies,
+): Promise<{ order: FulfillmentOrder; changed: boolean; applies: boolean }> {
   assertWellFormed({ number });
   let changed = false;
+  let applies = true;
   const order = await applyToOrder(
     deps,
     actor,
@@ -34,6 +44,8 @@ export async function interveneAs(
     null,
     { order_id: number, body: 'order' },
     async (order, { tx, context }) => {
+      applies = stillApplies === undefined || (await stillApplies(tx, order));
+      if (!applies) return unchanged(order);
       const outcome = decide(order, context.now);
       changed = outcome.changed;
       // A canceled or abandoned order keeps no label it will not ship with; the dispatcher
@@ -43,7 +55,7 @@ export async function interveneAs(
       return outcome;
     },
   );
-  return { order, changed };
+  return { order, changed, applies };
 }
 
 async function intervene(

@@ -1,3 +1,4 @@
+import { currentCourierState } from '../domain/actions/courier.js';
 import { fromMoney } from '../domain/money.js';
 import { presentOrder } from '../domain/present.js';
 import type { AuditEvent, FulfillmentOrder, Invoice } from '../domain/types.js';
@@ -14,7 +15,10 @@ export type InvoiceRecord = Omit<Invoice, 'doc_binary' | 'shipping_amount_incl_t
 export interface OrderHistory {
   order: OrderResource;
   failure: FulfillmentOrder['failure'];
-  /** Courier dispatch state: attempts made, the last refusal, when the next attempt is due. */
+  /**
+   * Courier dispatch state: attempts made, the last refusal and when the next attempt is due
+   * while they are current (`currentCourierState`).
+   */
   courier: FulfillmentOrder['courier'];
   shipments: FulfillmentOrder['shipments'];
   invoices: InvoiceRecord[];
@@ -52,7 +56,7 @@ export async function getOrderHistory(
     return {
       order: presentOrder(order, 'whole'),
       failure: order.failure,
-      courier: order.courier,
+      courier: currentCourierState(order),
       shipments: order.shipments,
       invoices: order.invoices.map(
         ({ doc_binary: _doc, shipping_amount_incl_tax, ...invoice }) => ({

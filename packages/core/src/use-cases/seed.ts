@@ -117,7 +117,12 @@ async function seedStore(
   options: SeedOptions,
 ) {
   const existing = await tx.findStore(seed.code);
-  const store = existing ?? (await upsertStoreWithin(tx, seed.code, seed.settings));
+  const store =
+    existing ??
+    (await upsertStoreWithin(deps, tx, seed.code, seed.settings, {
+      path: `stores[${index}].settings`,
+      code: 'invalid_seed',
+    }));
   (existing ? report.stores.kept : report.stores.created).push(store.code);
   const present = new Set((await tx.listWarehouses(store.id)).map((warehouse) => warehouse.code));
   for (const warehouse of seed.warehouses) {

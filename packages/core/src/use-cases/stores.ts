@@ -1,35 +1,64 @@
-import type * as v from 'valibot';
-import type { Store, Warehouse } from '../domain/types.js';
+import * as v from 'valibot';
+import { patchCourier, withoutUnchangedCourierFields } from '../domain/carrier-accounts.js';
+import { type ErrorCode, fieldErrors } from '../domain/errors.js';
+import type { CourierSettings, Store, StoreSettings, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
-import { storeCode as StoreCode, StoreSettingsInput, WarehouseInput } from '../schemas/operator.js';
+import {
+  storeCode as StoreCode,
+  StoreSettingsInput,
+  StoreSettingsPatchInput,
+  WarehouseInput,
+} from '../schemas/operator.js';
 import { parseWith } from '../schemas/parse.js';
 import { type EngineDeps, requireStore } from './deps.js';
 
+/** Where the settings came from, for the errors: their path, and the error code. */
+export interface SettingsSource {
+  path: string;
+  code: ErrorCode;
+}
+
 /**
  * Creates the store, or merges `settings` into the existing store's settings (the courier's
- * too: patching `{ courier: { delay_ms } }` keeps its type and the rest).
+ * too: patching `{ courier: { delay_ms } }` keeps its account and the rest). The courier is
+ * one of the installation's carrier accounts, picked by name (docs/couriers.md); fields sent
+ * back as they are stored change nothing and are not checked again.
  */
 export async function upsertStoreWithin(
+  deps: EngineDeps,
   tx: RepositoryTx,
   code: string,
-  settings: v.InferInput<typeof StoreSettingsInput> = {},
+  settings: unknown = {},
+  source: SettingsSource = { path: 'settings', code: 'invalid_request' },
 ): Promise<Store> {
   parseWith(StoreCode, code);
   const existing = await tx.findStore(code);
+  const sent = withoutUnchangedCourierFields(settings, existing?.settings.courier);
+  const patch = parseWith(
+    v.object({ [source.path]: StoreSettingsPatchInput }),
+    { [source.path]: sent },
+    source.code,
+  )[source.path] as v.InferOutput<typeof StoreSettingsPatchInput>;
+  const chosen = patchCourier(
+    existing?.settings.courier,
+    (sent as { courier?: Partial<CourierSettings> }).courier ?? {},
+    deps.carrierAccounts,
+    code,
+    source.path,
+  );
+  const [problem] = chosen.problems;
+  if (problem) throw fieldErrors(source.code, problem.message, chosen.problems);
   const merged = parseWith(StoreSettingsInput, {
     ...existing?.settings,
-    ...settings,
-    courier: { ...existing?.settings.courier, ...settings.courier },
+    ...patch,
+    courier: chosen.courier,
   });
-  return tx.upsertStore(code, merged);
+  const courier = { ...merged.courier, ...chosen.legacy } as StoreSettings['courier'];
+  return tx.upsertStore(code, { ...merged, courier });
 }
 
-export function upsertStore(
-  deps: EngineDeps,
-  code: string,
-  settings?: v.InferInput<typeof StoreSettingsInput>,
-): Promise<Store> {
-  return deps.repository.transaction((tx) => upsertStoreWithin(tx, code, settings));
+export function upsertStore(deps: EngineDeps, code: string, settings?: unknown): Promise<Store> {
+  return deps.repository.transaction((tx) => upsertStoreWithin(deps, tx, code, settings));
 }
 
 export function listStores(deps: EngineDeps): Promise<Store[]> {

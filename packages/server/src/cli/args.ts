@@ -41,6 +41,12 @@ export const COMMON_OPTIONS: OptionSpecs = {
       'sqlite:<path>, sqlite::memory: or postgres://…[?schema=<name>] (env FULFIL_DATABASE_URL)',
     default: DEFAULT_DATABASE_URL,
   },
+  carriers: {
+    type: 'string',
+    value: 'file',
+    description:
+      "the installation's carrier accounts, JSON (env FULFIL_CARRIERS; docs/couriers.md)",
+  },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 

@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type CourierCallEvent, createEngine, type Engine } from '@fulfil/core';
+import {
+  type CarrierAccounts,
+  type CourierCallEvent,
+  createEngine,
+  type Engine,
+} from '@fulfil/core';
 import { builtInCouriers } from '../couriers/registry.js';
 import {
   DEFAULT_DATABASE_URL,
@@ -8,6 +13,7 @@ import {
   openRepository,
 } from '../database-url.js';
 import { type OptionSpecs, type ParsedArgs, stringOption } from './args.js';
+import { parseCarrierAccounts } from './carriers-file.js';
 import type { CliIo } from './io.js';
 
 /** What a command runs with: the process it talks to and the options every command shares. */
@@ -18,6 +24,8 @@ export interface CommandContext {
   store: string;
   /** `--db`, else `FULFIL_DATABASE_URL`, else the default SQLite file. */
   databaseUrl: string;
+  /** `--carriers`, else `FULFIL_CARRIERS`: the installation's carrier accounts (carriers-file.ts). */
+  carriersFile?: string;
   /** The directory the user ran the command from: `INIT_CWD` (set by pnpm scripts), else cwd. */
   baseDir: string;
 }
@@ -37,11 +45,13 @@ export interface Command {
 }
 
 export function createContext(io: CliIo, args: ParsedArgs): CommandContext {
+  const carriersFile = stringOption(args, 'carriers') ?? (io.env.FULFIL_CARRIERS || undefined);
   return {
     io,
     args,
     store: stringOption(args, 'store') ?? 'default',
     databaseUrl: stringOption(args, 'db') ?? io.env.FULFIL_DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    ...(carriersFile === undefined ? {} : { carriersFile }),
     baseDir: io.env.INIT_CWD || io.cwd,
   };
 }
@@ -72,9 +82,16 @@ export function printJson(context: CommandContext, value: unknown): void {
   context.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** The carrier accounts of the file `--carriers` (or `FULFIL_CARRIERS`) names; none without one. */
+async function readCarrierAccounts(context: CommandContext): Promise<CarrierAccounts> {
+  const file = context.carriersFile;
+  if (file === undefined) return {};
+  return parseCarrierAccounts(await readJsonFile(context, file), resolvePath(context, file));
+}
+
 /**
  * Opens the database `--db` names (migrating it, unless `skipMigrations`: the schema must then be
- * current already) and an engine over it.
+ * current already) and an engine over it, with the carrier accounts `--carriers` declares.
  */
 export async function openEngine(
   context: CommandContext,
@@ -87,6 +104,8 @@ export async function openEngine(
   } = {},
 ): Promise<Engine> {
   const { onCourierCall, documentCacheBytes, sessionHours, ...repositoryOptions } = options;
+  // Read first: a mistake in the file fails before the database is opened.
+  const carrierAccounts = await readCarrierAccounts(context);
   const repository = await openRepository(context.databaseUrl, {
     ...repositoryOptions,
     baseDir: context.baseDir,
@@ -96,7 +115,8 @@ export async function openEngine(
   return createEngine({
     repository,
     trackTokenUse: true,
-    couriers: builtInCouriers(),
+    couriers: builtInCouriers(context.io.env),
+    carrierAccounts,
     ...(documentCacheBytes === undefined ? {} : { documentCacheBytes }),
     ...(sessionHours === undefined ? {} : { sessionHours }),
     ...(onCourierCall ? { onCourierCall } : {}),

@@ -1,16 +1,18 @@
+import type { CarrierAccount } from '@fulfil/core';
+
 /**
- * A carrier secret, read from the environment variable the store's settings name: secrets never
- * sit in a seed file or the database. A missing one throws; dispatch records that as a permanent
- * refusal the operator sees on the order (docs/couriers.md).
+ * A carrier secret, read from the environment variable the installation's carrier account names:
+ * secrets never sit in a seed file, a store's settings or the database. A missing one throws;
+ * dispatch records that as a permanent refusal the operator sees on the order (docs/couriers.md).
  */
 export function secretFromEnvironment(
-  variable: string | undefined,
-  setting: string,
+  account: CarrierAccount,
   env: NodeJS.ProcessEnv = process.env,
 ): string {
-  if (!variable) throw new Error(`the courier settings lack ${setting}`);
+  const variable = account.secret_env;
+  if (!variable) throw new Error(`the carrier account of type ${account.type} lacks secret_env`);
   const value = env[variable];
-  if (!value) throw new Error(`the environment variable ${variable} (${setting}) is not set`);
+  if (!value) throw new Error(`the environment variable ${variable} (secret_env) is not set`);
   return value;
 }
 

@@ -1,4 +1,5 @@
 import type {
+  CarrierAccount,
   Courier,
   CourierCallOptions,
   CourierFactory,
@@ -13,10 +14,10 @@ import { signRequest } from './signature.js';
 
 /**
  * The HTTP courier (docs/couriers.md, docs/http-courier.openapi.yaml): for an in-house or regional
- * carrier bridge. Every call is a signed JSON POST to the store's `url` plus the operation's path;
- * the answer's HTTP status decides the outcome: 2xx ok; 429 and 503 retriable (with Retry-After);
- * 500, 502, 504, a timeout or a dropped connection unknown (the request may have been acted on);
- * any other 4xx permanent.
+ * carrier bridge. Every call is a signed JSON POST to the carrier account's `url` plus the
+ * operation's path; the answer's HTTP status decides the outcome: 2xx ok; 429 and 503 retriable
+ * (with Retry-After); 500, 502, 504, a timeout or a dropped connection unknown (the request may
+ * have been acted on); any other 4xx permanent.
  */
 
 type Operation = 'create_shipment' | 'void_label' | 'track_label' | 'find_shipment';
@@ -52,10 +53,10 @@ export function readLabel(value: unknown): IssuedLabel | null {
 }
 
 export function createHttpCourier(options: HttpCourierOptions = {}): CourierFactory {
-  return (settings: CourierSettings): Courier => {
-    if (!settings.url) throw new Error('the courier settings lack url');
-    const base = settings.url.replace(/\/+$/, '');
-    const secret = secretFromEnvironment(settings.secret_env, 'secret_env', options.env);
+  return (_settings: CourierSettings, account: CarrierAccount): Courier => {
+    if (!account.url) throw new Error('the carrier account of type http lacks url');
+    const base = account.url.replace(/\/+$/, '');
+    const secret = secretFromEnvironment(account, options.env);
     const send = options.fetch ?? fetch;
     const now = options.nowSeconds ?? (() => Date.now() / 1000);
 

@@ -1,4 +1,5 @@
 import type {
+  CarrierAccount,
   Courier,
   CourierCallOptions,
   CourierFactory,
@@ -91,13 +92,13 @@ export function createLabelRequest(
 }
 
 export function createShipEngineCourier(options: ShipEngineOptions = {}): CourierFactory {
-  return (settings: CourierSettings): Courier => {
-    const apiKey = secretFromEnvironment(settings.api_key_env, 'api_key_env', options.env);
+  return (settings: CourierSettings, account: CarrierAccount): Courier => {
+    const apiKey = secretFromEnvironment(account, options.env);
     for (const field of ['carrier_id', 'service_code'] as const)
       if (!settings[field]) throw new Error(`the courier settings lack ${field}`);
     if (!settings.warehouse_id && !settings.ship_from)
       throw new Error('the courier settings lack warehouse_id or ship_from');
-    const base = (settings.base_url ?? SHIPENGINE_BASE_URL).replace(/\/+$/, '');
+    const base = (account.url ?? SHIPENGINE_BASE_URL).replace(/\/+$/, '');
     const send = options.fetch ?? fetch;
 
     async function call(
@@ -134,7 +135,7 @@ export function createShipEngineCourier(options: ShipEngineOptions = {}): Courie
     const id = (value: string) => encodeURIComponent(value);
 
     return {
-      account: `shipengine/${settings.api_key_env}`,
+      account: `shipengine/${account.secret_env}`,
       async createShipment(request, callOptions) {
         const answer = await call(
           'POST',

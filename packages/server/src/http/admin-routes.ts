@@ -14,6 +14,7 @@ import {
   RotateInput,
   SetOnHandInput,
   StockSearchInput,
+  StoreSettingsPatchInput,
   TokenInput,
   TrackCorrectionInput,
   unverified,
@@ -97,7 +98,7 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
     tag: 'Stores',
     summary: 'Creates the store or patches its settings.',
     role: 'admin',
-    request: v.object({ settings: v.record(v.string(), v.unknown()) }),
+    request: v.object({ settings: StoreSettingsPatchInput }),
     run: (admin, { operator, params, body }) =>
       admin.putStore(operator, params.store as string, body),
   },

@@ -1,4 +1,5 @@
-import { serverPerTest, type TestServer } from '../http/support.js';
+import type { Engine } from '@fulfil/core';
+import { salesOrder, serverPerTest, type TestServer } from '../http/support.js';
 
 /** A test server with the admin API on, and one operator of each kind with its secret. */
 
@@ -86,4 +87,26 @@ export async function login(server: Pick<TestServer, 'url'>, name: string, secre
   if (reply.status !== 200) throw new Error(`login failed: ${JSON.stringify(reply.body)}`);
   const cookie = reply.headers.get('set-cookie') ?? '';
   return { session: /fulfil_session=([^;]*)/.exec(cookie)?.[1] as string, cookie, reply };
+}
+
+/**
+ * A courier order of the test seed's store (at its `COURIER` warehouse, `sku` in stock there),
+ * allocated: the next dispatch round books its label. Answers its number.
+ */
+export async function allocatedCourierOrder(
+  engine: Engine,
+  salesOrderNumber: string,
+  sku = 'SKU-3',
+): Promise<string> {
+  const number = `${salesOrderNumber}-1`;
+  const lines: [string, number][] = [[sku, 1]];
+  await engine.intake(
+    'default',
+    salesOrder(Number(salesOrderNumber), salesOrderNumber, 'COURIER', lines),
+  );
+  const [item] = (await engine.getOrder('default', number)).items;
+  await engine.allocate(engine.operator('default'), {
+    allocation: { order_id: number, items: [{ item_id: item?.id as number }] },
+  });
+  return number;
 }

@@ -509,7 +509,7 @@ describe('fulfil: data commands', () => {
     expect(shown.order.status).toBe('pending_invoice');
 
     // The label prints again from the database, with its document.
-    const label = await cli(['courier', 'label', '100000007-1']);
+    const label = await cli(['courier', 'label', '100000007-1', '--json']);
     expect(label.code).toBe(0);
     const labels =
       label.stdout.json<{ status: string; tracking_number: string; document: string }[]>();
@@ -517,7 +517,9 @@ describe('fulfil: data commands', () => {
       ['live', shown.shipments[0]?.tracks[0]?.track_number],
     ]);
     expect(labels[0]?.document).toContain(labels[0]?.tracking_number);
-    expect((await cli(['courier', 'label', '100000007-1', '--all'])).stdout.json()).toEqual(labels);
+    expect(
+      (await cli(['courier', 'label', '100000007-1', '--all', '--json'])).stdout.json(),
+    ).toEqual(labels);
   });
 
   it('reports a DomainError on one line with placeholders filled and the field named', async () => {

@@ -1,30 +1,21 @@
 import { join } from 'node:path';
 import { createEngine, type Shipment } from '@fulfil/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openRepository } from '../../src/database-url.js';
-import { runCli, smallSeed, tempDir, writeJson } from './run-cli.js';
+import { runCli, smallSeed, tempDatabasePerTest, writeJson } from './run-cli.js';
 
 /**
  * `fulfil orders correct-tracks` (docs/behaviour.md): shipping again with other tracks is
  * refused, so a track sent wrong is corrected by an operator, on the order's audit trail.
  */
 describe('fulfil orders correct-tracks', () => {
-  let dir: string;
-  let remove: () => Promise<void>;
-  let db: string;
-
-  beforeEach(async () => {
-    ({ dir, remove } = await tempDir());
-    db = `sqlite:${join(dir, 'fulfil.db')}`;
-  });
-  afterEach(() => remove());
-
-  const cli = (argv: string[]) => runCli([...argv, '--db', db]);
+  const temp = tempDatabasePerTest();
+  const cli = (argv: string[]) => runCli([...argv, '--db', temp.db]);
 
   /** 100000001-1 accepted, allocated and shipped with track WRONG-1; its shipment's id. */
   async function shippedWrong(): Promise<number> {
-    await cli(['seed', await writeJson(join(dir, 'seed.json'), smallSeed())]);
-    const engine = createEngine({ repository: await openRepository(db) });
+    await cli(['seed', await writeJson(join(temp.dir, 'seed.json'), smallSeed())]);
+    const engine = createEngine({ repository: await openRepository(temp.db) });
     try {
       const operator = engine.operator('default');
       const order_id = '100000001-1';
@@ -85,7 +76,7 @@ describe('fulfil orders correct-tracks', () => {
     ]);
 
     // The partner's repeat with the corrected track is now a plain retry.
-    const engine = createEngine({ repository: await openRepository(db) });
+    const engine = createEngine({ repository: await openRepository(temp.db) });
     try {
       const items = (await engine.getOrder('default', '100000001-1')).items.map((item) => ({
         item_id: item.id,

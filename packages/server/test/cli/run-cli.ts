@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtures } from '@fulfil/core/testing';
+import { afterEach, beforeEach } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 
@@ -48,6 +49,20 @@ export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<C
 export async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'fulfil-cli-'));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * For each test of the block that calls this: a temporary directory and the URL of a SQLite
+ * file in it (read them inside the tests), removed after the test.
+ */
+export function tempDatabasePerTest(): { readonly dir: string; readonly db: string } {
+  const current = { dir: '', db: '', remove: async () => {} };
+  beforeEach(async () => {
+    const { dir, remove } = await tempDir();
+    Object.assign(current, { dir, db: `sqlite:${join(dir, 'fulfil.db')}`, remove });
+  });
+  afterEach(() => current.remove());
+  return current;
 }
 
 export async function writeJson(path: string, value: unknown): Promise<string> {

@@ -5,6 +5,7 @@ import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { openRepository } from '../../src/database-url.js';
 import {
   Capture,
   ERP_SECRET,
@@ -260,5 +261,43 @@ describe('fulfil serve', () => {
       serve.signals.emit('SIGTERM');
       expect(await serve.done).toBe(0);
     }
+  });
+  it('names its carrier accounts, a secret variable that is not set, and each store no account covers', async () => {
+    const db = `sqlite:${join(dir, 'fulfil.db')}`;
+    const carriers = await writeJson(join(dir, 'carriers.json'), {
+      accounts: {
+        bridge: { type: 'http', url: 'https://bridge.example', secret_env: 'BRIDGE_SECRET' },
+        'shipengine-us': { type: 'shipengine', secret_env: 'SHIPENGINE_API_KEY' },
+      },
+    });
+    // A store the release before carrier accounts set up, pointing where no account goes.
+    await runCli(['seed', await writeJson(join(dir, 'seed.json'), smallSeed()), '--db', db]);
+    const repository = await openRepository(db);
+    await repository.transaction(async (tx) => {
+      const store = await tx.findStore('default');
+      if (!store) throw new Error('no store');
+      await tx.upsertStore('default', {
+        ...store.settings,
+        courier: {
+          ...store.settings.courier,
+          type: 'http',
+          url: 'https://old.example',
+          secret_env: 'OLD',
+        },
+      });
+    });
+    await repository.close();
+    const serve = startServe(['--db', db, '--carriers', carriers, '--courier-interval', '0'], {
+      env: { BRIDGE_SECRET: 'set' },
+    });
+    await serve.ready();
+    const out = serve.stdout.text;
+    expect(out).toMatch(/bridge\s+http at https:\/\/bridge\.example, secret in BRIDGE_SECRET\n/);
+    expect(out).toMatch(/shipengine-us\s+shipengine, secret in SHIPENGINE_API_KEY \(NOT SET\)\n/);
+    expect(out).toMatch(
+      /store default\s+the store's courier \(type http, url https:\/\/old\.example, secret in OLD\) was set before carrier accounts/,
+    );
+    serve.signals.emit('SIGTERM');
+    expect(await serve.done).toBe(0);
   });
 });

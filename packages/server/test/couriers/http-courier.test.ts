@@ -1,4 +1,4 @@
-import type { Courier, CourierSettings } from '@fulfil/core';
+import type { CarrierAccount, Courier, CourierSettings } from '@fulfil/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpCourier } from '../../src/couriers/http-courier.js';
 import { signRequest, verifySignature } from '../../src/couriers/signature.js';
@@ -6,11 +6,17 @@ import { type FakeHttpCourier, startFakeHttpCourier } from './fake-http-courier.
 
 const SECRET = 'bridge-secret-0123456789abcdef';
 
-const settings = (url: string): CourierSettings => ({
+const settings: CourierSettings = {
   type: 'http',
+  account: 'bridge',
   fail_skus: [],
   max_attempts: 3,
   delay_ms: 0,
+};
+
+/** The installation's account of the bridge at `url`. */
+const account = (url: string): CarrierAccount => ({
+  type: 'http',
   url,
   secret_env: 'BRIDGE_SECRET',
 });
@@ -28,7 +34,7 @@ afterEach(() => fake?.close());
 
 async function open(): Promise<Courier> {
   fake = await startFakeHttpCourier(SECRET);
-  return createHttpCourier({ env: { BRIDGE_SECRET: SECRET } })(settings(fake.url));
+  return createHttpCourier({ env: { BRIDGE_SECRET: SECRET } })(settings, account(fake.url));
 }
 
 describe('docs/couriers.md: the HTTP courier', () => {
@@ -145,13 +151,13 @@ describe('docs/couriers.md: the HTTP courier', () => {
     fake = await startFakeHttpCourier(SECRET);
   });
 
-  it('the secret comes from the environment variable the settings name; a missing one is a clear error', () => {
+  it("the secret comes from the environment variable the installation's account names; a missing one is a clear error", () => {
     const factory = createHttpCourier({ env: {} });
-    expect(() => factory(settings('http://127.0.0.1:1'))).toThrow(
+    expect(() => factory(settings, account('http://127.0.0.1:1'))).toThrow(
       'the environment variable BRIDGE_SECRET (secret_env) is not set',
     );
-    expect(() => factory({ ...settings('http://x'), url: undefined } as never)).toThrow(
-      'the courier settings lack url',
+    expect(() => factory(settings, { type: 'http', secret_env: 'BRIDGE_SECRET' })).toThrow(
+      'the carrier account of type http lacks url',
     );
   });
 });

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine, DomainError, ManualClock } from '@fulfil/core';
@@ -20,7 +22,8 @@ import { checkLedger, emptyFigures, prng } from './label-runs.js';
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const SECRET = 'kill-run-bridge-secret-0123456789';
 
-function dispatchProcess(url: string) {
+/** `fulfil courier dispatch` over the database, with the installation's carriers file. */
+function dispatchProcess(url: string, carriers: string) {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(repoRoot, 'packages/server/src/cli.ts'), 'courier', 'dispatch'],
@@ -30,6 +33,7 @@ function dispatchProcess(url: string) {
         ...process.env,
         TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
         FULFIL_DATABASE_URL: url,
+        FULFIL_CARRIERS: carriers,
         BRIDGE_SECRET: SECRET,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,7 +60,17 @@ export function describeKillRuns(
     const fake = await startFakeHttpCourier(SECRET);
     const figures = emptyFigures();
     const http = createHttpCourier({ env: { BRIDGE_SECRET: SECRET } });
-    const seeder = createEngine({ repository: await db.open(), couriers: { http } });
+    const carrierAccounts = {
+      bridge: { type: 'http', url: fake.url, secret_env: 'BRIDGE_SECRET' },
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'fulfil-kill-'));
+    const carriers = join(dir, 'carriers.json');
+    await writeFile(carriers, JSON.stringify({ accounts: carrierAccounts }));
+    const seeder = createEngine({
+      repository: await db.open(),
+      couriers: { http },
+      carrierAccounts,
+    });
     try {
       for (let seed = 1; seed <= runs; seed++) {
         const random = prng(seed * 7919);
@@ -68,12 +82,7 @@ export function describeKillRuns(
             {
               code: store,
               settings: {
-                courier: {
-                  type: 'http',
-                  url: fake.url,
-                  secret_env: 'BRIDGE_SECRET',
-                  max_attempts: 3,
-                },
+                courier: { account: 'bridge', max_attempts: 3 },
               },
               warehouses: [{ code: 'HQ', name: 'HQ', fulfilled_by: 'courier' }],
               stock: [1, 2, 3].map((n) => ({ warehouse_code: 'HQ', sku: `SKU-${n}`, qty: 10 })),
@@ -99,7 +108,7 @@ export function describeKillRuns(
         // A second process killed mid-call adopts the first label and hangs on the next parcel.
         const kills = lines > 1 && random() < 0.5 ? 2 : 1;
         for (let kill = 0; kill < kills; kill++) {
-          const dispatcher = dispatchProcess(db.url);
+          const dispatcher = dispatchProcess(db.url, carriers);
           const outcome = await Promise.race([fake.held().then(() => 'held'), dispatcher.exited]);
           if (outcome !== 'held')
             throw new Error(`the dispatcher ended first:\n${dispatcher.output()}`);
@@ -125,7 +134,12 @@ export function describeKillRuns(
         fake.hold = false;
         // Another dispatcher, once the lease has run out (its clock is an hour ahead).
         const clock = new ManualClock(new Date(Date.now() + 3_600_000));
-        const engine = createEngine({ repository: await db.open(), clock, couriers: { http } });
+        const engine = createEngine({
+          repository: await db.open(),
+          clock,
+          couriers: { http },
+          carrierAccounts,
+        });
         try {
           if (random() < 0.5) {
             try {
@@ -151,6 +165,7 @@ export function describeKillRuns(
       await seeder.close();
       await fake.close();
       await db.drop();
+      await rm(dir, { recursive: true, force: true });
     }
     console.info(`${name} kill runs: ${JSON.stringify(figures)}`);
     expect(figures.runs).toBe(runs);

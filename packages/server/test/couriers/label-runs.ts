@@ -105,6 +105,7 @@ export async function labelRun(
       repository,
       clock,
       couriers: { fake: carrier.factory },
+      carrierAccounts: { fake: { type: 'fake' } },
       courier: { retry_base_ms: 1_000, lease_ms: LEASE_MS },
     }),
   ) as [Engine, Engine];
@@ -121,7 +122,7 @@ export async function labelRun(
         code: store,
         settings: {
           courier: {
-            type: 'fake',
+            account: 'fake',
             max_attempts: 1 + Math.floor(random() * 4),
             // The limiter is tested on its own; here it would only make the runs wait.
             rate_per_second: 10_000,

@@ -11,12 +11,13 @@ it('a store dump carries the labels: they print the same after moving the store'
     repository: from,
     clock: new ManualClock('2026-08-01T09:00:00Z'),
     couriers: { fake: carrier.factory },
+    carrierAccounts: { fake: { type: 'fake' } },
   });
   await engine.loadSeed({
     stores: [
       {
         code: 'default',
-        settings: { courier: { type: 'fake' } },
+        settings: { courier: { account: 'fake' } },
         warehouses: [{ code: 'HQ', name: 'HQ', fulfilled_by: 'courier' }],
         stock: [{ warehouse_code: 'HQ', sku: 'SKU-1', qty: 5 }],
         orders: [fixtures.salesOrder('300', undefined, { warehouse_code: 'HQ' })],

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createShipEngineCourier } from '../../src/couriers/shipengine-courier.js';
 import { startFakeShipEngine } from './fake-shipengine.js';
-import { parcelRequest, settings } from './shipengine-settings.js';
+import { account, parcelRequest, settings } from './shipengine-settings.js';
 
 /**
  * The ShipEngine adapter's calls through Prism (`@stoplight/prism-cli`) as a validating proxy
@@ -86,7 +86,8 @@ it('ShipEngine through Prism, validating against shipengine-openapi: 0 request a
   };
   try {
     const courier = createShipEngineCourier({ env: { SHIPENGINE_API_KEY: KEY }, fetch: recording })(
-      settings(`http://127.0.0.1:${port}`),
+      settings,
+      account(`http://127.0.0.1:${port}`),
     );
     const call = () => ({ signal: AbortSignal.timeout(30_000), deadline: new Date() });
     const request = parcelRequest(1);

@@ -1,13 +1,24 @@
-import type { CourierSettings, CreateShipmentRequest, OrderResource } from '@fulfil/core';
+import type {
+  CarrierAccount,
+  CourierSettings,
+  CreateShipmentRequest,
+  OrderResource,
+} from '@fulfil/core';
 
-/** A ShipEngine store's courier settings, at the fake (or Prism) at `baseUrl`. */
-export const settings = (baseUrl: string): CourierSettings => ({
+/** The installation's ShipEngine account, at the fake (or Prism) at `baseUrl`. */
+export const account = (baseUrl: string): CarrierAccount => ({
   type: 'shipengine',
+  url: baseUrl,
+  secret_env: 'SHIPENGINE_API_KEY',
+});
+
+/** A ShipEngine store's courier settings. */
+export const settings: CourierSettings = {
+  type: 'shipengine',
+  account: 'shipengine',
   fail_skus: [],
   max_attempts: 3,
   delay_ms: 0,
-  api_key_env: 'SHIPENGINE_API_KEY',
-  base_url: baseUrl,
   carrier_id: 'se-123',
   service_code: 'usps_priority_mail',
   warehouse_id: 'se-456',
@@ -20,7 +31,7 @@ export const settings = (baseUrl: string): CourierSettings => ({
     postal_code: '78756',
     country_code: 'US',
   },
-});
+};
 
 /** One parcel's create request of order 100-1, shipped to Austin, TX. */
 export function parcelRequest(qty = 1): CreateShipmentRequest {

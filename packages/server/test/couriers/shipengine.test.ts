@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createShipEngineCourier } from '../../src/couriers/shipengine-courier.js';
 import { startFakeShipEngine } from './fake-shipengine.js';
 import { requestErrors, responseErrors } from './shipengine-document.js';
-import { parcelRequest, settings } from './shipengine-settings.js';
+import { account, parcelRequest, settings } from './shipengine-settings.js';
 
 const KEY = 'TEST_shipengine_key_0123456789';
 
@@ -12,7 +12,10 @@ const call = () => ({ signal: new AbortController().signal, deadline: new Date()
 runCourierContract('shipengine', async () => {
   const fake = await startFakeShipEngine(KEY);
   return {
-    courier: createShipEngineCourier({ env: { SHIPENGINE_API_KEY: KEY } })(settings(fake.url)),
+    courier: createShipEngineCourier({ env: { SHIPENGINE_API_KEY: KEY } })(
+      settings,
+      account(fake.url),
+    ),
     cleanup: () => fake.close(),
   };
 });
@@ -22,7 +25,8 @@ describe('docs/couriers.md: ShipEngine, held to the vendor document', () => {
     const fake = await startFakeShipEngine(KEY);
     try {
       const courier = createShipEngineCourier({ env: { SHIPENGINE_API_KEY: KEY } })(
-        settings(fake.url),
+        settings,
+        account(fake.url),
       );
       const request = parcelRequest(2);
       const { reference } = request;
@@ -63,10 +67,10 @@ describe('docs/couriers.md: ShipEngine, held to the vendor document', () => {
     }
   });
 
-  it('the API key comes from the environment variable the settings name', () => {
+  it("the API key comes from the environment variable the installation's account names", () => {
     const factory = createShipEngineCourier({ env: {} });
-    expect(() => factory(settings('http://127.0.0.1:1'))).toThrow(
-      'the environment variable SHIPENGINE_API_KEY (api_key_env) is not set',
+    expect(() => factory(settings, account('http://127.0.0.1:1'))).toThrow(
+      'the environment variable SHIPENGINE_API_KEY (secret_env) is not set',
     );
   });
 });

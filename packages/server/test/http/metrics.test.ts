@@ -180,6 +180,7 @@ describe('courier outcomes', () => {
       repository: await openSqliteRepository(':memory:'),
       clock,
       couriers: { bridge: carrier.factory },
+      carrierAccounts: { bridge: { type: 'bridge' } },
       onCourierCall: (event) => metrics.observeCourierCall(event),
     });
     try {
@@ -187,7 +188,7 @@ describe('courier outcomes', () => {
         stores: [
           {
             code: 'default',
-            settings: { courier: { type: 'bridge' } },
+            settings: { courier: { account: 'bridge' } },
             warehouses: [{ code: 'HQ', name: 'HQ', fulfilled_by: 'courier' }],
             stock: [{ warehouse_code: 'HQ', sku: 'SKU-1', qty: 5 }],
             orders: [fixtures.salesOrder('900', undefined, { warehouse_code: 'HQ' })],

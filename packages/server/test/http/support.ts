@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   createEngine,
   type Engine,
+  type EngineOptions,
   type ErrorParameter,
   ManualClock,
   type SeedInput,
@@ -107,10 +108,20 @@ export interface TestServer {
 
 /** An in-memory engine with `seed` loaded, served on an ephemeral port. */
 export async function startTestServer(
-  options: { seed?: unknown; server?: Partial<HttpServerOptions>; revoke?: string[] } = {},
+  options: {
+    seed?: unknown;
+    server?: Partial<HttpServerOptions>;
+    revoke?: string[];
+    /** More engine options: couriers, the installation's carrier accounts… */
+    engine?: Omit<EngineOptions, 'repository' | 'clock'>;
+  } = {},
 ): Promise<TestServer> {
   const clock = new ManualClock(START);
-  const engine = createEngine({ repository: await openSqliteRepository(':memory:'), clock });
+  const engine = createEngine({
+    ...options.engine,
+    repository: await openSqliteRepository(':memory:'),
+    clock,
+  });
   await engine.loadSeed(options.seed ? unverified(options.seed) : testSeed());
   for (const name of options.revoke ?? (options.seed ? [] : ['revoked'])) {
     await engine.revokeToken('default', name);

@@ -27,8 +27,8 @@ async function open(options: { router?: Router; courier?: CreateShipmentRequest[
     clock: new ManualClock('2026-04-01T09:00:00Z'),
     ...(options.router ? { router: options.router } : {}),
     couriers: {
-      spy: (settings) => {
-        const simulated = simulatedCourier(settings);
+      spy: (settings, account) => {
+        const simulated = simulatedCourier(settings, account);
         return {
           ...simulated,
           async createShipment(request, options) {
@@ -38,12 +38,13 @@ async function open(options: { router?: Router; courier?: CreateShipmentRequest[
         };
       },
     },
+    carrierAccounts: { spy: { type: 'spy' } },
   });
   await engine.loadSeed({
     stores: [
       {
         code: 'default',
-        settings: { courier: { type: 'spy' } },
+        settings: { courier: { account: 'spy' } },
         warehouses: [
           { code: 'WH-A', name: 'A', priority: 10 },
           { code: 'WH-C', name: 'Courier', fulfilled_by: 'courier', priority: 1 },

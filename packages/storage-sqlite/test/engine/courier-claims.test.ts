@@ -28,14 +28,18 @@ describe('courier dispatch claims', () => {
       repository: await openSqliteRepository(':memory:'),
       clock,
       couriers: {
-        test: (settings) => ({ ...simulatedCourier(settings), createShipment: create }),
+        test: (settings, account) => ({
+          ...simulatedCourier(settings, account),
+          createShipment: create,
+        }),
       },
+      carrierAccounts: { test: { type: 'test' } },
     });
     await engine.loadSeed({
       stores: [
         {
           code: 'default',
-          settings: { courier: { type: 'test', max_attempts: 3 } },
+          settings: { courier: { account: 'test', max_attempts: 3 } },
           warehouses: [{ code: 'HQ', name: 'HQ', fulfilled_by: 'courier' }],
           stock: [{ warehouse_code: 'HQ', sku: 'SKU-1', qty: 10 }],
           orders: [fixtures.salesOrder('700', undefined, { warehouse_code: 'HQ' })],

@@ -7,6 +7,7 @@ import {
   ManualClock,
   type SimulatedCall,
   type SimulatedFault,
+  unverified,
 } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,6 +30,7 @@ async function open(
     repository: await openSqliteRepository(':memory:'),
     clock,
     couriers: { test: factory },
+    carrierAccounts: { test: { type: 'test' } },
     courier: { lease_ms: options.lease_ms ?? 120_000 },
   });
   const lines = options.lines ?? 1;
@@ -37,7 +39,11 @@ async function open(
       {
         code: 'default',
         settings: {
-          courier: { type: 'test', max_attempts: options.max_attempts ?? 3, rate_per_second: 1000 },
+          courier: {
+            account: 'test',
+            max_attempts: options.max_attempts ?? 3,
+            rate_per_second: 1000,
+          },
         },
         warehouses: [{ code: 'HQ', name: 'HQ', fulfilled_by: 'courier' }],
         stock: [1, 2, 3].map((n) => ({ warehouse_code: 'HQ', sku: `SKU-${n}`, qty: 10 })),
@@ -164,8 +170,8 @@ describe('docs/couriers.md: labels and the carrier', () => {
 
   it("the carrier's message is recorded verbatim, bounded to 500 characters", async () => {
     const message = `<b>"${'x'.repeat(2_000)}`;
-    const refusing: CourierFactory = (settings) => ({
-      ...createSimulatedCarrier().factory(settings),
+    const refusing: CourierFactory = (settings, account) => ({
+      ...createSimulatedCarrier().factory(settings, account),
       createShipment: async () => ({ kind: 'permanent', code: 'E42', message }),
     });
     await open(refusing, { max_attempts: 1 });
@@ -180,8 +186,8 @@ describe('docs/couriers.md: labels and the carrier', () => {
     const signals: AbortSignal[] = [];
     const deadlines: Date[] = [];
     const leases: (string | null)[] = [];
-    const hanging: CourierFactory = (settings) => ({
-      ...createSimulatedCarrier().factory(settings),
+    const hanging: CourierFactory = (settings, account) => ({
+      ...createSimulatedCarrier().factory(settings, account),
       createShipment: async (_request, { signal, deadline }) => {
         signals.push(signal);
         deadlines.push(deadline);
@@ -204,16 +210,22 @@ describe('docs/couriers.md: labels and the carrier', () => {
     expect(label?.status).toBe('pending');
   });
 
-  it('store settings name the environment variable of a secret, and never keep a secret itself', async () => {
+  it('store settings hold no secret and name no variable: the installation declares them', async () => {
     await open(createSimulatedCarrier().factory);
-    const store = await engine.upsertStore('default', {
-      courier: { type: 'http', secret_env: 'BRIDGE_SECRET', secret: 's3cret', api_key: 'sk_live' },
-    } as never);
-    expect(store.settings.courier).toMatchObject({ type: 'http', secret_env: 'BRIDGE_SECRET' });
-    expect(JSON.stringify(await engine.getStore('default'))).not.toMatch(/s3cret|sk_live/);
     await expect(
-      engine.upsertStore('default', { courier: { secret_env: 'not a variable name' } }),
-    ).rejects.toThrow(/environment variable/);
+      engine.upsertStore(
+        'default',
+        unverified({
+          courier: { secret_env: 'BRIDGE_SECRET', secret: 's3cret', api_key: 'sk_live' },
+        }),
+      ),
+    ).rejects.toThrow(/courier.account/);
+    const store = await engine.upsertStore(
+      'default',
+      unverified({ courier: { account: 'test', secret: 's3cret', api_key: 'sk_live' } }),
+    );
+    expect(store.settings.courier).toMatchObject({ type: 'test', account: 'test' });
+    expect(JSON.stringify(await engine.getStore('default'))).not.toMatch(/s3cret|sk_live/);
   });
 
   it('a courier that cannot be built (a secret missing) is a refusal the operator sees, not a crash', async () => {

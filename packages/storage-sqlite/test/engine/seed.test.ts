@@ -1,5 +1,6 @@
-import type { SeedReport } from '@fulfil/core';
+import { createEngine, type SeedReport } from '@fulfil/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteRepository } from '../../src/index.js';
 import {
   domainError,
   fieldNames,
@@ -384,13 +385,17 @@ describe('intake splitting (docs/behaviour.md routing, §9 orders without wareho
 
 describe('store settings', () => {
   it('a patch of the courier settings keeps the rest of them', async () => {
-    const { engine } = await openEmptyEngine();
+    const engine = createEngine({
+      repository: await openSqliteRepository({ filename: ':memory:' }),
+      carrierAccounts: { 'acme-express': { type: 'simulated' } },
+    });
     await engine.upsertStore('acme', {
-      courier: { type: 'acme-express', fail_skus: ['X'], max_attempts: 5 },
+      courier: { account: 'acme-express', fail_skus: ['X'], max_attempts: 5 },
     });
     const patched = await engine.upsertStore('acme', { courier: { delay_ms: 20 } });
     expect(patched.settings.courier).toEqual({
-      type: 'acme-express',
+      type: 'simulated',
+      account: 'acme-express',
       fail_skus: ['X'],
       max_attempts: 5,
       delay_ms: 20,

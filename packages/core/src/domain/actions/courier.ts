@@ -5,7 +5,7 @@ import {
 } from '../../ports/courier.js';
 import { later } from '../courier-labels.js';
 import type { Timestamp } from '../timestamp.js';
-import type { FulfillmentOrder, Track } from '../types.js';
+import type { CourierState, FulfillmentOrder, Track } from '../types.js';
 import { fail } from './operator.js';
 import type { ActionContext, ActionOutcome } from './outcome.js';
 import { ship } from './ship.js';
@@ -28,6 +28,19 @@ export interface CourierPolicy {
 /** How long the carrier calls of one attempt may take in all. */
 export function callDeadlineMs(policy: Pick<CourierPolicy, 'lease_ms' | 'call_margin_ms'>): number {
   return Math.max(0, policy.lease_ms - policy.call_margin_ms);
+}
+
+/**
+ * The courier state as an operator reads it: the last error is the order's state only while the
+ * courier is still at it (lines await shipment) or the order failed at it; once the order has
+ * moved past it (shipped, its lines canceled, failed elsewhere) the error is history, kept on the
+ * timeline (`courier_retry`, `fail`) alone.
+ */
+export function currentCourierState(order: FulfillmentOrder): CourierState {
+  const current = order.failure
+    ? order.failure.stage === 'shipment'
+    : order.items.some((item) => item.status === 'pending_shipment');
+  return current ? order.courier : { ...order.courier, last_error: null, next_attempt_at: null };
 }
 
 /** Whether the courier is due for this order now: allocated lines wait and no one holds the lease. */

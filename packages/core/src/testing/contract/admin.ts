@@ -164,6 +164,14 @@ export function adminContract(h: ContractHarness): void {
         expect(numbers(found), JSON.stringify(filter)).toEqual(numbers(expected));
         const count = await read((tx) => tx.countOrders(store.id, filter, 100));
         expect(count, JSON.stringify(filter)).toBe(expected.length);
+        // One order at a time, as a bulk checks each before it acts.
+        const matching = await read(async (tx) => {
+          const found: FulfillmentOrder[] = [];
+          for (const order of orders)
+            if (await tx.orderMatches(store.id, order.id, filter)) found.push(order);
+          return found;
+        });
+        expect(numbers(matching).reverse(), JSON.stringify(filter)).toEqual(numbers(expected));
       }
     });
 

@@ -16,6 +16,7 @@ import type { Metrics } from '../../http/metrics.js';
 import { parsePublicUrl } from '../../http/public-url.js';
 import { adminBanner, adminEnabled, readAdminSwitch } from '../admin-exposure.js';
 import { columns, integerOption, stringOption, UsageError } from '../args.js';
+import { carrierBanner } from '../carriers-file.js';
 import { connectToPrimary, isServeWorker, runCluster } from '../cluster.js';
 import {
   type Command,
@@ -276,6 +277,7 @@ async function printBanner(
     `Fulfil is listening on ${url} (database ${redactDatabaseUrl(context.databaseUrl)}${processes})\n`,
   );
   if (seed !== undefined) io.stdout.write(await seedTokenLines(engine, seed as SeedTokens, url));
+  io.stdout.write(await carrierBanner(engine, io.env));
   io.stdout.write(await adminBanner(engine, url, options.admin, options.host));
   io.stdout.write('\nPress Ctrl+C to stop.\n');
 }
