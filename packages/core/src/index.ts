@@ -4,6 +4,7 @@ export * from './domain/actions/accept.js';
 export * from './domain/actions/allocate.js';
 export * from './domain/actions/correct-tracks.js';
 export * from './domain/actions/courier.js';
+export * from './domain/actions/interventions.js';
 export * from './domain/actions/invoice.js';
 export * from './domain/actions/operator.js';
 export * from './domain/actions/outcome.js';
