@@ -10,6 +10,7 @@ export * from './domain/actions/operator.js';
 export * from './domain/actions/outcome.js';
 export * from './domain/actions/reject.js';
 export * from './domain/actions/ship.js';
+export * from './domain/attention.js';
 export * from './domain/change-cursor.js';
 export * from './domain/compare-codes.js';
 export * from './domain/courier-labels.js';

@@ -6,8 +6,8 @@ import { parseWith } from '../schemas/parse.js';
 import { type EngineDeps, requireStore } from './deps.js';
 
 /**
- * Creates the store, or merges `settings` into the existing store's settings (the courier's
- * too: patching `{ courier: { delay_ms } }` keeps its type and the rest).
+ * Creates the store, or merges `settings` into the existing store's settings (the courier's and
+ * the attention thresholds too: patching `{ courier: { delay_ms } }` keeps its type and the rest).
  */
 export async function upsertStoreWithin(
   tx: RepositoryTx,
@@ -16,10 +16,17 @@ export async function upsertStoreWithin(
 ): Promise<Store> {
   parseWith(StoreCode, code);
   const existing = await tx.findStore(code);
+  const attention = settings.attention_after_hours && {
+    attention_after_hours: {
+      ...existing?.settings.attention_after_hours,
+      ...settings.attention_after_hours,
+    },
+  };
   const merged = parseWith(StoreSettingsInput, {
     ...existing?.settings,
     ...settings,
     courier: { ...existing?.settings.courier, ...settings.courier },
+    ...attention,
   });
   return tx.upsertStore(code, merged);
 }
