@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type ConsoleServer, startConsoleServer } from './server.js';
+import { type ConsoleServer, type ConsoleServerOptions, startConsoleServer } from './server.js';
 
 /**
  * The console in a real browser: headless Chromium from the system's packages. Without it the
@@ -41,13 +41,16 @@ export function launch(): Promise<Browser> {
  * Starts a whole instance (`prepare` may act on it first) and a browser before the file's
  * tests, and stops both after them.
  */
-export function withConsole(prepare?: (server: ConsoleServer) => Promise<void>): {
+export function withConsole(
+  prepare?: (server: ConsoleServer) => Promise<void>,
+  options: ConsoleServerOptions = {},
+): {
   server: ConsoleServer;
   browser: Browser;
 } {
   const running = {} as { server: ConsoleServer; browser: Browser };
   beforeAll(async () => {
-    running.server = await startConsoleServer();
+    running.server = await startConsoleServer(options);
     await prepare?.(running.server);
     running.browser = await launch();
   }, 90_000);
@@ -169,10 +172,13 @@ const SCREENSHOTS = process.env.FULFIL_SCREENSHOTS
 
 export const screenshotPath = (name: string): string => `${SCREENSHOTS}${name}.png`;
 
-/** A screenshot for docs/console.md: PNG of the viewport, kept small. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * A screenshot for docs/console.md: PNG of the whole page, as an operator scrolls it, or of
+ * the screen alone (a dialog over the page).
+ */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: screenshotPath(name), fullPage: false });
+  await page.screenshot({ path: screenshotPath(name), fullPage });
 }
 
 /** Logs in through the form, as an operator would, and waits for the dashboard. */
@@ -186,4 +192,16 @@ export async function logIn(
   await page.getByLabel('Secret').fill(operator.secret);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+}
+
+/** A new tab of `width`, logged in as the admin (or `operator`), at the view `hash` (`#/…`). */
+export async function openAt(
+  running: { server: ConsoleServer; browser: Browser },
+  hash: string,
+  options: { width?: number; operator?: { name: string; secret: string } } = {},
+): Promise<ConsolePage> {
+  const tab = await openConsole(running.browser, running.server.url, options.width);
+  await logIn(tab, running.server.url, options.operator ?? running.server.admin);
+  await tab.page.goto(`${running.server.url}/admin/${hash}`);
+  return tab;
 }

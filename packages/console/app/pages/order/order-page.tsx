@@ -1,151 +1,41 @@
-import { useState } from 'preact/hooks';
-import { type Address, api, type OrderDetail, seg } from '../api.js';
-import { ErrorText, Field, Loading, may, PageTitle, Table, useAction, useLoad } from '../ui.js';
-import { CorrectTracks } from './correct-tracks.js';
+import {
+  api,
+  type Label,
+  type OrderDetail,
+  type OrderPage as OrderList,
+  type OrderSummary,
+  orderPath,
+  query,
+  seg,
+  type Warehouse,
+} from '../../api.js';
+import { may, useCurrency } from '../../context.js';
+import { Badge } from '../../ui/badge.js';
+import { Banner, ErrorBanner } from '../../ui/banner.js';
+import { age, dateTime } from '../../ui/format.js';
+import { useLoad } from '../../ui/load.js';
+import { Page } from '../../ui/page.js';
+import { failureWords, STATUS } from '../../ui/words.js';
+import { ChangesCard } from './changes.js';
+import { useInterventions } from './interventions.js';
+import { ItemsCard } from './items.js';
+import { nextStep } from './next-step.js';
+import { InvoicesCard, ShipmentCards } from './shipments.js';
+import { AddressCards, AmountsCard, CustomerCard, SalesOrderCard } from './side.js';
+import { TimelineCard } from './timeline.js';
 
-const ACTIONS = ['requeue', 'abandon', 'cancel', 'fail'] as const;
-
-function AddressBlock({ title, address }: { title: string; address: Address }) {
-  const street = Array.isArray(address.street) ? address.street : [address.street ?? ''];
-  return (
-    <div>
-      <h3>{title}</h3>
-      <address>
-        {[address.firstname, address.lastname].filter(Boolean).join(' ')}
-        {address.company && <div>{address.company}</div>}
-        {street.map((line, index) => (
-          <div key={index}>{line}</div>
-        ))}
-        <div>
-          {[address.postcode, address.city, address.region, address.country_id]
-            .filter(Boolean)
-            .join(' ')}
-        </div>
-        {address.telephone && <div>{address.telephone}</div>}
-      </address>
-    </div>
-  );
-}
-
-function Interventions({
-  store,
-  detail,
-  onDone,
-}: {
-  store: string;
+interface Loaded {
   detail: OrderDetail;
-  onDone: () => void;
-}) {
-  const [reason, setReason] = useState('');
-  const [partial, setPartial] = useState('');
-  const action = useAction();
-  const base = `stores/${seg(store)}/orders/${seg(detail.order.fulfillment_order_number)}`;
-  const act = async (name: string, body: unknown) => {
-    const answer = await action.run(() => api<OrderDetail>('POST', `${base}/${name}`, body));
-    if (answer) onDone();
-  };
-  return (
-    <section aria-labelledby="act-title">
-      <h2 id="act-title">Intervene</h2>
-      <div class="row">
-        <Field label="Reason">
-          <input value={reason} onInput={(event) => setReason(event.currentTarget.value)} />
-        </Field>
-        {ACTIONS.map((name) => (
-          <button
-            key={name}
-            type="button"
-            class={name === 'requeue' ? undefined : 'danger'}
-            disabled={action.busy}
-            onClick={() =>
-              act(name, reason ? { reason } : name === 'fail' ? { reason: 'operator' } : {})
-            }
-          >
-            {name[0]?.toUpperCase()}
-            {name.slice(1)}
-          </button>
-        ))}
-      </div>
-      <form
-        class="row"
-        onSubmit={(event) => {
-          event.preventDefault();
-          act('allow-partial', { allow: partial === '' ? null : partial === 'true' });
-        }}
-      >
-        <Field label="Partial shipment of this order">
-          <select value={partial} onChange={(event) => setPartial(event.currentTarget.value)}>
-            <option value="">as the store's settings say</option>
-            <option value="true">allowed</option>
-            <option value="false">not allowed</option>
-          </select>
-        </Field>
-        <button type="submit" disabled={action.busy}>
-          Set partials
-        </button>
-      </form>
-      <MoveLines detail={detail} onMove={(body) => act('move-lines', body)} busy={action.busy} />
-      <ErrorText error={action.error} />
-    </section>
-  );
+  labels: Label[];
+  warehouses: Warehouse[];
 }
 
-/** Lines no partner has accepted yet may move to another warehouse of the store. */
-function MoveLines({
-  detail,
-  onMove,
-  busy,
-}: {
-  detail: OrderDetail;
-  onMove: (body: { items: number[]; warehouse_code: string }) => void;
-  busy: boolean;
-}) {
-  const [chosen, setChosen] = useState<number[]>([]);
-  const [warehouse, setWarehouse] = useState('');
-  const movable = detail.order.items.filter((item) => item.status === 'pending_accept');
-  if (movable.length === 0) return null;
-  return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        onMove({ items: chosen, warehouse_code: warehouse });
-      }}
-    >
-      <fieldset>
-        <legend>Move lines not yet accepted to another warehouse</legend>
-        {movable.map((item) => (
-          <label key={item.id} class="check">
-            <input
-              type="checkbox"
-              checked={chosen.includes(item.id)}
-              onChange={(event) =>
-                setChosen(
-                  event.currentTarget.checked
-                    ? [...chosen, item.id]
-                    : chosen.filter((id) => id !== item.id),
-                )
-              }
-            />{' '}
-            {item.qty} × {item.sku} (item {item.id}, {item.warehouse_code})
-          </label>
-        ))}
-        <div class="row">
-          <Field label="To warehouse">
-            <input
-              required
-              value={warehouse}
-              onInput={(event) => setWarehouse(event.currentTarget.value)}
-            />
-          </Field>
-          <button type="submit" disabled={busy || chosen.length === 0}>
-            Move
-          </button>
-        </div>
-      </fieldset>
-    </form>
-  );
-}
-
+/**
+ * One fulfillment order, as an operator wants it (docs/console.md): its status and what happens
+ * next in the header with the actions that apply; its items by stage, shipments, invoices and
+ * timeline in the main column; the customer, addresses, amounts and the other orders of its
+ * sales order at the side.
+ */
 export function OrderPage({
   store,
   number,
@@ -155,130 +45,141 @@ export function OrderPage({
   number: string;
   role: string;
 }) {
-  const loaded = useLoad(
-    () => api<OrderDetail>('GET', `stores/${seg(store)}/orders/${seg(number)}`),
-    `${store}/${number}`,
+  const path = orderPath(store, number);
+  const loaded = useLoad<Loaded>(async () => {
+    const [detail, labels, warehouses] = await Promise.all([
+      api<OrderDetail>('GET', path),
+      api<{ labels: Label[] }>('GET', `${path}/labels`),
+      api<{ warehouses: Warehouse[] }>('GET', `stores/${seg(store)}/warehouses`),
+    ]);
+    return { detail, labels: labels.labels, warehouses: warehouses.warehouses };
+  }, path);
+  const salesOrder = loaded.data?.detail.order.sales_order_number;
+  const siblings = useLoad(
+    async () =>
+      salesOrder
+        ? (
+            await api<OrderList>(
+              'GET',
+              `stores/${seg(store)}/orders${query({ q: salesOrder, limit: 50 })}`,
+            )
+          ).orders.filter((order) => order.sales_order_number === salesOrder)
+        : undefined,
+    `${store}/${salesOrder ?? ''}`,
   );
-  const detail = loaded.data;
-  const order = detail?.order;
+  if (!loaded.data) {
+    return (
+      <Page title={`Order ${number}`}>
+        {loaded.error ? <ErrorBanner error={loaded.error} /> : <p aria-live="polite">Loading…</p>}
+      </Page>
+    );
+  }
   return (
-    <>
-      <PageTitle>Order {number}</PageTitle>
-      <Loading loaded={loaded} />
-      {detail && order && (
+    <OrderView
+      store={store}
+      number={number}
+      role={role}
+      data={loaded.data}
+      siblings={siblings.data}
+      reload={loaded.reload}
+    />
+  );
+}
+
+function OrderView({
+  store,
+  number,
+  role,
+  data,
+  siblings,
+  reload,
+}: {
+  store: string;
+  number: string;
+  role: string;
+  data: Loaded;
+  siblings: OrderSummary[] | undefined;
+  reload: () => void;
+}) {
+  const currency = useCurrency(store);
+  const operator = may(role, 'operator');
+  const actions = useInterventions({
+    store,
+    detail: data.detail,
+    liveLabels: data.labels.filter((label) => label.status === 'live').length,
+    onDone: reload,
+  });
+  const { detail, labels, warehouses } = data;
+  const { order, failure, courier } = detail;
+  const status = STATUS[order.status];
+  const warehouse = warehouses.find((known) => known.code === order.warehouse_code);
+  const openLines = order.items.map((item) => item.status);
+  return (
+    <Page
+      title={`Order ${number}`}
+      badge={
+        <Badge tone={status.tone} title={order.status}>
+          {status.words}
+        </Badge>
+      }
+      subtitle={
         <>
-          <p class="lead">
-            <span>
-              Sales order <strong>{order.sales_order_number}</strong>
-            </span>{' '}
-            <span>
-              status <strong class="status">{order.status}</strong>
-            </span>{' '}
-            <span>warehouse {order.warehouse_code}</span>
+          <p>
+            Sales order {order.sales_order_number} · {order.warehouse_code}
+            {warehouse ? ` (${warehouse.name})` : ''} ·{' '}
+            <time dateTime={order.created_at} title={dateTime(order.created_at)}>
+              created {age(order.created_at)} ago
+            </time>
           </p>
-          {detail.courier && detail.courier.attempts > 0 && (
-            <p>
-              Courier: {detail.courier.attempts} attempts
-              {detail.courier.last_error ? `, last error: ${detail.courier.last_error}` : ''}
-              {detail.courier.next_attempt_at ? `, next at ${detail.courier.next_attempt_at}` : ''}
-            </p>
-          )}
-          {detail.failure && (
-            <p class="failure">
-              Failed at {detail.failure.stage}: {detail.failure.reason}
-              {detail.failure.abandoned ? ' (abandoned)' : ''}
-            </p>
-          )}
-          <section aria-labelledby="timeline-title">
-            <h2 id="timeline-title">Timeline</h2>
-            <ol class="timeline">
-              {detail.timeline.map((entry) => (
-                <li key={entry.id}>
-                  <time>{entry.at}</time> <strong class="action">{entry.action}</strong> by{' '}
-                  <span class="actor">{entry.actor}</span>
-                  {entry.reason && <span>: {entry.reason}</span>}
-                  {entry.request_id && <small> request {entry.request_id}</small>}
-                </li>
-              ))}
-            </ol>
-          </section>
-          {may(role, 'operator') && (
-            <Interventions store={store} detail={detail} onDone={loaded.reload} />
-          )}
-          <section aria-labelledby="customer-title">
-            <h2 id="customer-title">Customer</h2>
-            <p>
-              <span class="customer">
-                {order.customer_firstname} {order.customer_lastname}
-              </span>{' '}
-              &lt;{order.customer_email}&gt;
-            </p>
-            {order.shipping.customer_note && (
-              <p>
-                Note: <span class="note">{order.shipping.customer_note}</span>
-              </p>
-            )}
-            <div class="columns">
-              <AddressBlock title="Shipping address" address={order.shipping_address} />
-              <AddressBlock title="Billing address" address={order.billing_address} />
-            </div>
-            <p>
-              Shipping: {order.shipping.method_name ?? '—'}; payment:{' '}
-              {order.payment.method_name ?? '—'}
-            </p>
-          </section>
-          <section aria-labelledby="items-title">
-            <h2 id="items-title">Items</h2>
-            <Table
-              label="Items"
-              head={['Item', 'SKU', 'Name', 'Qty', 'Stage', 'Warehouse', 'Total']}
-              numeric={['Qty', 'Total']}
-            >
-              {order.items.map((item) => (
-                <tr key={item.id}>
-                  <td>{item.id}</td>
-                  <td>{item.sku}</td>
-                  <td>{item.name}</td>
-                  <td class="num">{item.qty}</td>
-                  <td>{item.status}</td>
-                  <td>{item.warehouse_code ?? '—'}</td>
-                  <td class="num">{item.total_price ?? '—'}</td>
-                </tr>
-              ))}
-            </Table>
-            <p>
-              Grand total {order.grand_total ?? '—'}, shipping {order.shipping_amount ?? '—'}, tax{' '}
-              {order.tax_amount ?? '—'}
-            </p>
-          </section>
-          <section aria-labelledby="shipments-title">
-            <h2 id="shipments-title">Shipments and invoices</h2>
-            {detail.shipments.length === 0 && detail.invoices.length === 0 && <p>None yet.</p>}
-            <ul>
-              {detail.shipments.map((shipment) => (
-                <li key={shipment.id}>
-                  Shipment {shipment.id} at {shipment.created_at}:{' '}
-                  {shipment.items.map((item) => `${item.qty} × item ${item.item_id}`).join(', ')}
-                  {shipment.tracks.length > 0 && (
-                    <>
-                      {' '}
-                      — tracks {shipment.tracks.map((track) => JSON.stringify(track)).join(', ')}
-                    </>
-                  )}
-                </li>
-              ))}
-              {detail.invoices.map((invoice) => (
-                <li key={invoice.id}>
-                  Invoice {invoice.invoice_number ?? invoice.id} at {invoice.created_at}
-                </li>
-              ))}
-            </ul>
-            {may(role, 'operator') && (
-              <CorrectTracks store={store} detail={detail} onDone={loaded.reload} />
-            )}
-          </section>
+          <p class="next-step">{nextStep(detail, warehouse?.fulfilled_by)}</p>
         </>
+      }
+      primary={operator && actions.primary}
+      secondary={operator && actions.secondary}
+      side={
+        <>
+          <CustomerCard detail={detail} />
+          <AmountsCard detail={detail} currency={currency} />
+          <SalesOrderCard store={store} detail={detail} siblings={siblings} />
+          <AddressCards detail={detail} />
+        </>
+      }
+      sideLabel="Customer, amounts and related orders"
+    >
+      <ErrorBanner error={actions.error} />
+      {failure && (
+        <Banner
+          tone="critical"
+          title={`${failureWords(failure.stage, openLines, order.warehouse_code)}${failure.abandoned ? ', and abandoned' : ''}`}
+        >
+          <p>{failure.reason}</p>
+        </Banner>
       )}
-    </>
+      {courier.last_error && (
+        <Banner
+          tone="warning"
+          title={`The courier refused ${courier.attempts === 1 ? 'its attempt' : `${courier.attempts} attempts`}`}
+        >
+          <p>{courier.last_error}</p>
+          {courier.next_attempt_at && <p>Next attempt {dateTime(courier.next_attempt_at)}.</p>}
+        </Banner>
+      )}
+      <ItemsCard store={store} detail={detail} currency={currency} />
+      <ShipmentCards
+        store={store}
+        detail={detail}
+        labels={labels}
+        editable={operator && detail.actions.includes('correct_tracks')}
+        onChanged={reload}
+      />
+      <InvoicesCard detail={detail} currency={currency} />
+      <TimelineCard
+        timeline={detail.timeline}
+        context={{ store, currency, items: order.items, labels, shipments: detail.shipments }}
+      />
+      {operator && (
+        <ChangesCard store={store} detail={detail} warehouses={warehouses} onDone={reload} />
+      )}
+    </Page>
   );
 }
