@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -163,22 +163,29 @@ export async function assertAccessible(page: Page, label: string): Promise<void>
 }
 
 /**
- * Where the screenshots go: docs/console/ when FULFIL_SCREENSHOTS=1 (to refresh the committed
- * ones), else a scratch directory, so that a test run leaves the work tree as it was.
+ * Where the screenshots go: those docs/console.md shows to docs/console/ when
+ * FULFIL_SCREENSHOTS=1 (to refresh the committed ones); every other one, and all of them in an
+ * ordinary run, to a scratch directory, so that a test run leaves the work tree as it was.
  */
-const SCREENSHOTS = process.env.FULFIL_SCREENSHOTS
-  ? fileURLToPath(new URL('../../../docs/console/', import.meta.url))
-  : join(tmpdir(), 'fulfil-console-screenshots/');
+const DOCS = fileURLToPath(new URL('../../../docs/console/', import.meta.url));
+const SCRATCH = join(tmpdir(), 'fulfil-console-screenshots/');
 
-export const screenshotPath = (name: string): string => `${SCREENSHOTS}${name}.png`;
+const screenshotPath = (name: string, documented = false): string =>
+  `${documented && process.env.FULFIL_SCREENSHOTS ? DOCS : SCRATCH}${name}.png`;
 
 /**
- * A screenshot for docs/console.md: PNG of the whole page, as an operator scrolls it, or of
- * the screen alone (a dialog over the page).
+ * A screenshot: PNG of the whole page, as an operator scrolls it, or of the screen alone (a
+ * dialog over the page).
  */
-export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: screenshotPath(name), fullPage });
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; documented?: boolean } = {},
+): Promise<string> {
+  const path = screenshotPath(name, options.documented);
+  mkdirSync(dirname(path), { recursive: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
+  return path;
 }
 
 /** Logs in through the form, as an operator would, and waits for the dashboard. */

@@ -7,7 +7,6 @@ import {
   logIn,
   openConsole,
   screenshot,
-  screenshotPath,
   WIDTHS,
   warnIfSkipped,
   withConsole,
@@ -22,6 +21,9 @@ import { shipByCourier, walkThrough } from './scenarios.js';
  */
 
 warnIfSkipped('pages.test');
+
+/** The pages docs/console.md shows, at both widths. */
+const DOCUMENTED = new Set(['login', 'dashboard', 'orders', 'order', 'failed', 'tokens', 'bulk']);
 
 const PAGES = [
   { name: 'dashboard', hash: '#/', heading: 'Dashboard' },
@@ -69,7 +71,7 @@ describe.skipIf(!installed)('every page of the console', { timeout: 60_000 }, ()
       await tab.page.goto(`${running.server.url}/admin/`);
       await tab.page.getByRole('button', { name: 'Log in' }).waitFor();
       await assertAccessible(tab.page, `login at ${width} px`);
-      await screenshot(tab.page, `login${suffix}`);
+      await screenshot(tab.page, `login${suffix}`, { documented: DOCUMENTED.has('login') });
       await tab.assertClean();
       await tab.page.context().close();
     });
@@ -89,8 +91,10 @@ describe.skipIf(!installed)('every page of the console', { timeout: 60_000 }, ()
           'document.documentElement.scrollWidth - document.documentElement.clientWidth',
         );
         expect(overflow, `${name} at ${width} px`).toBeLessThanOrEqual(0);
-        await screenshot(page, `${name}${suffix}`);
-        expect(statSync(screenshotPath(`${name}${suffix}`)).size).toBeLessThan(600_000);
+        const path = await screenshot(page, `${name}${suffix}`, {
+          documented: DOCUMENTED.has(name),
+        });
+        expect(statSync(path).size).toBeLessThan(600_000);
       }
       await tab.assertClean();
       await page.context().close();
@@ -107,7 +111,7 @@ describe.skipIf(!installed)('every page of the console', { timeout: 60_000 }, ()
       const dialog = page.getByRole('dialog', { name: 'Cancel 3 orders?' });
       await dialog.waitFor();
       await assertAccessible(page, `bulk confirmation at ${width} px`);
-      await screenshot(page, `bulk${suffix}`, false);
+      await screenshot(page, `bulk${suffix}`, { fullPage: false, documented: true });
       await dialog.getByRole('button', { name: 'Keep orders' }).click();
       await tab.assertClean();
       await page.context().close();
