@@ -23,6 +23,13 @@ export function useCurrency(store: string): string | null {
   return useConsole().stores.find((known) => known.store_code === store)?.settings.currency ?? null;
 }
 
+/** What a page of one store is given: the store, the view's parameters, the session's role. */
+export interface StorePageProps {
+  store: string;
+  params: URLSearchParams;
+  role: string;
+}
+
 /** Whether the session's role includes `need` (viewer < operator < admin). */
 const RANK: Record<string, number> = { viewer: 0, operator: 1, admin: 2 };
 

@@ -9,7 +9,7 @@ import {
   query,
   seg,
 } from '../api.js';
-import { may } from '../context.js';
+import { may, type StorePageProps } from '../context.js';
 import { href, navigate } from '../router.js';
 import { Badge } from '../ui/badge.js';
 import { ErrorBanner } from '../ui/banner.js';
@@ -39,15 +39,7 @@ const STAGE: Record<FailureStage, string> = {
  * abandon (asked first); the abandoned ones stay listed, and all of them can be acted on in bulk.
  * `warehouse` narrows it to one warehouse (the dashboard's courier failures).
  */
-export function FailedPage({
-  store,
-  params,
-  role,
-}: {
-  store: string;
-  params: URLSearchParams;
-  role: string;
-}) {
+export function FailedPage({ store, params, role }: StorePageProps) {
   const warehouse = params.get('warehouse') ?? undefined;
   const filter = { status: 'failed', ...(warehouse ? { warehouse } : {}) };
   const loaded = useLoad(

@@ -1,7 +1,7 @@
 import type { OrderStatus, QueueName } from '@fulfil/core';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type OrderPage, query, seg, type Warehouse } from '../api.js';
-import { may, useCurrency } from '../context.js';
+import { may, type StorePageProps, useCurrency } from '../context.js';
 import { href, navigate } from '../router.js';
 import { ErrorBanner } from '../ui/banner.js';
 import { Button } from '../ui/button.js';
@@ -111,15 +111,7 @@ function SearchForm({
  * filters applied as removable chips, the count, a table that becomes cards on a phone, and a
  * bulk action over exactly what the filter selects.
  */
-export function OrdersPage({
-  store,
-  params,
-  role,
-}: {
-  store: string;
-  params: URLSearchParams;
-  role: string;
-}) {
+export function OrdersPage({ store, params, role }: StorePageProps) {
   const filter = filterOf(params);
   const filterKey = JSON.stringify(filter);
   const [form, setForm] = useState(filter);

@@ -15,7 +15,7 @@ export function Badge({
   children: ComponentChildren;
 }) {
   return (
-    <span class={`badge badge--${tone}`} title={title}>
+    <span class={`badge tone--${tone}`} title={title}>
       {children}
     </span>
   );

@@ -17,7 +17,7 @@ export function Banner({
 }) {
   const urgent = tone === 'critical' || tone === 'warning';
   return (
-    <div class={`banner banner--${tone}`} role={urgent ? 'alert' : 'status'}>
+    <div class={`banner tone--${tone}`} role={urgent ? 'alert' : 'status'}>
       {title && <p class="banner__title">{title}</p>}
       {children}
     </div>

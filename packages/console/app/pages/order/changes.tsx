@@ -56,18 +56,15 @@ function Partials({
   );
 }
 
-/** Lines no partner has accepted yet may move to another active warehouse of the store. */
-function MoveLines({
-  store,
-  detail,
-  warehouses,
-  onDone,
-}: {
+interface ChangeProps {
   store: string;
   detail: OrderDetail;
   warehouses: readonly Warehouse[];
   onDone: () => void;
-}) {
+}
+
+/** Lines no partner has accepted yet may move to another active warehouse of the store. */
+function MoveLines({ store, detail, warehouses, onDone }: ChangeProps) {
   const [chosen, setChosen] = useState<number[]>([]);
   const movable = detail.order.items.filter((item) => item.status === 'pending_accept');
   const targets = warehouses.filter(
@@ -130,17 +127,7 @@ function MoveLines({
 }
 
 /** What an operator may change about the order, each only where it applies. */
-export function ChangesCard({
-  store,
-  detail,
-  warehouses,
-  onDone,
-}: {
-  store: string;
-  detail: OrderDetail;
-  warehouses: readonly Warehouse[];
-  onDone: () => void;
-}) {
+export function ChangesCard({ store, detail, warehouses, onDone }: ChangeProps) {
   const partials = detail.actions.includes('allow_partial');
   const move = detail.actions.includes('move_lines');
   if (!partials && !move) return null;
