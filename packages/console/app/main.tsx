@@ -76,12 +76,16 @@ function Shell({ session, onLogout }: { session: Session; onLogout: () => void }
   }, []);
   useEffect(reloadStores, []);
   const [first, page] = route.parts;
-  // On a phone the menu scrolls sideways: the page open is always in sight.
+  // On a phone the menu scrolls sideways: the page open is always in sight (the menu alone
+  // scrolls, never the page).
   useEffect(() => {
-    document
-      .querySelector('.top nav [aria-current="page"]')
-      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [first, page, stores]);
+    const nav = document.querySelector<HTMLElement>('.top nav');
+    const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (nav && current) {
+      const offset = current.getBoundingClientRect().left - nav.getBoundingClientRect().left;
+      nav.scrollLeft += offset - (nav.clientWidth - current.offsetWidth) / 2;
+    }
+  }, [first, page, stores !== undefined]);
   const store =
     first && first !== 'operators' ? first : (session.store_code ?? stores?.[0]?.store_code);
   const logout = () => {
