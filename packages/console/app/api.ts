@@ -4,6 +4,8 @@
  * render shows what the server holds now.
  */
 
+import { fillMessage } from './error-message.js';
+
 /** The error body every Fulfil API answers with, plus the HTTP status. */
 export class ApiError extends Error {
   constructor(
@@ -13,21 +15,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-/** Fills `%name` placeholders of an error message from its parameters. */
-function fill(message: string, parameters: unknown): string {
-  if (Array.isArray(parameters)) {
-    const first = parameters[0] as { fieldValue?: unknown } | undefined;
-    return message.replace(/%\w+/g, () => String(first?.fieldValue ?? ''));
-  }
-  if (parameters && typeof parameters === 'object') {
-    const values = parameters as Record<string, unknown>;
-    return message.replace(/%(\w+)/g, (whole, name: string) =>
-      name in values ? String(values[name]) : whole,
-    );
-  }
-  return message;
 }
 
 /** Called when the session is gone (401), so the shell can show the login form. */
@@ -60,7 +47,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     if (response.status === 401 && path !== 'session') onUnauthorized();
     throw new ApiError(
       response.status,
-      error.message ? fill(error.message, error.parameters) : `HTTP ${response.status}`,
+      error.message ? fillMessage(error.message, error.parameters) : `HTTP ${response.status}`,
       error.code,
     );
   }
@@ -82,7 +69,14 @@ export function query(values: Record<string, string | number | undefined | null>
 
 // ── the shapes the admin API answers with: the engine's own types (erased at build time) ──
 
-import type { AdminEngine, BulkOutcome, OperatorRole, OrderDetail, OrderList } from '@fulfil/core';
+import type {
+  AdminEngine,
+  BulkOutcome,
+  Intervention,
+  OperatorRole,
+  OrderDetail,
+  OrderList,
+} from '@fulfil/core';
 
 /** What the admin engine's `method` resolves to: what the API answers with as JSON. */
 type Answer<Method extends keyof AdminEngine> = Awaited<
@@ -91,22 +85,34 @@ type Answer<Method extends keyof AdminEngine> = Awaited<
 
 export type {
   BulkOutcome as BulkResult,
+  Intervention,
   OperatorRole as Role,
   OrderDetail,
   OrderList as OrderPage,
 };
 export type OrderSummary = OrderList['orders'][number];
 export type Address = OrderDetail['order']['shipping_address'];
+export type OrderItem = OrderDetail['order']['items'][number];
+export type Shipment = OrderDetail['shipments'][number];
+export type Track = Shipment['tracks'][number];
+export type TimelineEntry = OrderDetail['timeline'][number];
+export type Label = Answer<'labels'>['labels'][number];
 export type Dashboard = Answer<'dashboard'>;
+export type StoreDashboard = Dashboard['stores'][number];
 export type Store = Answer<'getStore'>;
 export type Warehouse = Answer<'listWarehouses'>['warehouses'][number];
 export type StockRow = Answer<'listStock'>['items'][number];
 export type TokenInfo = Answer<'listTokens'>['tokens'][number];
 export type Operator = Answer<'listOperators'>[number];
 export type ReservationMismatch = Answer<'checkReservations'>['mismatches'][number];
+export type BulkCount = { count: number; selected: number };
 
 export interface Session {
   name: string;
   role: OperatorRole;
   store_code: string | null;
 }
+
+/** The path of an order under `api/`, its parts encoded. */
+export const orderPath = (store: string, number: string): string =>
+  `stores/${seg(store)}/orders/${seg(number)}`;

@@ -1,17 +1,22 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, type Session, type Store, whenUnauthorized } from './api.js';
+import { Console, may } from './context.js';
 import { DashboardPage } from './pages/dashboard.js';
 import { FailedPage } from './pages/failed.js';
 import { LoginPage } from './pages/login.js';
 import { OperatorsPage } from './pages/operators.js';
-import { OrderPage } from './pages/order.js';
+import { OrderPage } from './pages/order/order-page.js';
 import { OrdersPage } from './pages/orders.js';
 import { StockPage } from './pages/stock.js';
 import { StorePage } from './pages/store.js';
 import { TokensPage } from './pages/tokens.js';
 import { href, navigate, type Route, useRoute } from './router.js';
-import { ErrorText, may, messageOf } from './ui.js';
+import { ErrorBanner } from './ui/banner.js';
+import { messageOf } from './ui/load.js';
+import { Page } from './ui/page.js';
+import { Toasts } from './ui/toast.js';
+import { OPERATOR_ROLE } from './ui/words.js';
 
 /** The pages of one store, in the order the menu lists them. */
 const STORE_PAGES = [
@@ -22,13 +27,21 @@ const STORE_PAGES = [
   ['settings', 'Store & warehouses'],
 ] as const;
 
-function Page({ route, session, stores }: { route: Route; session: Session; stores: Store[] }) {
+function Missing({ text }: { text: string }) {
+  return (
+    <Page title="Not found">
+      <ErrorBanner error={text} />
+    </Page>
+  );
+}
+
+function Routed({ route, session, stores }: { route: Route; session: Session; stores: Store[] }) {
   const [first, page, arg] = route.parts;
   if (!first) return <DashboardPage />;
-  if (first === 'operators' && page === undefined) return <OperatorsPage session={session} />;
+  if (first === 'operators' && page === undefined) return <OperatorsPage />;
   const store = first;
   if (!stores.some((known) => known.store_code === store)) {
-    return <ErrorText error={`There is no store ${store} you can see.`} />;
+    return <Missing text={`There is no store ${store} you can see.`} />;
   }
   const role = session.role;
   switch (page) {
@@ -39,7 +52,7 @@ function Page({ route, session, stores }: { route: Route; session: Session; stor
         <OrderPage store={store} number={arg} role={role} />
       );
     case 'failed':
-      return <FailedPage store={store} role={role} />;
+      return <FailedPage store={store} params={route.params} role={role} />;
     case 'stock':
       return <StockPage store={store} role={role} />;
     case 'tokens':
@@ -47,7 +60,7 @@ function Page({ route, session, stores }: { route: Route; session: Session; stor
     case 'settings':
       return <StorePage store={store} role={role} />;
     default:
-      return <ErrorText error="There is no such page." />;
+      return <Missing text="There is no such page." />;
   }
 }
 
@@ -55,26 +68,37 @@ function Shell({ session, onLogout }: { session: Session; onLogout: () => void }
   const route = useRoute();
   const [stores, setStores] = useState<Store[]>();
   const [error, setError] = useState<string>();
-  useEffect(() => {
+  const reloadStores = useCallback(() => {
     api<{ stores: Store[] }>('GET', 'stores').then(
       (answer) => setStores(answer.stores),
       (caught: unknown) => setError(messageOf(caught)),
     );
   }, []);
+  useEffect(reloadStores, []);
   const [first, page] = route.parts;
+  // On a phone the menu scrolls sideways: the page open is always in sight (the menu alone
+  // scrolls, never the page).
+  useEffect(() => {
+    const nav = document.querySelector<HTMLElement>('.top nav');
+    const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (nav && current) {
+      const offset = current.getBoundingClientRect().left - nav.getBoundingClientRect().left;
+      nav.scrollLeft += offset - (nav.clientWidth - current.offsetWidth) / 2;
+    }
+  }, [first, page, stores !== undefined]);
   const store =
     first && first !== 'operators' ? first : (session.store_code ?? stores?.[0]?.store_code);
   const logout = () => {
     api('DELETE', 'session').finally(onLogout);
   };
   return (
-    <>
+    <Console.Provider value={{ session, stores: stores ?? [], reloadStores }}>
       <button type="button" class="skip" onClick={skipToMain}>
         Skip to content
       </button>
       <header class="top">
         <a class="brand" href="#/">
-          Fulfil console
+          Fulfil
         </a>
         <nav aria-label="Main">
           <ul>
@@ -108,6 +132,7 @@ function Shell({ session, onLogout }: { session: Session; onLogout: () => void }
             <label class="store-pick">
               <span>Store</span>
               <select
+                class="control"
                 value={store}
                 onChange={(event) => navigate(href([event.currentTarget.value, page ?? 'orders']))}
               >
@@ -120,20 +145,21 @@ function Shell({ session, onLogout }: { session: Session; onLogout: () => void }
             </label>
           )}
           <span>
-            {session.name} ({session.role})
+            {session.name} <small class="who__role">{OPERATOR_ROLE[session.role].words}</small>
           </span>
-          <button type="button" onClick={logout}>
+          <button type="button" class="button button--plain" onClick={logout}>
             Log out
           </button>
         </div>
       </header>
       <main id="main">
-        <ErrorText error={error} />
+        <ErrorBanner error={error} />
         {stores && (
-          <Page key={route.parts.join('/')} route={route} session={session} stores={stores} />
+          <Routed key={route.parts.join('/')} route={route} session={session} stores={stores} />
         )}
       </main>
-    </>
+      <Toasts />
+    </Console.Provider>
   );
 }
 

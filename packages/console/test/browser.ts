@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type ConsoleServer, startConsoleServer } from './server.js';
+import { type ConsoleServer, type ConsoleServerOptions, startConsoleServer } from './server.js';
 
 /**
  * The console in a real browser: headless Chromium from the system's packages. Without it the
@@ -41,13 +41,16 @@ export function launch(): Promise<Browser> {
  * Starts a whole instance (`prepare` may act on it first) and a browser before the file's
  * tests, and stops both after them.
  */
-export function withConsole(prepare?: (server: ConsoleServer) => Promise<void>): {
+export function withConsole(
+  prepare?: (server: ConsoleServer) => Promise<void>,
+  options: ConsoleServerOptions = {},
+): {
   server: ConsoleServer;
   browser: Browser;
 } {
   const running = {} as { server: ConsoleServer; browser: Browser };
   beforeAll(async () => {
-    running.server = await startConsoleServer();
+    running.server = await startConsoleServer(options);
     await prepare?.(running.server);
     running.browser = await launch();
   }, 90_000);
@@ -160,19 +163,29 @@ export async function assertAccessible(page: Page, label: string): Promise<void>
 }
 
 /**
- * Where the screenshots go: docs/console/ when FULFIL_SCREENSHOTS=1 (to refresh the committed
- * ones), else a scratch directory, so that a test run leaves the work tree as it was.
+ * Where the screenshots go: those docs/console.md shows to docs/console/ when
+ * FULFIL_SCREENSHOTS=1 (to refresh the committed ones); every other one, and all of them in an
+ * ordinary run, to a scratch directory, so that a test run leaves the work tree as it was.
  */
-const SCREENSHOTS = process.env.FULFIL_SCREENSHOTS
-  ? fileURLToPath(new URL('../../../docs/console/', import.meta.url))
-  : join(tmpdir(), 'fulfil-console-screenshots/');
+const DOCS = fileURLToPath(new URL('../../../docs/console/', import.meta.url));
+const SCRATCH = join(tmpdir(), 'fulfil-console-screenshots/');
 
-export const screenshotPath = (name: string): string => `${SCREENSHOTS}${name}.png`;
+const screenshotPath = (name: string, documented = false): string =>
+  `${documented && process.env.FULFIL_SCREENSHOTS ? DOCS : SCRATCH}${name}.png`;
 
-/** A screenshot for docs/console.md: PNG of the viewport, kept small. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: screenshotPath(name), fullPage: false });
+/**
+ * A screenshot: PNG of the whole page, as an operator scrolls it, or of the screen alone (a
+ * dialog over the page).
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; documented?: boolean } = {},
+): Promise<string> {
+  const path = screenshotPath(name, options.documented);
+  mkdirSync(dirname(path), { recursive: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
+  return path;
 }
 
 /** Logs in through the form, as an operator would, and waits for the dashboard. */
@@ -186,4 +199,16 @@ export async function logIn(
   await page.getByLabel('Secret').fill(operator.secret);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+}
+
+/** A new tab of `width`, logged in as the admin (or `operator`), at the view `hash` (`#/…`). */
+export async function openAt(
+  running: { server: ConsoleServer; browser: Browser },
+  hash: string,
+  options: { width?: number; operator?: { name: string; secret: string } } = {},
+): Promise<ConsolePage> {
+  const tab = await openConsole(running.browser, running.server.url, options.width);
+  await logIn(tab, running.server.url, options.operator ?? running.server.admin);
+  await tab.page.goto(`${running.server.url}/admin/${hash}`);
+  return tab;
 }

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { ManualClock } from '@fulfil/core';
 import { describe, expect, test } from 'vitest';
 import {
   assertAccessible,
@@ -6,45 +7,71 @@ import {
   logIn,
   openConsole,
   screenshot,
-  screenshotPath,
   WIDTHS,
   warnIfSkipped,
   withConsole,
 } from './browser.js';
+import { shipByCourier, walkThrough } from './scenarios.js';
 
 /**
  * Every page, at a laptop's width and at a phone's: axe-core finds no serious or critical
  * violation, nothing overflows the screen sideways, nothing is loaded from elsewhere, no CSP
- * violation; the screenshots in docs/console/ are taken here.
+ * violation; the screenshots in docs/console/ are taken here, of a store with a day of work in
+ * it: orders that moved, shipped in part, shipped by courier, failed, and waited too long.
  */
 
 warnIfSkipped('pages.test');
 
+/** The pages docs/console.md shows, at both widths. */
+const DOCUMENTED = new Set(['login', 'dashboard', 'orders', 'order', 'failed', 'tokens', 'bulk']);
+
 const PAGES = [
   { name: 'dashboard', hash: '#/', heading: 'Dashboard' },
-  { name: 'orders', hash: '#/default/orders', heading: 'Orders of default' },
-  { name: 'order', hash: '#/default/orders/500000001-1', heading: 'Order 500000001-1' },
-  { name: 'failed', hash: '#/default/failed', heading: 'Failed orders of default' },
-  { name: 'stock', hash: '#/default/stock', heading: 'Stock of default' },
-  { name: 'tokens', hash: '#/default/tokens', heading: 'Tokens of default' },
+  { name: 'orders', hash: '#/default/orders', heading: 'Orders' },
+  { name: 'order', hash: '#/default/orders/520000001-1', heading: 'Order 520000001-1' },
+  { name: 'order-courier', hash: '#/default/orders/530000001-1', heading: 'Order 530000001-1' },
+  { name: 'order-failed', hash: '#/default/orders/600000001-1', heading: 'Order 600000001-1' },
+  { name: 'failed', hash: '#/default/failed', heading: 'Failed orders' },
+  { name: 'stock', hash: '#/default/stock', heading: 'Stock' },
+  { name: 'tokens', hash: '#/default/tokens', heading: 'Tokens' },
   { name: 'store', hash: '#/default/settings', heading: 'Store default' },
   { name: 'operators', hash: '#/operators', heading: 'Operators' },
 ] as const;
 
+const HOUR = 3_600_000;
+// The day's work happens a day and a half ago, step by step; the operator looks at it now.
+const clock = new ManualClock(new Date(Date.now() - 36 * HOUR));
+const later = () => clock.advance(20 * 60_000);
+
 describe.skipIf(!installed)('every page of the console', { timeout: 60_000 }, () => {
-  const running = withConsole(async (server) => {
-    await server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {
-      reason: 'no such street',
-    });
-  });
+  const running = withConsole(
+    async (server) => {
+      await server.adminApi('PUT', 'stores/default', { settings: { currency: 'EUR' } });
+      await walkThrough(server, later);
+      later();
+      await shipByCourier(server);
+      later();
+      await server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {
+        reason: 'no such street',
+      });
+      await server.adminApi('POST', 'stores/default/orders/560000001-1/fail', {
+        reason: 'the customer asked to wait',
+      });
+      await server.adminApi('POST', 'stores/default/orders/560000001-1/abandon', {});
+      clock.set(new Date());
+    },
+    { clock },
+  );
 
   for (const [device, width] of Object.entries(WIDTHS)) {
+    const suffix = device === 'desktop' ? '' : '-phone';
+
     test(`the login page at ${width} px`, async () => {
       const tab = await openConsole(running.browser, running.server.url, width);
       await tab.page.goto(`${running.server.url}/admin/`);
       await tab.page.getByRole('button', { name: 'Log in' }).waitFor();
       await assertAccessible(tab.page, `login at ${width} px`);
-      if (device === 'desktop') await screenshot(tab.page, 'login');
+      await screenshot(tab.page, `login${suffix}`, { documented: DOCUMENTED.has('login') });
       await tab.assertClean();
       await tab.page.context().close();
     });
@@ -55,23 +82,39 @@ describe.skipIf(!installed)('every page of the console', { timeout: 60_000 }, ()
       await logIn(tab, running.server.url, running.server.admin);
       for (const { name, hash, heading } of PAGES) {
         await page.goto(`${running.server.url}/admin/${hash}`);
-        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
         // Loaded: no "Loading…" left on the page.
         await expect.poll(() => page.getByText('Loading…').count()).toBe(0);
         await assertAccessible(page, `${name} at ${width} px`);
-        // Tables may scroll inside their region; the page itself never scrolls sideways.
+        // Tables become cards on a phone: the page itself never scrolls sideways.
         const overflow = await page.evaluate(
           'document.documentElement.scrollWidth - document.documentElement.clientWidth',
         );
         expect(overflow, `${name} at ${width} px`).toBeLessThanOrEqual(0);
-        if (device === 'desktop' || name === 'orders' || name === 'order') {
-          const file = `${name}${device === 'desktop' ? '' : '-phone'}`;
-          await screenshot(page, file);
-          expect(statSync(screenshotPath(file)).size).toBeLessThan(400_000);
-        }
+        const path = await screenshot(page, `${name}${suffix}`, {
+          documented: DOCUMENTED.has(name),
+        });
+        expect(statSync(path).size).toBeLessThan(600_000);
       }
       await tab.assertClean();
       await page.context().close();
     }, 120_000);
+
+    test(`a bulk confirmation at ${width} px`, async () => {
+      const tab = await openConsole(running.browser, running.server.url, width);
+      const { page } = tab;
+      await logIn(tab, running.server.url, running.server.admin);
+      await page.goto(`${running.server.url}/admin/#/default/orders?sku=BULK-1`);
+      await page.getByRole('link', { name: '700000001-1' }).waitFor();
+      await page.getByLabel('Bulk action', { exact: true }).selectOption('cancel');
+      await page.getByRole('button', { name: /Count the orders/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Cancel 3 orders?' });
+      await dialog.waitFor();
+      await assertAccessible(page, `bulk confirmation at ${width} px`);
+      await screenshot(page, `bulk${suffix}`, { fullPage: false, documented: true });
+      await dialog.getByRole('button', { name: 'Keep orders' }).click();
+      await tab.assertClean();
+      await page.context().close();
+    });
   }
 });

@@ -1,4 +1,10 @@
-import { createEngine, type Engine, type SeedInput } from '@fulfil/core';
+import {
+  type Clock,
+  createEngine,
+  type Engine,
+  type Repository,
+  type SeedInput,
+} from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { startHttpServer } from '@fulfil/server';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
@@ -13,7 +19,7 @@ export const ERP_TOKEN = 'console-erp-token-00000-0123456789abcdef';
 export const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
 export const HOSTILE_NOTE = '"><script>alert(1)</script>';
 
-type Line = { sku: string; qty: number };
+type Line = { sku: string; qty: number; price?: number };
 
 function order(
   number: string,
@@ -24,9 +30,12 @@ function order(
 }
 
 /**
- * One store, two partner warehouses, and orders for each scenario: `5000…` to find and read,
- * `6000…` to fail and requeue, `7000…` (sku BULK-1) to bulk-cancel beside `7100…` that shares
- * no sku with them, `8000…` with two lines to ship in part, `9000…` a customer typing markup.
+ * One store, two partner warehouses, a courier warehouse and an inactive one, and orders for
+ * each scenario: `5000…` to find and read, `5100…` a customer found by her full name, `52000…`
+ * to walk through every step an order takes (scenarios.ts), `53000…` and `54000…` to ship by
+ * courier, `55000…`, `56000…` and `57000…` to fail, abandon and cancel, `6000…` to fail and
+ * requeue, `7000…` (sku BULK-1) to bulk-cancel beside `7100…` that shares no sku with them,
+ * `8000…` with two lines to ship in part, `9000…` a customer typing markup.
  */
 export function consoleSeed(): SeedInput {
   return {
@@ -37,12 +46,17 @@ export function consoleSeed(): SeedInput {
         warehouses: [
           { code: 'WH-A', name: 'Partner A', fulfilled_by: 'partner', priority: 10 },
           { code: 'WH-B', name: 'Partner B', fulfilled_by: 'partner', priority: 5 },
+          { code: 'WH-C', name: 'Courier C', fulfilled_by: 'courier', priority: 1 },
+          { code: 'WH-OLD', name: 'Closed', fulfilled_by: 'partner', priority: 0, active: false },
         ],
         stock: [
           { warehouse_code: 'WH-A', sku: 'SKU-1', qty: 100 },
           { warehouse_code: 'WH-A', sku: 'SKU-2', qty: 100 },
           { warehouse_code: 'WH-A', sku: 'BULK-1', qty: 100 },
+          { warehouse_code: 'WH-A', sku: 'SKU-3', qty: 100 },
           { warehouse_code: 'WH-B', sku: 'SKU-1', qty: 40 },
+          { warehouse_code: 'WH-B', sku: 'SKU-3', qty: 40 },
+          { warehouse_code: 'WH-C', sku: 'SKU-1', qty: 40 },
         ],
         tokens: [
           { name: 'partner', token: PARTNER_TOKEN, acl: 'partner', warehouses: ['WH-A'] },
@@ -54,6 +68,29 @@ export function consoleSeed(): SeedInput {
             customer_lastname: 'Hopper',
             customer_email: 'grace@example.com',
           }),
+          order('510000001', [{ sku: 'SKU-2', qty: 1 }], {
+            customer_firstname: 'Giulia',
+            customer_lastname: 'Rossi',
+            customer_email: 'g.rossi@example.com',
+          }),
+          order(
+            '520000001',
+            [
+              { sku: 'SKU-1', qty: 2, price: 44.5 },
+              { sku: 'SKU-2', qty: 1, price: 19.9 },
+              { sku: 'SKU-3', qty: 1, price: 12.25 },
+            ],
+            {
+              customer_firstname: 'Marco',
+              customer_lastname: 'Bianchi',
+              customer_email: 'marco.bianchi@example.com',
+            },
+          ),
+          order('530000001', [{ sku: 'SKU-1', qty: 1 }], { warehouse_code: 'WH-C' }),
+          order('540000001', [{ sku: 'SKU-1', qty: 1 }], { warehouse_code: 'WH-C' }),
+          order('550000001', [{ sku: 'SKU-2', qty: 1 }]),
+          order('560000001', [{ sku: 'SKU-2', qty: 1 }]),
+          order('570000001', [{ sku: 'SKU-2', qty: 1 }]),
           order('600000001', [{ sku: 'SKU-2', qty: 1 }]),
           order('700000001', [{ sku: 'BULK-1', qty: 1 }]),
           order('700000002', [{ sku: 'BULK-1', qty: 2 }]),
@@ -83,6 +120,8 @@ export interface ConsoleServer {
   /** `http://127.0.0.1:<port>`: the console is at `${url}/admin/`. */
   url: string;
   engine: Engine;
+  /** The engine's database, for what no API writes (a label as a carrier would issue it). */
+  repository: Repository;
   /** The first admin, as `fulfil operator create` would make it. */
   admin: { name: string; secret: string };
   /** Calls the admin API as the admin, by bearer secret (no cookie, no browser). */
@@ -97,8 +136,18 @@ export interface ConsoleServer {
   close(): Promise<void>;
 }
 
-export async function startConsoleServer(seed: SeedInput = consoleSeed()): Promise<ConsoleServer> {
-  const engine = createEngine({ repository: await openSqliteRepository(':memory:') });
+export interface ConsoleServerOptions {
+  seed?: SeedInput;
+  /** The engine's clock (default the system's): a test moves it to make orders old. */
+  clock?: Clock;
+}
+
+export async function startConsoleServer(
+  options: ConsoleServerOptions = {},
+): Promise<ConsoleServer> {
+  const repository = await openSqliteRepository(':memory:');
+  const engine = createEngine({ repository, ...(options.clock ? { clock: options.clock } : {}) });
+  const seed = options.seed ?? consoleSeed();
   await engine.loadSeed(seed);
   const created = await engine.admin.createOperator({ name: 'alice', role: 'admin' });
   const admin = { name: 'alice', secret: created.secret };
@@ -130,6 +179,7 @@ export async function startConsoleServer(seed: SeedInput = consoleSeed()): Promi
   return {
     url: server.url,
     engine,
+    repository,
     admin,
     async adminApi<T>(method: string, path: string, body?: unknown) {
       const answer = await call(

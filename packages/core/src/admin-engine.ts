@@ -28,7 +28,7 @@ import {
   rotateTokenFor,
 } from './use-cases/admin-tokens.js';
 import type { EngineDeps } from './use-cases/deps.js';
-import { labelsFor } from './use-cases/labels.js';
+import { labelDocumentFor, labelsFor } from './use-cases/labels.js';
 import { moveLines } from './use-cases/move-lines.js';
 import {
   authenticateOperator,
@@ -103,6 +103,9 @@ export function createAdminEngine(deps: EngineDeps) {
     order: (op: Op, store: string, number: string) => orderDetail(deps, op, store, number),
     /** Every label of the order, read from the database: printing one again buys nothing. */
     labels: (op: Op, store: string, number: string) => labelsFor(deps, op, store, number),
+    /** One live label with its document, to view or download. */
+    labelDocument: (op: Op, store: string, number: string, label: string) =>
+      labelDocumentFor(deps, op, store, number, label),
 
     // ── interventions ──
     fail: (op: Op, store: string, number: string, body: unknown) =>

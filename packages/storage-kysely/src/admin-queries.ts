@@ -134,6 +134,32 @@ export async function planFilter(
   };
 }
 
+/** Words of a name past which a text search stops trying splits into first and last name. */
+const NAME_WORDS = 4;
+
+/**
+ * A full name as the operator types it, "Giulia Rossi" or "Rossi Giulia", "Maria De Luca": each
+ * way its words split into a first name's start and a last name's start, in either order.
+ */
+function fullNameMatches(eb: OrderEb, lowered: string, common: boolean) {
+  const words = lowered.split(/\s+/);
+  if (words.length < 2 || words.length > NAME_WORDS) return [];
+  return words.slice(1).flatMap((_, index) => {
+    const head = words.slice(0, index + 1).join(' ');
+    const tail = words.slice(index + 1).join(' ');
+    return [
+      eb.and([
+        startsWith(eb, 'customer_firstname', head, common),
+        startsWith(eb, 'customer_lastname', tail, common),
+      ]),
+      eb.and([
+        startsWith(eb, 'customer_lastname', head, common),
+        startsWith(eb, 'customer_firstname', tail, common),
+      ]),
+    ];
+  });
+}
+
 function whereFilter(db: Db, storeId: number, filter: OrderFilter, plan: FilterPlan = {}) {
   let query = db.selectFrom('fulfillment_orders').where('store_id', '=', storeId);
   const q = filter.q?.trim();
@@ -147,6 +173,7 @@ function whereFilter(db: Db, storeId: number, filter: OrderFilter, plan: FilterP
         startsWith(eb, 'customer_firstname', lowered, common),
         startsWith(eb, 'customer_lastname', lowered, common),
         startsWith(eb, 'customer_email', lowered, common),
+        ...fullNameMatches(eb, lowered, common),
       ]),
     );
   }

@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, type Session } from '../api.js';
-import { ErrorText, Field, PageTitle, useAction } from '../ui.js';
+import { ErrorBanner } from '../ui/banner.js';
+import { Button } from '../ui/button.js';
+import { Field } from '../ui/field.js';
+import { useAction } from '../ui/load.js';
 
 export function LoginPage({ onLogin }: { onLogin: (session: Session) => void }) {
   const [name, setName] = useState('');
@@ -13,9 +16,10 @@ export function LoginPage({ onLogin }: { onLogin: (session: Session) => void }) 
   };
   return (
     <main id="main" class="login">
-      <PageTitle>Fulfil console</PageTitle>
-      <form onSubmit={submit}>
-        <Field label="Operator name">
+      <form class="login__card stack" onSubmit={submit}>
+        <h1>Fulfil console</h1>
+        <p class="subtle">Log in with the name and secret an admin gave you.</p>
+        <Field label="Operator name" size="full">
           <input
             name="name"
             autoComplete="username"
@@ -24,7 +28,7 @@ export function LoginPage({ onLogin }: { onLogin: (session: Session) => void }) 
             onInput={(event) => setName(event.currentTarget.value)}
           />
         </Field>
-        <Field label="Secret">
+        <Field label="Secret" size="full">
           <input
             name="secret"
             type="password"
@@ -34,10 +38,10 @@ export function LoginPage({ onLogin }: { onLogin: (session: Session) => void }) 
             onInput={(event) => setSecret(event.currentTarget.value)}
           />
         </Field>
-        <ErrorText error={action.error} />
-        <button type="submit" disabled={action.busy}>
+        <ErrorBanner error={action.error} />
+        <Button type="submit" variant="primary" busy={action.busy}>
           Log in
-        </button>
+        </Button>
       </form>
     </main>
   );

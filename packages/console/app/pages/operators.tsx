@@ -1,25 +1,29 @@
 import { useState } from 'preact/hooks';
-import { api, type Operator, type Role, type Session, seg } from '../api.js';
-import {
-  ErrorText,
-  Field,
-  Loading,
-  may,
-  PageTitle,
-  Secret,
-  Table,
-  useAction,
-  useLoad,
-} from '../ui.js';
+import { api, type Operator, type Role, seg } from '../api.js';
+import { may, useConsole } from '../context.js';
+import { Badge } from '../ui/badge.js';
+import { ErrorBanner } from '../ui/banner.js';
+import { Button } from '../ui/button.js';
+import { Card } from '../ui/card.js';
+import { ConfirmDialog } from '../ui/confirm-dialog.js';
+import { DataTable } from '../ui/data-table.js';
+import { Field } from '../ui/field.js';
+import { dateTime } from '../ui/format.js';
+import { useAction, useLoad } from '../ui/load.js';
+import { Page } from '../ui/page.js';
+import { toast } from '../ui/toast.js';
+import { OPERATOR_ROLE } from '../ui/words.js';
+import { Secret } from './secret.js';
 
-export function OperatorsPage({ session }: { session: Session }) {
-  const loaded = useLoad(() => api<{ operators: Operator[] }>('GET', 'operators'), 'operators');
+const ROLES = Object.keys(OPERATOR_ROLE) as Role[];
+
+function AddOperator({ onAdded }: { onAdded: (name: string, secret: string) => void }) {
+  const { stores } = useConsole();
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('operator');
   const [store, setStore] = useState('');
-  const [secret, setSecret] = useState<{ name: string; secret: string }>();
   const action = useAction();
-  const create = async (event: Event) => {
+  const submit = async (event: Event) => {
     event.preventDefault();
     const answer = await action.run(() =>
       api<{ secret: string; operator: Operator }>('POST', 'operators', {
@@ -29,17 +33,58 @@ export function OperatorsPage({ session }: { session: Session }) {
       }),
     );
     if (answer) {
-      setSecret({ name: answer.operator.name, secret: answer.secret });
       setName('');
-      loaded.reload();
+      toast(`Operator ${answer.operator.name} added`);
+      onAdded(answer.operator.name, answer.secret);
     }
   };
-  const revoke = (operator: string) =>
-    action.run(() => api('POST', `operators/${seg(operator)}/revoke`, {})).then(loaded.reload);
+  return (
+    <Card title="Add an operator">
+      <form class="stack" onSubmit={submit}>
+        <div class="form-row">
+          <Field label="Name">
+            <input required value={name} onInput={(event) => setName(event.currentTarget.value)} />
+          </Field>
+          <Field label="Role">
+            <select value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
+              {ROLES.map((known) => (
+                <option key={known} value={known}>
+                  {OPERATOR_ROLE[known].words} ({OPERATOR_ROLE[known].may})
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Store">
+            <select value={store} onChange={(event) => setStore(event.currentTarget.value)}>
+              <option value="">Every store</option>
+              {stores.map((known) => (
+                <option key={known.store_code} value={known.store_code}>
+                  {known.store_code}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Button type="submit" variant="primary" busy={action.busy}>
+            Add
+          </Button>
+        </div>
+        <ErrorBanner error={action.error} />
+      </form>
+    </Card>
+  );
+}
+
+export function OperatorsPage() {
+  const { session } = useConsole();
+  const loaded = useLoad(() => api<{ operators: Operator[] }>('GET', 'operators'), 'operators');
+  const [secret, setSecret] = useState<{ name: string; secret: string }>();
+  const [revoking, setRevoking] = useState<string>();
   const admin = may(session.role, 'admin') && session.store_code === null;
   return (
-    <>
-      <PageTitle>Operators</PageTitle>
+    <Page
+      title="Operators"
+      subtitle={<p>The people who use this console, and what each may do.</p>}
+    >
       {secret && (
         <Secret
           of={`operator ${secret.name}`}
@@ -48,59 +93,76 @@ export function OperatorsPage({ session }: { session: Session }) {
         />
       )}
       {admin && (
-        <form class="row" onSubmit={create} aria-labelledby="new-operator">
-          <h2 id="new-operator">Add an operator</h2>
-          <Field label="Name">
-            <input required value={name} onInput={(event) => setName(event.currentTarget.value)} />
-          </Field>
-          <Field label="Role">
-            <select value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
-              <option value="viewer">viewer (reads)</option>
-              <option value="operator">operator (also intervenes)</option>
-              <option value="admin">admin (manages all)</option>
-            </select>
-          </Field>
-          <Field label="Store (empty: every store)">
-            <input value={store} onInput={(event) => setStore(event.currentTarget.value)} />
-          </Field>
-          <button type="submit" disabled={action.busy}>
-            Add
-          </button>
-        </form>
+        <AddOperator
+          onAdded={(name, value) => {
+            setSecret({ name, secret: value });
+            loaded.reload();
+          }}
+        />
       )}
-      <ErrorText error={action.error} />
-      <Loading loaded={loaded} />
+      <ErrorBanner error={loaded.error} />
+      {!loaded.data && !loaded.error && <p aria-live="polite">Loading…</p>}
       {loaded.data && (
-        <Table
-          label="Operators"
-          head={['Name', 'Role', 'Store', 'Created', 'State', admin && 'Action']}
-        >
-          {loaded.data.operators.map((operator) => (
-            <tr key={operator.name}>
-              <td>{operator.name}</td>
-              <td>{operator.role}</td>
-              <td>{operator.store_code ?? 'every store'}</td>
-              <td>{operator.created_at}</td>
-              <td>{operator.revoked_at ? `revoked ${operator.revoked_at}` : 'active'}</td>
-              {admin && (
-                <td>
-                  {!operator.revoked_at && operator.name !== session.name && (
-                    <button
-                      type="button"
-                      class="danger"
-                      disabled={action.busy}
-                      aria-label={`Revoke ${operator.name}`}
-                      onClick={() => revoke(operator.name)}
+        <Card title="Operators" flush>
+          <DataTable<Operator>
+            label="Operators"
+            rows={loaded.data.operators}
+            rowKey={(operator) => operator.name}
+            columns={[
+              { title: 'Name', primary: true, cell: (operator) => operator.name },
+              {
+                title: 'Role',
+                cell: (operator) =>
+                  `${OPERATOR_ROLE[operator.role].words} (${OPERATOR_ROLE[operator.role].may})`,
+              },
+              { title: 'Store', cell: (operator) => operator.store_code ?? 'Every store' },
+              { title: 'Created', cell: (operator) => dateTime(operator.created_at) },
+              {
+                title: 'State',
+                cell: (operator) =>
+                  operator.revoked_at ? (
+                    <Badge tone="neutral" title={`revoked ${operator.revoked_at} UTC`}>
+                      Revoked
+                    </Badge>
+                  ) : (
+                    <Badge tone="success">Active</Badge>
+                  ),
+              },
+              admin && {
+                title: 'Actions',
+                cell: (operator) =>
+                  !operator.revoked_at &&
+                  operator.name !== session.name && (
+                    <Button
+                      variant="destructive"
+                      label={`Revoke ${operator.name}`}
+                      onClick={() => setRevoking(operator.name)}
                     >
                       Revoke
-                    </button>
-                  )}
-                </td>
-              )}
-            </tr>
-          ))}
-        </Table>
+                    </Button>
+                  ),
+              },
+            ]}
+          />
+        </Card>
       )}
-    </>
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke operator ${revoking}?`}
+          confirm="Revoke operator"
+          keep="Keep operator"
+          onClose={() => setRevoking(undefined)}
+          onConfirm={async () => {
+            await api('POST', `operators/${seg(revoking)}/revoke`, {});
+            toast(`Operator ${revoking} revoked`);
+            loaded.reload();
+          }}
+        >
+          <p>
+            Their sessions end at once, and their secret no longer logs in. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
+    </Page>
   );
 }

@@ -1,112 +1,130 @@
-import type { OrderStatus } from '@fulfil/core';
+import type { OrderStatus, QueueName } from '@fulfil/core';
 import { useEffect, useState } from 'preact/hooks';
-import { api, type OrderPage, type OrderSummary, query, seg } from '../api.js';
+import { api, type OrderPage, query, seg, type Warehouse } from '../api.js';
+import { may, type StorePageProps, useCurrency } from '../context.js';
 import { href, navigate } from '../router.js';
-import { count, ErrorText, Field, may, PageTitle, Table, useAction } from '../ui.js';
+import { ErrorBanner } from '../ui/banner.js';
+import { Button } from '../ui/button.js';
+import { Card } from '../ui/card.js';
+import { EmptyState } from '../ui/empty-state.js';
+import { Field } from '../ui/field.js';
+import { FilterBar } from '../ui/filter-bar.js';
+import { capped } from '../ui/format.js';
+import { useAction, useLoad } from '../ui/load.js';
+import { Page } from '../ui/page.js';
+import { QUEUE, STATUS } from '../ui/words.js';
 import { Bulk } from './bulk.js';
+import {
+  chipLabel,
+  FILTER_FIELDS,
+  type FilterField,
+  filterOf,
+  type OrderFilter,
+  sameFilter,
+} from './order-filter.js';
+import { OrderRows } from './order-rows.js';
 
-/** The search fields docs/admin-api.md names, as the form offers them. */
-const FIELDS = [
-  ['q', 'Order number, customer name or e-mail', 'text'],
-  ['status', 'Status', 'status'],
-  ['queue', 'Queue', 'queue'],
-  ['warehouse', 'Warehouse', 'text'],
-  ['sku', 'SKU', 'text'],
-  ['created_from', 'Created from', 'date'],
-  ['created_to', 'Created before', 'date'],
-] as const;
+const QUEUES = Object.keys(QUEUE) as QueueName[];
+const STATUSES = Object.keys(STATUS) as OrderStatus[];
 
-const QUEUES = [
-  'pending_accept',
-  'pending_allocation',
-  'pending_shipment',
-  'pending_invoice',
-] as const;
-// The browser bundle cannot take @fulfil/core's ORDER_STATUSES (a value: it would bring valibot
-// along); the type keeps this list to statuses the engine has.
-const STATUSES: readonly OrderStatus[] = [
-  ...QUEUES,
-  'invoiced',
-  'partially_accepted',
-  'partially_allocated',
-  'partially_shipped',
-  'partially_invoiced',
-  'rejected',
-  'canceled',
-  'failed',
-];
-const CHOICES: Record<string, readonly string[]> = { queue: QUEUES, status: STATUSES };
-
-export function filterOf(params: URLSearchParams): Record<string, string> {
-  const filter: Record<string, string> = {};
-  for (const [name] of FIELDS) {
-    const value = params.get(name);
-    if (value) filter[name] = value;
-  }
-  return filter;
-}
-
-export function OrderLink({ store, order }: { store: string; order: OrderSummary }) {
-  return (
-    <a href={href([store, 'orders', order.fulfillment_order_number])}>
-      {order.fulfillment_order_number}
-    </a>
-  );
-}
-
-export function OrderRows({ store, orders }: { store: string; orders: OrderSummary[] }) {
-  return (
-    <Table
-      label="Orders"
-      head={['Order', 'Sales order', 'Customer', 'Status', 'Warehouse', 'Total', 'Created']}
-      numeric={['Total']}
-    >
-      {orders.map((order) => (
-        <tr key={order.fulfillment_order_number}>
-          <td>
-            <OrderLink store={store} order={order} />
-          </td>
-          <td>{order.sales_order_number}</td>
-          <td>
-            <span class="customer">{order.customer_name}</span>
-            <br />
-            <small>{order.customer_email}</small>
-          </td>
-          <td>
-            {order.status}
-            {order.failure && (
-              <>
-                <br />
-                <small>
-                  {order.failure.stage}: {order.failure.reason}
-                </small>
-              </>
-            )}
-          </td>
-          <td>{order.warehouse_code}</td>
-          <td class="num">{order.grand_total ?? '—'}</td>
-          <td>{order.created_at}</td>
-        </tr>
-      ))}
-    </Table>
-  );
-}
-
-export function OrdersPage({
-  store,
-  params,
-  role,
+/** The search form: the text search first, the narrowing filters beside it, each as wide as its content. */
+function SearchForm({
+  form,
+  setForm,
+  warehouses,
+  onSearch,
 }: {
-  store: string;
-  params: URLSearchParams;
-  role: string;
+  form: OrderFilter;
+  setForm: (filter: OrderFilter) => void;
+  warehouses: readonly Warehouse[];
+  onSearch: (event: Event) => void;
 }) {
+  const text = (name: FilterField) => ({
+    name,
+    value: form[name] ?? '',
+    onInput: (event: Event) =>
+      setForm({ ...form, [name]: (event.currentTarget as HTMLInputElement).value }),
+  });
+  const choice = (name: FilterField) => ({
+    name,
+    value: form[name] ?? '',
+    onChange: (event: Event) =>
+      setForm({ ...form, [name]: (event.currentTarget as HTMLSelectElement).value }),
+  });
+  return (
+    <form class="stack" onSubmit={onSearch} aria-label="Search orders">
+      <div class="form-row">
+        <Field label="Order number, customer name or e-mail" size="long">
+          <input type="search" {...text('q')} />
+        </Field>
+        <Button type="submit" variant="primary">
+          Search
+        </Button>
+      </div>
+      <div class="form-row">
+        <Field label="Status">
+          <select {...choice('status')}>
+            <option value="">Any</option>
+            {STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS[status].words}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Queue">
+          <select {...choice('queue')}>
+            <option value="">Any</option>
+            {QUEUES.map((queue) => (
+              <option key={queue} value={queue}>
+                {QUEUE[queue]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Warehouse">
+          <select {...choice('warehouse')}>
+            <option value="">Any</option>
+            {warehouses.map((warehouse) => (
+              <option key={warehouse.code} value={warehouse.code}>
+                {warehouse.code}: {warehouse.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="SKU">
+          <input {...text('sku')} />
+        </Field>
+        <Field label="Created from" hint="YYYY-MM-DD">
+          <input {...text('created_from')} />
+        </Field>
+        <Field label="Created before" hint="YYYY-MM-DD">
+          <input {...text('created_to')} />
+        </Field>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Every order of the store, newest first, by any filter (Polaris' index with filters): the
+ * filters applied as removable chips, the count, a table that becomes cards on a phone, and a
+ * bulk action over exactly what the filter selects.
+ */
+export function OrdersPage({ store, params, role }: StorePageProps) {
   const filter = filterOf(params);
   const filterKey = JSON.stringify(filter);
   const [form, setForm] = useState(filter);
+  // Back and forward change the filter under the page: the form follows.
+  useEffect(() => setForm(filterOf(params)), [filterKey]);
   const [pages, setPages] = useState<OrderPage[]>([]);
   const [round, setRound] = useState(0);
   const load = useAction();
+  const currency = useCurrency(store);
+  const warehouses = useLoad(
+    () => api<{ warehouses: Warehouse[] }>('GET', `stores/${seg(store)}/warehouses`),
+    store,
+  );
   const path = (after?: string) =>
     `stores/${seg(store)}/orders${query({ ...filter, after, limit: 50 })}`;
   useEffect(() => {
@@ -119,56 +137,62 @@ export function OrdersPage({
     const page = await load.run(() => api<OrderPage>('GET', path(last.next as string)));
     if (page) setPages((shown) => [...shown, page]);
   };
-  const search = (event: Event) => {
-    event.preventDefault();
-    const chosen = Object.fromEntries(Object.entries(form).filter(([, value]) => value));
+  const apply = (next: OrderFilter) => {
+    const chosen = Object.fromEntries(
+      Object.entries(next).filter(([, value]) => value?.trim()),
+    ) as Record<string, string>;
+    setForm(chosen);
     navigate(href([store, 'orders'], chosen));
   };
   const orders = pages.flatMap((page) => page.orders);
+  const chips = FILTER_FIELDS.filter((name) => filter[name]).map((name) => ({
+    label: chipLabel(name, filter[name] as string),
+    onRemove: () => apply({ ...filter, [name]: '' }),
+  }));
   return (
-    <>
-      <PageTitle>Orders of {store}</PageTitle>
-      <form class="filters" onSubmit={search} aria-label="Search orders">
-        {FIELDS.map(([name, label, kind]) => (
-          <Field key={name} label={label}>
-            {CHOICES[kind] ? (
-              <select
-                name={name}
-                value={form[name] ?? ''}
-                onChange={(event) => setForm({ ...form, [name]: event.currentTarget.value })}
-              >
-                <option value="">any</option>
-                {CHOICES[kind].map((choice) => (
-                  <option key={choice} value={choice}>
-                    {choice}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <input
-                name={name}
-                placeholder={kind === 'date' ? 'YYYY-MM-DD' : undefined}
-                value={form[name] ?? ''}
-                onInput={(event) => setForm({ ...form, [name]: event.currentTarget.value })}
-              />
-            )}
-          </Field>
-        ))}
-        <button type="submit">Search</button>
-      </form>
-      <ErrorText error={load.error} />
-      {pages[0] && (
-        <p role="status">
-          {count(pages[0].total)} {pages[0].total.count === 1 ? 'order' : 'orders'} match; showing{' '}
-          {orders.length}.
-        </p>
-      )}
-      <OrderRows store={store} orders={orders} />
-      {last?.next && (
-        <button type="button" onClick={more} disabled={load.busy}>
-          More
-        </button>
-      )}
+    <Page title="Orders" subtitle={<p>Store {store}</p>}>
+      <Card label="Search and filters">
+        <SearchForm
+          form={form}
+          setForm={setForm}
+          warehouses={warehouses.data?.warehouses ?? []}
+          onSearch={(event) => {
+            event.preventDefault();
+            apply(form);
+          }}
+        />
+        <FilterBar chips={chips} onClearAll={() => apply({})} />
+      </Card>
+      <ErrorBanner error={load.error} />
+      <Card flush label="Orders found">
+        {pages[0] && (
+          <p role="status" class="list-count">
+            {capped(pages[0].total)} {pages[0].total.count === 1 ? 'order' : 'orders'}
+            {orders.length < pages[0].total.count ? `, ${orders.length} shown` : ''}
+          </p>
+        )}
+        {pages[0] && (
+          <OrderRows
+            store={store}
+            orders={orders}
+            currency={currency}
+            empty={
+              <EmptyState title="No order matches">
+                {chips.length
+                  ? 'Remove a filter to see more orders.'
+                  : 'Orders appear here when a sales channel or a seed file sends them.'}
+              </EmptyState>
+            }
+          />
+        )}
+        {last?.next && (
+          <div class="list-more">
+            <Button onClick={more} busy={load.busy}>
+              Show more
+            </Button>
+          </div>
+        )}
+      </Card>
       {may(role, 'operator') && (
         // A new filter starts a new dry run: a count confirmed must be the count of this filter.
         <Bulk
@@ -176,9 +200,10 @@ export function OrdersPage({
           store={store}
           filter={filter}
           actions={['cancel', 'requeue', 'abandon']}
+          stale={!sameFilter(form, filter)}
           onDone={() => setRound((n) => n + 1)}
         />
       )}
-    </>
+    </Page>
   );
 }

@@ -1,19 +1,35 @@
 import { useState } from 'preact/hooks';
 import { api, query, type ReservationMismatch, type StockRow, seg } from '../api.js';
-import { ErrorText, Field, Loading, may, PageTitle, Table, useAction, useLoad } from '../ui.js';
+import { may } from '../context.js';
+import { ErrorBanner } from '../ui/banner.js';
+import { Button } from '../ui/button.js';
+import { Card } from '../ui/card.js';
+import { ConfirmDialog } from '../ui/confirm-dialog.js';
+import { DataTable } from '../ui/data-table.js';
+import { EmptyState } from '../ui/empty-state.js';
+import { Field } from '../ui/field.js';
+import { plural } from '../ui/format.js';
+import { useAction, useLoad } from '../ui/load.js';
+import { Page } from '../ui/page.js';
+import { toast } from '../ui/toast.js';
 
+/** On hand, set in place; a toast says what was set. */
 function OnHand({ store, row, onSaved }: { store: string; row: StockRow; onSaved: () => void }) {
   const [value, setValue] = useState(String(row.on_hand));
   const action = useAction();
   const save = async (event: Event) => {
     event.preventDefault();
     const path = `stores/${seg(store)}/stock/${seg(row.warehouse_code)}/${seg(row.sku)}`;
-    const saved = await action.run(() => api('PUT', path, { on_hand: Number(value) }));
-    if (saved) onSaved();
+    const saved = await action.run(() => api<StockRow>('PUT', path, { on_hand: Number(value) }));
+    if (saved) {
+      toast(`Stock of ${row.sku} at ${row.warehouse_code} set to ${saved.on_hand}`);
+      onSaved();
+    }
   };
   return (
-    <form class="inline" onSubmit={save}>
+    <form class="on-hand" onSubmit={save}>
       <input
+        class="control"
         type="number"
         min="0"
         step="1"
@@ -22,10 +38,10 @@ function OnHand({ store, row, onSaved }: { store: string; row: StockRow; onSaved
         value={value}
         onInput={(event) => setValue(event.currentTarget.value)}
       />
-      <button type="submit" disabled={action.busy}>
+      <Button type="submit" busy={action.busy} label={`Set ${row.sku} at ${row.warehouse_code}`}>
         Set
-      </button>
-      <ErrorText error={action.error} />
+      </Button>
+      <ErrorBanner error={action.error} />
     </form>
   );
 }
@@ -40,48 +56,74 @@ function Reservations({
   editable: boolean;
   onFixed: () => void;
 }) {
-  const [mismatches, setReservationMismatches] = useState<ReservationMismatch[]>();
+  const [mismatches, setMismatches] = useState<ReservationMismatch[]>();
+  const [asking, setAsking] = useState(false);
   const action = useAction();
   const path = `stores/${seg(store)}/reservations`;
   const check = async () => {
     const answer = await action.run(() => api<{ mismatches: ReservationMismatch[] }>('GET', path));
-    if (answer) setReservationMismatches(answer.mismatches);
-  };
-  const fix = async () => {
-    const answer = await action.run(() =>
-      api<{ fixed: ReservationMismatch[] }>('POST', `${path}/fix`, {}),
-    );
-    if (answer) {
-      setReservationMismatches([]);
-      onFixed();
-    }
+    if (answer) setMismatches(answer.mismatches);
   };
   return (
-    <section aria-labelledby="reservations-title">
-      <h2 id="reservations-title">Reservations</h2>
-      <button type="button" onClick={check} disabled={action.busy}>
-        Check reserved stock against open orders
-      </button>
-      <ErrorText error={action.error} />
+    <Card
+      title="Reservations"
+      actions={
+        <Button onClick={check} busy={action.busy}>
+          Check reserved stock against open orders
+        </Button>
+      }
+    >
+      <ErrorBanner error={action.error} />
+      {!mismatches && (
+        <p class="subtle">
+          Reserved stock should be what the open orders hold. The check lists every row where it is
+          not.
+        </p>
+      )}
       {mismatches && mismatches.length === 0 && <p role="status">Every reservation matches.</p>}
       {mismatches && mismatches.length > 0 && (
         <>
-          <ul>
-            {mismatches.map((row) => (
-              <li key={`${row.warehouse_code}/${row.sku}`}>
-                {row.sku} in {row.warehouse_code}: reserved {row.reserved}, open orders hold{' '}
-                {row.expected}
-              </li>
-            ))}
-          </ul>
+          <DataTable<ReservationMismatch>
+            label="Reservations that differ"
+            rows={mismatches}
+            rowKey={(row) => `${row.warehouse_code}/${row.sku}`}
+            columns={[
+              { title: 'SKU', primary: true, cell: (row) => row.sku },
+              { title: 'Warehouse', cell: (row) => row.warehouse_code },
+              { title: 'Reserved', numeric: true, cell: (row) => row.reserved },
+              { title: 'Open orders hold', numeric: true, cell: (row) => row.expected },
+            ]}
+          />
           {editable && (
-            <button type="button" class="danger" onClick={fix} disabled={action.busy}>
-              Set reserved to what open orders hold
-            </button>
+            <div>
+              <Button variant="destructive" onClick={() => setAsking(true)}>
+                Set reserved to what open orders hold
+              </Button>
+            </div>
           )}
         </>
       )}
-    </section>
+      {asking && mismatches && (
+        <ConfirmDialog
+          title={`Set ${plural(mismatches.length, 'reservation')} right?`}
+          confirm="Set reserved"
+          keep="Keep as it is"
+          reason={{ label: 'Reason (optional)' }}
+          onClose={() => setAsking(false)}
+          onConfirm={async (reason) => {
+            await api('POST', `${path}/fix`, reason ? { reason } : {});
+            toast(`${plural(mismatches.length, 'reservation')} set to what open orders hold`);
+            setMismatches([]);
+            onFixed();
+          }}
+        >
+          <p>
+            Each row's reserved becomes what the open orders hold there; available follows. The
+            store's audit records it.
+          </p>
+        </ConfirmDialog>
+      )}
+    </Card>
   );
 }
 
@@ -98,47 +140,65 @@ export function StockPage({ store, role }: { store: string; role: string }) {
   );
   const editable = may(role, 'operator');
   return (
-    <>
-      <PageTitle>Stock of {store}</PageTitle>
-      <form
-        class="row"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (searched === sku) loaded.reload();
-          setSearched(sku);
-        }}
-      >
-        <Field label="SKU starts with">
-          <input type="search" value={sku} onInput={(event) => setSku(event.currentTarget.value)} />
-        </Field>
-        <button type="submit">Search</button>
-      </form>
-      <Loading loaded={loaded} />
-      {loaded.data && (
-        <Table
-          label="Stock"
-          head={['Warehouse', 'SKU', 'On hand', 'Reserved', 'Available']}
-          numeric={['On hand', 'Reserved', 'Available']}
+    <Page
+      title="Stock"
+      subtitle={<p>On hand, reserved and available per warehouse of store {store}.</p>}
+    >
+      <Card flush label="Stock rows">
+        <form
+          class="form-row card-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (searched === sku) loaded.reload();
+            setSearched(sku);
+          }}
         >
-          {loaded.data.items.map((row) => (
-            <tr key={`${row.warehouse_code}/${row.sku}`}>
-              <td>{row.warehouse_code}</td>
-              <td>{row.sku}</td>
-              <td class="num">
-                {editable ? (
-                  <OnHand key={row.on_hand} store={store} row={row} onSaved={loaded.reload} />
-                ) : (
-                  row.on_hand
-                )}
-              </td>
-              <td class="num">{row.reserved}</td>
-              <td class="num available">{row.available}</td>
-            </tr>
-          ))}
-        </Table>
-      )}
-      {loaded.data?.next && <p>More rows match: narrow the SKU.</p>}
+          <Field label="SKU starts with">
+            <input
+              type="search"
+              value={sku}
+              onInput={(event) => setSku(event.currentTarget.value)}
+            />
+          </Field>
+          <Button type="submit">Search</Button>
+        </form>
+        <ErrorBanner error={loaded.error} />
+        {!loaded.data && !loaded.error && <p aria-live="polite">Loading…</p>}
+        {loaded.data && (
+          <DataTable<StockRow>
+            label="Stock"
+            rows={loaded.data.items}
+            rowKey={(row) => `${row.warehouse_code}/${row.sku}`}
+            empty={
+              <EmptyState title="No stock here">
+                Stock appears when a partner sends it, a seed file loads it or an operator sets it.
+              </EmptyState>
+            }
+            columns={[
+              { title: 'SKU', primary: true, cell: (row) => row.sku },
+              { title: 'Warehouse', cell: (row) => row.warehouse_code },
+              {
+                title: 'On hand',
+                numeric: true,
+                cell: (row) =>
+                  editable ? (
+                    <OnHand key={row.on_hand} store={store} row={row} onSaved={loaded.reload} />
+                  ) : (
+                    row.on_hand
+                  ),
+              },
+              { title: 'Reserved', numeric: true, cell: (row) => row.reserved },
+              {
+                title: 'Available',
+                numeric: true,
+                cell: (row) => <span class="available">{row.available}</span>,
+              },
+            ]}
+          />
+        )}
+        {loaded.data?.next && <p class="subtle">More rows match: narrow the SKU.</p>}
+      </Card>
       <Reservations store={store} editable={editable} onFixed={loaded.reload} />
-    </>
+    </Page>
   );
 }

@@ -1,6 +1,19 @@
+import type { ActiveQueueName } from '@fulfil/core';
 import { useState } from 'preact/hooks';
 import { api, type Store, seg, type Warehouse } from '../api.js';
-import { ErrorText, Loading, may, PageTitle, Table, useAction, useLoad } from '../ui.js';
+import { may, useConsole } from '../context.js';
+import { Badge } from '../ui/badge.js';
+import { ErrorBanner } from '../ui/banner.js';
+import { Button } from '../ui/button.js';
+import { Card } from '../ui/card.js';
+import { Checkbox } from '../ui/checkbox.js';
+import { DataTable } from '../ui/data-table.js';
+import { Field } from '../ui/field.js';
+import { money } from '../ui/format.js';
+import { useAction, useLoad } from '../ui/load.js';
+import { Page } from '../ui/page.js';
+import { toast } from '../ui/toast.js';
+import { FULFILLED_BY, QUEUE } from '../ui/words.js';
 
 const FLAGS = [
   ['partial_items', 'Partial shipment by items'],
@@ -8,49 +21,122 @@ const FLAGS = [
   ['reroute', 'Reroute rejected lines to another warehouse'],
 ] as const;
 
-function Settings({ store, role }: { store: Store; role: string }) {
-  const [settings, setSettings] = useState(store.settings);
+const QUEUES: readonly ActiveQueueName[] = [
+  'pending_accept',
+  'pending_allocation',
+  'pending_shipment',
+  'pending_invoice',
+];
+
+type Settings = Store['settings'];
+
+/** The thresholds as the form holds them: text, '' for "never". */
+const hoursText = (settings: Settings) =>
+  Object.fromEntries(
+    QUEUES.map((queue) => [queue, String(settings.attention_after_hours[queue] ?? '')]),
+  ) as Record<ActiveQueueName, string>;
+
+function SettingsForm({ store, role }: { store: Store; role: string }) {
+  const { reloadStores } = useConsole();
+  const [flags, setFlags] = useState(store.settings);
+  const [currency, setCurrency] = useState(store.settings.currency ?? '');
+  const [hours, setHours] = useState(hoursText(store.settings));
   const action = useAction();
-  const [saved, setSaved] = useState(false);
   const admin = may(role, 'admin');
   const save = async (event: Event) => {
     event.preventDefault();
-    setSaved(false);
+    const settings = {
+      partial_items: flags.partial_items,
+      partial_qty: flags.partial_qty,
+      reroute: flags.reroute,
+      currency: currency.trim() ? currency.trim().toUpperCase() : null,
+      attention_after_hours: Object.fromEntries(
+        QUEUES.map((queue) => [queue, hours[queue].trim() ? Number(hours[queue]) : null]),
+      ),
+    };
     const answer = await action.run(() =>
       api<Store>('PUT', `stores/${seg(store.store_code)}`, { settings }),
     );
     if (answer) {
-      setSettings(answer.settings);
-      setSaved(true);
+      setFlags(answer.settings);
+      setCurrency(answer.settings.currency ?? '');
+      setHours(hoursText(answer.settings));
+      toast(`Settings of store ${store.store_code} saved`);
+      reloadStores();
     }
   };
   return (
-    <form onSubmit={save} aria-labelledby="settings-title">
-      <h2 id="settings-title">Settings</h2>
-      <fieldset disabled={!admin}>
-        <legend>Order flow</legend>
-        {FLAGS.map(([name, label]) => (
-          <label key={name} class="check">
-            <input
-              type="checkbox"
-              checked={settings[name] === true}
-              onChange={(event) =>
-                setSettings({ ...settings, [name]: event.currentTarget.checked })
-              }
-            />{' '}
-            {label}
-          </label>
-        ))}
-      </fieldset>
-      {admin && (
-        <button type="submit" disabled={action.busy}>
-          Save settings
-        </button>
-      )}
-      {saved && <p role="status">Saved.</p>}
-      <ErrorText error={action.error} />
-    </form>
+    <Card title="Settings">
+      <form class="stack" onSubmit={save}>
+        <fieldset class="checkboxes" disabled={!admin}>
+          <legend>Order flow</legend>
+          {FLAGS.map(([name, label]) => (
+            <Checkbox
+              key={name}
+              checked={flags[name] === true}
+              disabled={!admin}
+              onChange={(checked) => setFlags({ ...flags, [name]: checked })}
+            >
+              {label}
+            </Checkbox>
+          ))}
+        </fieldset>
+        <Field
+          label="Currency"
+          size="short"
+          hint={
+            currency.trim()
+              ? `ISO 4217; amounts read ${safeMoney(1234.5, currency)}`
+              : 'ISO 4217, such as EUR; empty: amounts show two decimals, no symbol'
+          }
+        >
+          <input
+            value={currency}
+            maxLength={3}
+            disabled={!admin}
+            onInput={(event) => setCurrency(event.currentTarget.value)}
+          />
+        </Field>
+        <fieldset class="checkboxes">
+          <legend>
+            Hours an order may wait in each queue before the dashboard asks a person (empty: never)
+          </legend>
+          <div class="form-row">
+            {QUEUES.map((queue) => (
+              <Field key={queue} label={QUEUE[queue]} size="short">
+                <input
+                  type="number"
+                  min="1"
+                  max="8760"
+                  step="1"
+                  disabled={!admin}
+                  value={hours[queue]}
+                  onInput={(event) => setHours({ ...hours, [queue]: event.currentTarget.value })}
+                />
+              </Field>
+            ))}
+          </div>
+        </fieldset>
+        <ErrorBanner error={action.error} />
+        {admin && (
+          <div>
+            <Button type="submit" variant="primary" busy={action.busy}>
+              Save settings
+            </Button>
+          </div>
+        )}
+      </form>
+    </Card>
   );
+}
+
+/** An amount in a currency being typed, or nothing while the code is not one yet. */
+function safeMoney(amount: number, currency: string): string {
+  try {
+    return money(amount, currency.trim().toUpperCase());
+  } catch {
+    return '…';
+  }
 }
 
 export function StorePage({ store, role }: { store: string; role: string }) {
@@ -64,54 +150,63 @@ export function StorePage({ store, role }: { store: string; role: string }) {
   );
   const action = useAction();
   const admin = may(role, 'admin');
-  const toggle = (warehouse: Warehouse) =>
-    action
-      .run(() =>
-        api('PUT', `stores/${seg(store)}/warehouses/${seg(warehouse.code)}`, {
-          name: warehouse.name,
-          active: !warehouse.active,
-        }),
-      )
-      .then(loaded.reload);
+  const toggle = async (warehouse: Warehouse) => {
+    const done = await action.run(() =>
+      api('PUT', `stores/${seg(store)}/warehouses/${seg(warehouse.code)}`, {
+        name: warehouse.name,
+        active: !warehouse.active,
+      }),
+    );
+    if (done) {
+      toast(`Warehouse ${warehouse.code} ${warehouse.active ? 'deactivated' : 'activated'}`);
+      loaded.reload();
+    }
+  };
   const [settings, warehouses] = loaded.data ?? [];
   return (
-    <>
-      <PageTitle>Store {store}</PageTitle>
-      <Loading loaded={loaded} />
-      {settings && <Settings store={settings} role={role} />}
+    <Page
+      title={`Store ${store}`}
+      subtitle={<p>How orders flow through the store, and where they go.</p>}
+    >
+      <ErrorBanner error={loaded.error ?? action.error} />
+      {!loaded.data && !loaded.error && <p aria-live="polite">Loading…</p>}
+      {settings && <SettingsForm store={settings} role={role} />}
       {warehouses && (
-        <section aria-labelledby="warehouses-title">
-          <h2 id="warehouses-title">Warehouses</h2>
-          <ErrorText error={action.error} />
-          <Table
+        <Card title="Warehouses" flush>
+          <DataTable<Warehouse>
             label="Warehouses"
-            head={['Code', 'Name', 'Fulfilled by', 'Priority', 'State', admin && 'Action']}
-            numeric={['Priority']}
-          >
-            {warehouses.warehouses.map((warehouse) => (
-              <tr key={warehouse.code}>
-                <td>{warehouse.code}</td>
-                <td>{warehouse.name}</td>
-                <td>{warehouse.fulfilled_by}</td>
-                <td class="num">{warehouse.priority}</td>
-                <td>{warehouse.active ? 'active' : 'inactive'}</td>
-                {admin && (
-                  <td>
-                    <button
-                      type="button"
-                      disabled={action.busy}
-                      aria-label={`${warehouse.active ? 'Deactivate' : 'Activate'} ${warehouse.code}`}
-                      onClick={() => toggle(warehouse)}
-                    >
-                      {warehouse.active ? 'Deactivate' : 'Activate'}
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </Table>
-        </section>
+            rows={warehouses.warehouses}
+            rowKey={(warehouse) => warehouse.code}
+            columns={[
+              { title: 'Code', primary: true, cell: (warehouse) => warehouse.code },
+              { title: 'Name', cell: (warehouse) => warehouse.name },
+              { title: 'Fulfilled by', cell: (warehouse) => FULFILLED_BY[warehouse.fulfilled_by] },
+              { title: 'Priority', numeric: true, cell: (warehouse) => warehouse.priority },
+              {
+                title: 'State',
+                cell: (warehouse) =>
+                  warehouse.active ? (
+                    <Badge tone="success">Active</Badge>
+                  ) : (
+                    <Badge tone="neutral">Inactive</Badge>
+                  ),
+              },
+              admin && {
+                title: 'Actions',
+                cell: (warehouse) => (
+                  <Button
+                    label={`${warehouse.active ? 'Deactivate' : 'Activate'} ${warehouse.code}`}
+                    busy={action.busy}
+                    onClick={() => toggle(warehouse)}
+                  >
+                    {warehouse.active ? 'Deactivate' : 'Activate'}
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        </Card>
       )}
-    </>
+    </Page>
   );
 }

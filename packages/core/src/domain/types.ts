@@ -29,6 +29,9 @@ export type OrderStatus =
   | 'canceled'
   | 'failed';
 
+/** The queues an order moves through; `failed` is the one it leaves them for. */
+export type ActiveQueueName = Exclude<QueueName, 'failed'>;
+
 export type QueueName =
   | 'pending_accept'
   | 'pending_allocation'
@@ -91,6 +94,13 @@ export interface StoreSettings {
   partial_qty: boolean;
   reroute: boolean;
   courier: CourierSettings & LegacyCourierEndpoint;
+  /** ISO 4217 code the console shows amounts in; absent or null: two decimals, no symbol. */
+  currency?: string | null;
+  /**
+   * Hours an order may wait in each queue, counted from its creation, before the dashboard asks
+   * a person to look (null: never); a queue left out takes its default (attention.ts).
+   */
+  attention_after_hours?: Partial<Record<ActiveQueueName, number | null>>;
 }
 
 export interface Store {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isRolePreset } from '../domain/acl.js';
+import { ACTIVE_QUEUES } from '../domain/item-stage.js';
 import {
   boundedText,
   code,
@@ -92,11 +93,43 @@ export const CarrierAccountsInput = v.record(
   }),
 );
 
+let currencies: Set<string> | undefined;
+
+/** An ISO 4217 code the runtime knows (`EUR`, `USD`, `JPY`). */
+const currencyCode = v.pipe(
+  v.string(),
+  v.check((code) => {
+    currencies ??= new Set(Intl.supportedValuesOf('currency'));
+    return currencies.has(code);
+  }, 'must be an ISO 4217 currency code such as "EUR"'),
+);
+
+/** Hours in a queue, a year at most; null: the queue never calls for a person by age. */
+const attentionHours = v.optional(
+  v.nullable(
+    v.pipe(
+      v.number(),
+      v.integer('must be a whole number of hours'),
+      v.minValue(1, 'must be at least 1 hour'),
+      v.maxValue(8760, 'must be at most 8760 hours (a year)'),
+    ),
+  ),
+);
+
+export const AttentionInput = v.object(
+  Object.fromEntries(ACTIVE_QUEUES.map((queue) => [queue, attentionHours])) as Record<
+    (typeof ACTIVE_QUEUES)[number],
+    typeof attentionHours
+  >,
+);
+
 export const StoreSettingsInput = v.object({
   partial_items: v.optional(v.boolean(), false),
   partial_qty: v.optional(v.boolean(), false),
   reroute: v.optional(v.boolean(), true),
   courier: v.optional(CourierSettingsInput, {}),
+  currency: v.optional(v.nullable(currencyCode)),
+  attention_after_hours: v.optional(AttentionInput),
 });
 
 /** Settings to change (the admin API's `PUT /stores/:store`): each field optional. */

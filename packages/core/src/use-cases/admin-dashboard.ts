@@ -1,16 +1,33 @@
+import { attentionCutoff, attentionHours } from '../domain/attention.js';
 import { QUEUES } from '../domain/item-stage.js';
 import { operatorSees } from '../domain/operator.js';
 import type { QueueName } from '../domain/types.js';
 import { requireRole } from './admin-access.js';
-import type { EngineDeps } from './deps.js';
+import { COUNT_CAP } from './admin-orders.js';
+import { type EngineDeps, now } from './deps.js';
 import type { OperatorPrincipal } from './operator-accounts.js';
 
-/** The dashboard of the admin API (docs/admin-api.md): how full each queue is, and since when. */
+/**
+ * The dashboard of the admin API (docs/admin-api.md): how full each queue is, since when, and
+ * how many of its orders have waited longer than the store allows.
+ */
 
 export interface WarehouseDepth {
   warehouse_code: string;
   orders: number;
   oldest_at: string | null;
+}
+
+/**
+ * The orders that have waited in a queue longer than the store allows: `orders` of them (at
+ * most 10,000, then `capped`), every one created before `since`, so that the order search
+ * `queue` + `created_to=since` lists exactly them.
+ */
+export interface QueueAttention {
+  after_hours: number;
+  since: string;
+  orders: number;
+  capped: boolean;
 }
 
 export interface StoreDashboard {
@@ -20,6 +37,8 @@ export interface StoreDashboard {
     orders: number;
     oldest_at: string | null;
     by_warehouse: WarehouseDepth[];
+    /** Null for the failed queue (every order there needs a person) and a threshold turned off. */
+    attention: QueueAttention | null;
   }[];
   failed: { open: number; abandoned: number };
   courier: { shipped: number; retrying: number; failed: number };
@@ -40,9 +59,25 @@ export async function dashboard(
   return deps.repository.transaction(async (tx) => {
     const stores = (await tx.listStores()).filter((store) => operatorSees(operator, store.code));
     const out: StoreDashboard[] = [];
+    const at = now(deps);
     for (const store of stores) {
       const depths = await tx.queueDepthsByWarehouse(store.id);
       const health = await tx.storeHealth(store.id);
+      const thresholds = attentionHours(store.settings);
+      const attention = async (queue: QueueName): Promise<QueueAttention | null> => {
+        const hours = queue === 'failed' ? null : thresholds[queue];
+        if (hours === null) return null;
+        const since = attentionCutoff(at, hours);
+        const count = await tx.countOrders(store.id, { queue, created_to: since }, COUNT_CAP + 1);
+        return {
+          after_hours: hours,
+          since,
+          orders: Math.min(count, COUNT_CAP),
+          capped: count > COUNT_CAP,
+        };
+      };
+      const waiting = new Map<QueueName, QueueAttention | null>();
+      for (const queue of QUEUES) waiting.set(queue, await attention(queue));
       out.push({
         store_code: store.code,
         queues: QUEUES.map((queue) => {
@@ -58,6 +93,7 @@ export async function dashboard(
               null,
             ),
             by_warehouse,
+            attention: waiting.get(queue) ?? null,
           };
         }),
         failed: { open: health.failed_open, abandoned: health.failed_abandoned },

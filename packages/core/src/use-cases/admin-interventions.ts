@@ -1,4 +1,5 @@
-import { abandon, cancel, fail, requeue } from '../domain/actions/operator.js';
+import { applies, OPERATOR_DECISIONS } from '../domain/actions/interventions.js';
+import { fail } from '../domain/actions/operator.js';
 import { type ActionOutcome, touch, unchanged } from '../domain/actions/outcome.js';
 import { fieldError, isDomainError, renderMessage } from '../domain/errors.js';
 import type { FulfillmentOrder } from '../domain/types.js';
@@ -13,7 +14,7 @@ import { parseWith } from '../schemas/parse.js';
 import { operatorActorOf, requireRole } from './admin-access.js';
 import { COUNT_CAP, type OrderDetail, orderDetail, resolveFilter } from './admin-orders.js';
 import { correctShipmentTracks } from './correct-tracks.js';
-import { type EngineDeps, requireStore } from './deps.js';
+import { type EngineDeps, now, requireStore } from './deps.js';
 import { interveneAs, type StillApplies } from './operator.js';
 import type { OperatorPrincipal } from './operator-accounts.js';
 
@@ -21,7 +22,7 @@ import type { OperatorPrincipal } from './operator-accounts.js';
 
 type Decide = (order: FulfillmentOrder, now: string) => ActionOutcome;
 
-const DECISIONS: Record<BulkAction, Decide> = { requeue, abandon, cancel };
+const DECISIONS: Record<BulkAction, Decide> = OPERATOR_DECISIONS;
 
 /**
  * An intervention on one order, named for its timeline; answers the order as it now stands.
@@ -122,14 +123,21 @@ export type BulkOutcome =
   | { order: string; outcome: 'done' }
   | { order: string; outcome: 'skipped' | 'failed'; reason: string };
 
-export type BulkResult = { count: number } | { results: BulkOutcome[] };
+/**
+ * A dry run: `count` orders the action would act on now, of the `selected` ones the filter
+ * selects; the others would be skipped.
+ */
+export type BulkCount = { count: number; selected: number };
+
+export type BulkResult = BulkCount | { results: BulkOutcome[] };
 
 /**
  * A bulk intervention over a filter, never over a page: the filter is resolved to at most
- * 10,000 orders (more is refused), a dry run counts them exactly, a run acts on each in its own
- * transaction. Each order is acted on only if, locked in that transaction, it still matches the
- * filter: one that left it meanwhile (a partner accepted it) is skipped with that reason, as is
- * one the action no longer applies to, so a repeated bulk changes nothing more.
+ * 10,000 orders (more is refused), a dry run counts those the action applies to exactly (the
+ * action's own decision answers, in one read), a run acts on each in its own transaction. Each
+ * order is acted on only if, locked in that transaction, it still matches the filter: one that
+ * left it meanwhile (a partner accepted it) is skipped with that reason, as is one the action no
+ * longer applies to, so a repeated bulk changes nothing more.
  */
 export async function bulkIntervene(
   deps: EngineDeps,
@@ -144,19 +152,27 @@ export async function bulkIntervene(
   const filter = Object.fromEntries(
     Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
   );
-  const numbers = await deps.repository.transaction(async (tx) => {
+  const { numbers, count } = await deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
-    return resolveFilter(tx, store.id, filter, COUNT_CAP);
+    const numbers = await resolveFilter(tx, store.id, filter, COUNT_CAP);
+    if (numbers.length > COUNT_CAP) {
+      throw fieldError(
+        'invalid_request',
+        'The filter selects more than %fieldValue orders: narrow it.',
+        'filter',
+        String(COUNT_CAP),
+      );
+    }
+    if (!input.dry_run) return { numbers, count: 0 };
+    const at = now(deps);
+    let count = 0;
+    for (const number of numbers) {
+      const order = await tx.findOrder(store.id, number);
+      if (order && applies(DECISIONS[action], order, at)) count++;
+    }
+    return { numbers, count };
   }, 'read');
-  if (numbers.length > COUNT_CAP) {
-    throw fieldError(
-      'invalid_request',
-      'The filter selects more than %fieldValue orders: narrow it.',
-      'filter',
-      String(COUNT_CAP),
-    );
-  }
-  if (input.dry_run) return { count: numbers.length };
+  if (input.dry_run) return { count, selected: numbers.length };
   const actor = operatorActorOf(operator, storeCode, input.reason ?? null);
   const stillMatches: StillApplies = (tx, order) =>
     tx.orderMatches(order.store_id, order.id, filter);

@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import { type Intervention, interventionsFor } from '../domain/actions/interventions.js';
 import { fieldError } from '../domain/errors.js';
 import { fromMoney } from '../domain/money.js';
 import type { OrderFailure, OrderStatus, QueueName } from '../domain/types.js';
@@ -7,9 +8,9 @@ import type { RepositoryTx } from '../ports/repository.js';
 import { OrderSearchInput } from '../schemas/admin.js';
 import { parseWith } from '../schemas/parse.js';
 import { requireRole } from './admin-access.js';
-import { type EngineDeps, requireStore } from './deps.js';
+import { type EngineDeps, now, requireStore } from './deps.js';
 import type { OperatorPrincipal } from './operator-accounts.js';
-import { getOrderHistory, type OrderHistory } from './orders.js';
+import { historyOf, type OrderHistory, requireOrder } from './orders.js';
 
 /** The order search and the order detail of the admin API (docs/admin-api.md). */
 
@@ -141,7 +142,11 @@ export interface TimelineEntry {
   details: Record<string, unknown>;
 }
 
-export type OrderDetail = Omit<OrderHistory, 'audit'> & { timeline: TimelineEntry[] };
+export type OrderDetail = Omit<OrderHistory, 'audit'> & {
+  timeline: TimelineEntry[];
+  /** The interventions that apply to the order as it stands: what the console offers. */
+  actions: Intervention[];
+};
 
 /** One order with everything about it, its whole timeline first-class. */
 export async function orderDetail(
@@ -151,9 +156,17 @@ export async function orderDetail(
   number: string,
 ): Promise<OrderDetail> {
   requireRole(operator, 'viewer', storeCode);
-  const { audit, ...history } = await getOrderHistory(deps, storeCode, number);
+  const { history, actions } = await deps.repository.transaction(async (tx) => {
+    const order = await requireOrder(tx, storeCode, number);
+    return {
+      history: historyOf(order, await tx.listAudit(order.id)),
+      actions: interventionsFor(order, now(deps)),
+    };
+  }, 'read');
+  const { audit, ...rest } = history;
   return {
-    ...history,
+    ...rest,
+    actions,
     timeline: audit.map((event) => ({
       id: event.id,
       at: event.at,

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
+import { attentionHours } from '../domain/attention.js';
 import { fieldError } from '../domain/errors.js';
 import { operatorSees } from '../domain/operator.js';
-import type { Store, StoreSettings, Warehouse } from '../domain/types.js';
+import type { ActiveQueueName, Store, StoreSettings, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { ReasonInput, SetOnHandInput, StockSearchInput } from '../schemas/admin.js';
 import { code } from '../schemas/fields.js';
@@ -15,10 +16,21 @@ import { upsertStoreWithin, upsertWarehouseWithin } from './stores.js';
 
 export interface StoreView {
   store_code: string;
-  settings: StoreSettings;
+  /** As in effect: no currency is null, every queue's attention threshold is there. */
+  settings: StoreSettings & {
+    currency: string | null;
+    attention_after_hours: Record<ActiveQueueName, number | null>;
+  };
 }
 
-const viewOf = (store: Store): StoreView => ({ store_code: store.code, settings: store.settings });
+const viewOf = (store: Store): StoreView => ({
+  store_code: store.code,
+  settings: {
+    ...store.settings,
+    currency: store.settings.currency ?? null,
+    attention_after_hours: attentionHours(store.settings),
+  },
+});
 
 export async function listStoresFor(deps: EngineDeps, operator: OperatorPrincipal) {
   requireRole(operator, 'viewer');

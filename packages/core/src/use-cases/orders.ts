@@ -53,18 +53,21 @@ export async function getOrderHistory(
 ): Promise<OrderHistory> {
   return deps.repository.transaction(async (tx) => {
     const order = await requireOrder(tx, storeCode, number);
-    return {
-      order: presentOrder(order, 'whole'),
-      failure: order.failure,
-      courier: currentCourierState(order),
-      shipments: order.shipments,
-      invoices: order.invoices.map(
-        ({ doc_binary: _doc, shipping_amount_incl_tax, ...invoice }) => ({
-          ...invoice,
-          shipping_amount_incl_tax: fromMoney(shipping_amount_incl_tax),
-        }),
-      ),
-      audit: await tx.listAudit(order.id),
-    };
+    return historyOf(order, await tx.listAudit(order.id));
   }, 'read');
+}
+
+/** The order as its history shows it, with its audit trail. */
+export function historyOf(order: FulfillmentOrder, audit: AuditEvent[]): OrderHistory {
+  return {
+    order: presentOrder(order, 'whole'),
+    failure: order.failure,
+    courier: currentCourierState(order),
+    shipments: order.shipments,
+    invoices: order.invoices.map(({ doc_binary: _doc, shipping_amount_incl_tax, ...invoice }) => ({
+      ...invoice,
+      shipping_amount_incl_tax: fromMoney(shipping_amount_incl_tax),
+    })),
+    audit,
+  };
 }

@@ -19,10 +19,11 @@ export interface SettingsSource {
 }
 
 /**
- * Creates the store, or merges `settings` into the existing store's settings (the courier's
- * too: patching `{ courier: { delay_ms } }` keeps its account and the rest). The courier is
- * one of the installation's carrier accounts, picked by name (docs/couriers.md); fields sent
- * back as they are stored change nothing and are not checked again.
+ * Creates the store, or merges `settings` into the existing store's settings (the courier's and
+ * the attention thresholds too: patching `{ courier: { delay_ms } }` keeps its account and the
+ * rest). The courier is one of the installation's carrier accounts, picked by name
+ * (docs/couriers.md); fields sent back as they are stored change nothing and are not checked
+ * again.
  */
 export async function upsertStoreWithin(
   deps: EngineDeps,
@@ -48,10 +49,17 @@ export async function upsertStoreWithin(
   );
   const [problem] = chosen.problems;
   if (problem) throw fieldErrors(source.code, problem.message, chosen.problems);
+  const attention = patch.attention_after_hours && {
+    attention_after_hours: {
+      ...existing?.settings.attention_after_hours,
+      ...patch.attention_after_hours,
+    },
+  };
   const merged = parseWith(StoreSettingsInput, {
     ...existing?.settings,
     ...patch,
     courier: chosen.courier,
+    ...attention,
   });
   const courier = { ...merged.courier, ...chosen.legacy } as StoreSettings['courier'];
   return tx.upsertStore(code, { ...merged, courier });

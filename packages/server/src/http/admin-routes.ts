@@ -20,6 +20,7 @@ import {
   unverified,
 } from '@fulfil/core';
 import * as v from 'valibot';
+import { labelFile } from './admin-file.js';
 
 /**
  * The admin API (docs/admin-api.md) as data, like routes.ts is for `/V1`: each operation's
@@ -53,6 +54,8 @@ export interface AdminOperation {
   request?: v.GenericSchema;
   /** 201 for what creates a secret; 200 otherwise. */
   status?: 200 | 201;
+  /** Answers a file (`AdminFile`), not JSON. */
+  file?: true;
   run(admin: AdminEngine, input: AdminInput): Promise<unknown>;
 }
 
@@ -228,6 +231,25 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
     role: 'viewer',
     run: (admin, { operator, params }) =>
       admin.labels(operator, params.store as string, params.number as string),
+  },
+  {
+    method: 'GET',
+    path: `${ORDER}/labels/:label/document`,
+    operationId: 'getLabelDocument',
+    tag: 'Orders',
+    summary:
+      "A live label's document as a file: a PDF or PNG to view in the browser, any other format (ZPL) to download.",
+    role: 'viewer',
+    file: true,
+    run: async (admin, { operator, params }) =>
+      labelFile(
+        await admin.labelDocument(
+          operator,
+          params.store as string,
+          params.number as string,
+          params.label as string,
+        ),
+      ),
   },
   {
     method: 'POST',

@@ -1,5 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_ACL_PREFIX, DomainError, hashTokenSecret, type Principal } from '@fulfil/core';
+import {
+  DEFAULT_ACL_PREFIX,
+  DomainError,
+  hashTokenSecret,
+  isDomainError,
+  type Principal,
+} from '@fulfil/core';
+import { AdminFile } from './admin-file.js';
 import {
   ADMIN_ROUTES,
   type AdminOptions,
@@ -513,6 +520,13 @@ export function createRequestHandler(
     }
     const answered = await admin.serve(request, route, params, body, exchange.requestId);
     if (answered.operator !== undefined) exchange.tokenName = answered.operator;
+    const { value } = answered;
+    if (value instanceof AdminFile) {
+      return answer(answered.status, value.contentType, value.body, {
+        ...answered.headers,
+        ...value.headers,
+      });
+    }
     return respond(answered.status, answered.value, JSON_MEDIA, {
       'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
       ...answered.headers,

@@ -321,7 +321,7 @@ describe('bulk', () => {
       secret,
       json: { filter, dry_run: true },
     });
-    expect(dry.body).toEqual({ count: matching.length });
+    expect(dry.body).toEqual({ count: matching.length, selected: matching.length });
     const run = await adminCall(server, 'POST', '/stores/default/bulk/requeue', {
       secret,
       json: { filter, dry_run: false, reason: 'flood over' },

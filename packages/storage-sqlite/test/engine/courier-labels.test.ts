@@ -136,6 +136,14 @@ describe('docs/couriers.md: labels and the carrier', () => {
     });
     expect(history.audit.filter((event) => event.action === 'label_void')).toHaveLength(2);
     expect(await engine.reprintLabel('default', '800-1')).toEqual([]);
+    // Nor does the admin API hand a voided label's document out to print.
+    const { secret } = await engine.admin.createOperator({ name: 'vera', role: 'viewer' });
+    const viewer = await engine.admin.authenticateOperator(secret);
+    const [voided] = await engine.listLabels('default', '800-1');
+    expect(voided?.status).toBe('voided');
+    await expect(
+      engine.admin.labelDocument(viewer, 'default', '800-1', String(voided?.id)),
+    ).rejects.toMatchObject({ code: 'wrong_stage' });
   });
 
   it('canceling voids live labels through the dispatcher; a refused void is retried and shown', async () => {

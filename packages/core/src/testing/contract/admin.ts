@@ -148,6 +148,12 @@ export function adminContract(h: ContractHarness): void {
         [{ q: 'SO-42' }, [o4]],
         [{ q: o5.fulfillment_order_number }, [o5]],
         [{ q: 'nomatch' }, []],
+        // A full name, either way round, each word the start of one.
+        [{ q: 'Ada Smith' }, [o1]],
+        [{ q: 'smith ada' }, [o1]],
+        [{ q: 'smithy lov' }, [o2]],
+        [{ q: 'ada  lovelace' }, [o5, o4, o3]],
+        [{ q: 'ada smithy' }, []],
         [{ status: 'pending_allocation' }, [o4]],
         [{ queue: 'pending_allocation' }, [o4]],
         [{ queue: 'pending_accept' }, [o5, o3, o2, o1]],

@@ -69,7 +69,14 @@ function operationObject(operation: AdminOperation, pathParameters: Json[]): Jso
     responses: {
       [operation.status ?? 200]: {
         description: 'OK',
-        content: { 'application/json': { schema: { type: 'object' } } },
+        content: operation.file
+          ? Object.fromEntries(
+              ['application/pdf', 'image/png', 'application/octet-stream'].map((type) => [
+                type,
+                { schema: { type: 'string', format: 'binary' } },
+              ]),
+            )
+          : { 'application/json': { schema: { type: 'object' } } },
       },
       ...errorResponses(codes),
     },

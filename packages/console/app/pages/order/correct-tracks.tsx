@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api, type OrderDetail, seg } from '../api.js';
-import { ErrorText, Field, useAction } from '../ui.js';
-
-type Shipment = OrderDetail['shipments'][number];
-type Track = Shipment['tracks'][number];
+import { api, type OrderDetail, orderPath, type Shipment, type Track } from '../../api.js';
+import { ErrorBanner } from '../../ui/banner.js';
+import { Button } from '../../ui/button.js';
+import { Field } from '../../ui/field.js';
+import { useAction } from '../../ui/load.js';
+import { toast } from '../../ui/toast.js';
 
 const SEPARATOR = ' | ';
 
@@ -30,81 +31,64 @@ function tracksOf(text: string): Track[] | string {
 /**
  * Replaces the tracks recorded for one shipment, with a reason (docs/admin-api.md): a partner
  * who shipped with a wrong track number cannot send another one, a ship with other tracks is
- * refused as a conflict.
+ * refused as a conflict. Folded away until an operator opens it.
  */
-function CorrectShipmentTracks({
+export function CorrectTracks({
   store,
   number,
   shipment,
+  position,
   onDone,
 }: {
   store: string;
   number: string;
   shipment: Shipment;
+  /** The shipment's place among the order's, as its card names it. */
+  position: number;
   onDone: () => void;
 }) {
   const [text, setText] = useState(shipment.tracks.map(lineOf).join('\n'));
   const [reason, setReason] = useState('');
   const [invalid, setInvalid] = useState<string>();
   const action = useAction();
-  const path = `stores/${seg(store)}/orders/${seg(number)}/correct-tracks`;
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const tracks = tracksOf(text);
+    setInvalid(typeof tracks === 'string' ? tracks : undefined);
+    if (typeof tracks === 'string') return;
+    const body = { shipment: shipment.id, tracks, reason };
+    const done = await action.run(() =>
+      api<OrderDetail>('POST', `${orderPath(store, number)}/correct-tracks`, body),
+    );
+    if (done) {
+      toast(`Tracks of shipment ${position} corrected`);
+      onDone();
+    }
+  };
   return (
-    <form
-      onSubmit={async (event) => {
-        event.preventDefault();
-        const tracks = tracksOf(text);
-        setInvalid(typeof tracks === 'string' ? tracks : undefined);
-        if (typeof tracks === 'string') return;
-        const body = { shipment: shipment.id, tracks, reason };
-        if (await action.run(() => api<OrderDetail>('POST', path, body))) onDone();
-      }}
-    >
-      <fieldset>
-        <legend>Correct the tracks of shipment {shipment.id}</legend>
+    <details class="disclosure">
+      <summary>Correct the tracks of shipment {position}</summary>
+      <form class="stack" onSubmit={submit}>
         <Field
-          label={`Tracks of shipment ${shipment.id}, one per line: carrier code | title | track number`}
+          label={`Tracks of shipment ${position}, one per line: carrier code | title | track number`}
+          size="full"
         >
           <textarea rows={2} value={text} onInput={(event) => setText(event.currentTarget.value)} />
         </Field>
-        <div class="row">
-          <Field label={`Reason for correcting shipment ${shipment.id}`}>
+        <div class="form-row">
+          <Field label={`Reason for correcting shipment ${position}`} size="long">
             <input
               required
               value={reason}
               onInput={(event) => setReason(event.currentTarget.value)}
             />
           </Field>
-          <button type="submit" disabled={action.busy}>
+          <Button type="submit" busy={action.busy}>
             Correct tracks
-          </button>
+          </Button>
         </div>
-        <ErrorText error={invalid ?? action.error} />
-      </fieldset>
-    </form>
-  );
-}
-
-/** A track correction form for each shipment of the order. */
-export function CorrectTracks({
-  store,
-  detail,
-  onDone,
-}: {
-  store: string;
-  detail: OrderDetail;
-  onDone: () => void;
-}) {
-  return (
-    <>
-      {detail.shipments.map((shipment) => (
-        <CorrectShipmentTracks
-          key={shipment.id}
-          store={store}
-          number={detail.order.fulfillment_order_number}
-          shipment={shipment}
-          onDone={onDone}
-        />
-      ))}
-    </>
+        <ErrorBanner error={invalid ?? action.error} />
+      </form>
+    </details>
   );
 }

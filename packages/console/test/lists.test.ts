@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { type ConsolePage, installed, openAt, warnIfSkipped, withConsole } from './browser.js';
+import { orderOf } from './scenarios.js';
+
+/**
+ * Lists, bulk and the small traps an operator fell into: a full name finds its customer; a bulk
+ * confirmation names its count, has no "Cancel" beside it, and never outlives the filter it
+ * counted; the failed queue's dry run counts what the action will act on; "To warehouse" lists
+ * the store's active warehouses; setting stock says so; failing an order never accepted says
+ * what is true; fields are as wide as their content and checkboxes sit by their labels.
+ */
+
+warnIfSkipped('lists.test');
+
+describe.skipIf(!installed)('lists and forms', { timeout: 60_000 }, () => {
+  const running = withConsole();
+  let tab: ConsolePage;
+
+  afterEach(async () => {
+    await tab?.assertClean();
+    await tab?.page.context().close();
+  });
+
+  test('a full name finds the customer', async () => {
+    tab = await openAt(running, '#/default/orders');
+    const { page } = tab;
+    await page.getByLabel('Order number, customer name or e-mail').fill('Giulia Rossi');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: '510000001-1' }).waitFor();
+    expect(await page.getByText(/^1 order\b/).count()).toBe(1);
+  });
+
+  test('a bulk confirmation names its count, has no "Cancel", and never outlives its filter', async () => {
+    tab = await openAt(running, '#/default/orders?sku=BULK-1');
+    const { page } = tab;
+    await page.getByRole('link', { name: '700000001-1' }).waitFor();
+    await page.getByLabel('Bulk action', { exact: true }).selectOption('cancel');
+    await page.getByRole('button', { name: /Count the orders/ }).click();
+    await page.getByRole('button', { name: 'Cancel 3 orders' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Keep orders' }).click();
+    // The form now shows a filter that was not counted: no confirmation of the old count, and
+    // no new count until it is searched.
+    await page.getByLabel('SKU', { exact: true }).fill('SKU-2');
+    expect(await page.getByRole('button', { name: /^(Confirm|Cancel \d)/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Count the orders/ }).isDisabled()).toBe(true);
+    expect((await orderOf(running.server, '700000001-1')).order.status).toBe('pending_accept');
+  });
+
+  test("the failed queue's dry run counts only the orders the action will act on", async () => {
+    for (const number of ['600000001-1', '560000001-1', '570000001-1']) {
+      await running.server.adminApi('POST', `stores/default/orders/${number}/fail`, {
+        reason: 'no such street',
+      });
+    }
+    await running.server.adminApi('POST', 'stores/default/orders/570000001-1/abandon', {});
+    tab = await openAt(running, '#/default/failed');
+    const { page } = tab;
+    await page.getByRole('link', { name: '570000001-1' }).waitFor();
+    await page.getByLabel('Bulk action', { exact: true }).selectOption('requeue');
+    await page.getByRole('button', { name: /Count the orders/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Requeue 2 orders?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(/1 other order .* skipped/);
+    await dialog.getByRole('button', { name: 'Keep orders' }).click();
+  });
+
+  test('"To warehouse" lists the active warehouses the lines can move to', async () => {
+    tab = await openAt(running, '#/default/orders/500000001-1');
+    const { page } = tab;
+    const to = page.getByLabel('To warehouse');
+    await to.waitFor();
+    expect(await to.evaluate((element) => element.tagName)).toBe('SELECT');
+    const options = await to.locator('option').allTextContents();
+    expect(options.join(' | ')).toContain('WH-B');
+    expect(options.join(' | ')).not.toContain('WH-OLD');
+    expect(options.join(' | ')).not.toMatch(/WH-A\b/);
+  });
+
+  test('setting stock says what it set', async () => {
+    tab = await openAt(running, '#/default/stock');
+    const { page } = tab;
+    const onHand = page.getByLabel('On hand of SKU-3 in WH-B');
+    await onHand.fill('55');
+    await page
+      .getByRole('row')
+      .filter({ has: onHand })
+      .getByRole('button', { name: /^Set/ })
+      .click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Stock of SKU-3 at WH-B set to 55' })
+      .waitFor();
+  });
+
+  test('failing an order no partner accepted says what is true', async () => {
+    await running.server.adminApi('POST', 'stores/default/orders/510000001-1/fail', {
+      reason: 'address incomplete',
+    });
+    tab = await openAt(running, '#/default/orders/510000001-1');
+    const { page } = tab;
+    await page.getByText('address incomplete').first().waitFor();
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).not.toMatch(/at allocation/i);
+    expect(text).toMatch(/before (the partner|a partner|WH-A) accepted/i);
+  });
+
+  test('fields are as wide as their content; checkboxes sit by their labels', async () => {
+    tab = await openAt(running, '#/default/tokens');
+    const { page } = tab;
+    // The overlap of a rotation: a number of seconds, in a field as wide as one.
+    await page.getByRole('button', { name: 'Rotate partner' }).click();
+    const overlap = page.getByLabel(/Overlap/);
+    await overlap.waitFor();
+    expect((await overlap.boundingBox())?.width).toBeLessThanOrEqual(200);
+    await page.getByRole('button', { name: 'Keep token' }).click();
+    await page.goto(`${running.server.url}/admin/#/default/orders`);
+    const search = page.getByLabel('SKU', { exact: true });
+    await search.waitFor();
+    expect((await search.boundingBox())?.width).toBeLessThanOrEqual(320);
+
+    await page.goto(`${running.server.url}/admin/#/default/settings`);
+    const box = page.getByRole('checkbox', { name: 'Reroute rejected lines to another warehouse' });
+    await box.waitFor();
+    const checkbox = await box.boundingBox();
+    // The text of the checkbox's label, measured as laid out.
+    const label = (await page.evaluate(`(() => {
+      const input = [...document.querySelectorAll('input[type=checkbox]')].find((element) =>
+        element.closest('label')?.textContent?.includes('Reroute'),
+      );
+      const label = input.closest('label');
+      const text = [...label.childNodes].find(
+        (node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim(),
+      );
+      const range = document.createRange();
+      range.selectNodeContents(text ?? label.querySelector('span'));
+      const rect = range.getBoundingClientRect();
+      return { x: rect.x, y: rect.y, height: rect.height };
+    })()`)) as { x: number; y: number; height: number };
+    if (!checkbox) throw new Error('no checkbox');
+    const gap = label.x - (checkbox.x + checkbox.width);
+    expect(gap).toBeGreaterThanOrEqual(0);
+    expect(gap).toBeLessThanOrEqual(12);
+    const middle = (y: number, height: number) => y + height / 2;
+    expect(
+      Math.abs(middle(checkbox.y, checkbox.height) - middle(label.y, label.height)),
+    ).toBeLessThanOrEqual(4);
+  });
+});

@@ -1,0 +1,79 @@
+import {
+  FULFILLMENT_ACTIONS,
+  INVENTORY_ACTIONS,
+  ORDER_STATUSES,
+  ROLE_PRESETS,
+  resolveAcl,
+} from '@fulfil/core';
+import { describe, expect, test } from 'vitest';
+import { fillMessage } from '../app/error-message.js';
+import {
+  ACL_ACTION,
+  aclActionOf,
+  aclGroups,
+  failureWords,
+  presetOf,
+  STATUS,
+} from '../app/ui/words.js';
+
+/**
+ * The console's words stay those of the engine: every ACL resource a role preset grants has
+ * words and sits under the role whose preset holds it, so a new resource fails here until it
+ * gets its words in app/ui/words.ts; every status has words and a tone.
+ */
+
+describe("the console's words", () => {
+  test('every ACL resource has words, grouped under the roles whose presets hold it', () => {
+    const actions = [...FULFILLMENT_ACTIONS, ...INVENTORY_ACTIONS];
+    expect(Object.keys(ACL_ACTION).sort()).toEqual([...actions].sort());
+    for (const action of actions) {
+      const inPartner = (ROLE_PRESETS.partner as readonly string[]).includes(action);
+      const inErp = (ROLE_PRESETS.erp as readonly string[]).includes(action);
+      const expected = inPartner && inErp ? 'shared' : inPartner ? 'partner' : 'erp';
+      expect(ACL_ACTION[action].group, action).toBe(expected);
+    }
+  });
+
+  test('a token reads as its role when it holds a preset, else its resources grouped in words', () => {
+    for (const preset of ['partner', 'erp', 'all'] as const) {
+      expect(presetOf(resolveAcl(preset))).toBe(preset);
+      expect(presetOf(resolveAcl(preset, 'Acme'))).toBe(preset);
+    }
+    const custom = ['Fulfil_FulfillmentOrder::api_ship', 'Fulfil_FulfillmentOrder::api_allocate'];
+    expect(presetOf(custom)).toBeNull();
+    expect(aclGroups(custom)).toEqual([
+      { group: 'Partner', words: ['Ship'] },
+      { group: 'ERP', words: ['Allocate'] },
+    ]);
+    expect(aclActionOf('Fulfil_FulfillmentOrder::api_pending_allocation')).toBe(
+      'pending_allocation',
+    );
+    // A resource of no shape the console knows is shown as it is, never dropped.
+    expect(aclGroups(['Other::thing'])).toEqual([{ group: 'Other', words: ['Other::thing'] }]);
+  });
+
+  test('every status has words and a tone', () => {
+    for (const status of ORDER_STATUSES) expect(STATUS[status]?.words, status).toBeTruthy();
+  });
+
+  test('a failure says where the order stood, true whether a partner accepted it or not', () => {
+    expect(failureWords('allocation', ['pending_accept'], 'WH-A')).toBe(
+      'Failed before WH-A accepted it',
+    );
+    expect(failureWords('allocation', ['pending_allocation'], 'WH-A')).toBe(
+      'Failed before the ERP allocated it',
+    );
+    expect(failureWords('shipment', ['pending_shipment'], 'WH-A')).toBe(
+      'Failed before WH-A shipped it',
+    );
+  });
+
+  test("an error body's message has its placeholders filled from its parameters", () => {
+    const fields = [{ fieldName: 'sku', fieldValue: 'X-1' }];
+    expect(fillMessage('Field %fieldName is %fieldValue.', fields)).toBe('Field sku is X-1.');
+    expect(fillMessage('Store %store_code is gone.', { store_code: 'eu' })).toBe(
+      'Store eu is gone.',
+    );
+    expect(fillMessage('Left as %unknown.', fields)).toBe('Left as %unknown.');
+  });
+});
