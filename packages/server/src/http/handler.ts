@@ -1,11 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import {
-  DEFAULT_ACL_PREFIX,
-  DomainError,
-  hashTokenSecret,
-  isDomainError,
-  type Principal,
-} from '@fulfil/core';
+import { DEFAULT_ACL_PREFIX, DomainError, hashTokenSecret, type Principal } from '@fulfil/core';
 import { AdminFile } from './admin-file.js';
 import {
   ADMIN_ROUTES,
