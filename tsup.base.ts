@@ -11,6 +11,8 @@ export function packageBuild(options: Options) {
     clean: true,
     splitting: false,
     tsconfig: 'tsconfig.json',
+    // Errors only: a build that works has nothing to say (scripts/build.mjs says it is done).
+    silent: true,
     ...options,
   });
 }
