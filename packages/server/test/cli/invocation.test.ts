@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../../src/cli/args.js';
 import { createContext } from '../../src/cli/command.js';
-import type { CliIo } from '../../src/cli/io.js';
 import { cliLine, sameDatabaseArgs, shellQuote } from '../../src/cli/invocation.js';
+import type { CliIo } from '../../src/cli/io.js';
 import { Capture } from './run-cli.js';
 
 /** The commands the CLI prints for its user: they run as printed, against the same database. */
