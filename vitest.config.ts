@@ -33,5 +33,7 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     pool: 'forks',
+    // Every run ends with the tests it skipped and why (scripts/skipped-tests.ts).
+    reporters: ['default', fileURLToPath(new URL('./scripts/skipped-tests.ts', import.meta.url))],
   },
 });

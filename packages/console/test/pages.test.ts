@@ -2,13 +2,12 @@ import { statSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import {
   assertAccessible,
-  installed,
+  browserOrSkip,
   logIn,
   openConsole,
   screenshot,
   screenshotPath,
   WIDTHS,
-  warnIfSkipped,
   withConsole,
 } from './browser.js';
 
@@ -17,8 +16,6 @@ import {
  * violation, nothing overflows the screen sideways, nothing is loaded from elsewhere, no CSP
  * violation; the screenshots in docs/console/ are taken here.
  */
-
-warnIfSkipped('pages.test');
 
 const PAGES = [
   { name: 'dashboard', hash: '#/', heading: 'Dashboard' },
@@ -31,7 +28,7 @@ const PAGES = [
   { name: 'operators', hash: '#/operators', heading: 'Operators' },
 ] as const;
 
-describe.skipIf(!installed)('every page of the console', { timeout: 60_000 }, () => {
+describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () => {
   const running = withConsole(async (server) => {
     await server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {
       reason: 'no such street',

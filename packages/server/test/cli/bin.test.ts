@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { skipUnless } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 
 /** The executable, run as a shell runs it; it needs `pnpm build` first and skips without it. */
@@ -19,7 +20,9 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-describe.skipIf(!built)('the built `fulfil` executable (bin/fulfil.js)', () => {
+const unlessBuilt = skipUnless(built, 'the server is not built: run pnpm build first');
+
+describe('the built `fulfil` executable (bin/fulfil.js)', unlessBuilt, () => {
   it('runs by its node shebang and answers with exit codes 0, 1 and 2', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
