@@ -1,8 +1,9 @@
 // Builds the packages of packages/, each by its own `build` script, in dependency order and
 // several at once (as `pnpm -r build` would), quietly: a line before the build says how long it
 // usually takes, a line per package says it is done, and only a build that fails prints its
-// output. `pnpm build` runs it; `pnpm fulfil …`, `pnpm start` and `pnpm pack:all` run it first
-// when a source changed since the last build.
+// output. `pnpm build` runs it; `pnpm pack:all` runs it first when a source changed since the
+// last build, and so do `pnpm fulfil …` and `pnpm start`, without types: running the packages
+// needs none, and declarations are most of a build's time.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -11,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** What a first build of every package takes on a laptop; said before it starts. */
-const USUAL_DURATION = 'usually about a minute';
+/** What a build of every package usually takes, with types and without; said before it starts. */
+const USUAL_DURATION = { types: 'usually about a minute', run: 'usually under 20 seconds' };
 
 /** The packages of `root`'s packages/ with a build script, and the ones among them each needs. */
 export function workspacePackages(root = ROOT) {
@@ -56,8 +57,11 @@ function newestIn(dir) {
   return newest;
 }
 
-/** Whether a package was never built, or a source or manifest changed since the oldest build. */
-export function buildIsStale(root = ROOT) {
+/**
+ * Whether a package was never built (or, when `types` are wanted, built without them), or a
+ * source or manifest changed since the oldest build.
+ */
+export function buildIsStale({ root = ROOT, types = true } = {}) {
   const packages = workspacePackages(root).filter((pkg) => pkg.script);
   const sources = Math.max(
     ...packages.flatMap(({ dir }) => [
@@ -65,13 +69,16 @@ export function buildIsStale(root = ROOT) {
       mtime(join(dir, 'package.json')),
     ]),
   );
-  const built = Math.min(...packages.map(({ dir }) => mtime(join(dir, 'dist', 'index.js'))));
+  const outputs = types ? ['index.js', 'index.d.ts'] : ['index.js'];
+  const built = Math.min(
+    ...packages.flatMap(({ dir }) => outputs.map((file) => mtime(join(dir, 'dist', file)))),
+  );
   // NaN (a package never built) fails the comparison.
   return !(built >= sources);
 }
 
 /** Runs one package's build script as `pnpm run` would, its output kept, not shown. */
-function runScript(root, pkg) {
+function runScript(root, pkg, types) {
   const started = performance.now();
   return new Promise((resolve) => {
     const bins = [join(pkg.dir, 'node_modules', '.bin'), join(root, 'node_modules', '.bin')];
@@ -79,7 +86,12 @@ function runScript(root, pkg) {
       cwd: pkg.dir,
       shell: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PATH: [...bins, process.env.PATH].join(delimiter) },
+      env: {
+        ...process.env,
+        PATH: [...bins, process.env.PATH].join(delimiter),
+        // Read by tsup.base.ts.
+        FULFIL_BUILD_TYPES: types ? 'on' : 'off',
+      },
     });
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
@@ -95,19 +107,23 @@ function runScript(root, pkg) {
 }
 
 /**
- * Builds every package of `root` with a build script, a package only once those it needs are
- * built, at most `concurrency` at once; after a failure, starts no other. Resolves to whether
- * every build succeeded; what it says goes to `out`.
+ * Builds every package of `root` with a build script (with their types, unless `types` is
+ * false), a package only once those it needs are built, at most `concurrency` at once; after a
+ * failure, starts no other. Resolves to whether every build succeeded; what it says goes to `out`.
  */
 export async function buildPackages({
   root = ROOT,
   out = process.stderr,
+  types = true,
   concurrency = Math.min(4, availableParallelism()),
 } = {}) {
   const packages = workspacePackages(root).filter((pkg) => pkg.script);
   const width = Math.max(...packages.map((pkg) => pkg.name.length));
   const started = performance.now();
-  out.write(`Building ${packages.length} packages (${USUAL_DURATION})…\n`);
+  const count = `${packages.length} package${packages.length === 1 ? '' : 's'}`;
+  const what = types ? count : `${count} to run them, without types`;
+  const usually = USUAL_DURATION[types ? 'types' : 'run'];
+  out.write(`Building ${what} (${usually})…\n`);
   const waiting = new Set(packages);
   const running = new Set();
   const built = new Set();
@@ -123,7 +139,7 @@ export async function buildPackages({
           if (!ready(pkg)) continue;
           waiting.delete(pkg);
           running.add(pkg);
-          runScript(root, pkg).then((result) => {
+          runScript(root, pkg, types).then((result) => {
             running.delete(pkg);
             if (result.ok) {
               built.add(pkg.name);
@@ -148,19 +164,23 @@ export async function buildPackages({
   const seconds = Math.round((performance.now() - started) / 1000);
   out.write(
     failed.length === 0
-      ? `Built ${packages.length} packages in ${seconds} s.\n`
+      ? `Built ${count} in ${seconds} s.\n`
       : `The build failed (${failed.join(', ')}).\n`,
   );
   return failed.length === 0;
 }
 
 /** Builds the packages when `buildIsStale`; resolves to false when that build fails. */
-export async function buildWhenStale({ root = ROOT, out = process.stderr } = {}) {
-  return !buildIsStale(root) || (await buildPackages({ root, out }));
+export async function buildWhenStale({ root = ROOT, out = process.stderr, types = true } = {}) {
+  return !buildIsStale({ root, types }) || (await buildPackages({ root, out, types }));
 }
 
-// `node scripts/build.mjs [workspace]`: this repository's packages, or those of another workspace.
+// `node scripts/build.mjs [--no-types] [workspace]`: this repository's packages, or those of
+// another workspace.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const root = process.argv[2] === undefined ? ROOT : resolve(process.argv[2]);
-  process.exitCode = (await buildPackages({ root })) ? 0 : 1;
+  const args = process.argv.slice(2);
+  const types = !args.includes('--no-types');
+  const [dir] = args.filter((arg) => arg !== '--no-types');
+  const root = dir === undefined ? ROOT : resolve(dir);
+  process.exitCode = (await buildPackages({ root, types })) ? 0 : 1;
 }

@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { buildWhenStale } from './build.mjs';
 
-// The build says what it does on stderr: stdout is the command's own (JSON for data commands).
-if (!(await buildWhenStale())) process.exit(1);
+// Running needs no types. The build says what it does on stderr: stdout is the command's own
+// (JSON for data commands).
+if (!(await buildWhenStale({ types: false }))) process.exit(1);
 
 // The commands the CLI prints for the user to run next run as printed, from the repository, on
 // a machine with only Node and npm: through the pnpm the repository pins, as the README does.

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,10 +39,15 @@ async function makeWorkspace(
   return workspace;
 }
 
-function build(root: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function build(
+  root: string,
+  flags: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'scripts/build.mjs'), root], (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [join(ROOT, 'scripts/build.mjs'), ...flags, root],
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
 }
@@ -83,5 +88,19 @@ describe('the build', () => {
     );
     expect(stderr).toMatch(/The build failed \(core\)\.\n$/);
     expect(existsSync(join(root, 'packages/server/dist'))).toBe(false);
+  });
+
+  it('builds without types to run the packages, and says so', async () => {
+    // The packages' tsup config (tsup.base.ts) reads FULFIL_BUILD_TYPES.
+    const program = `require('node:fs').writeFileSync('types', process.env.FULFIL_BUILD_TYPES)`;
+    const root = await makeWorkspace({ core: { build: `node -e "${program}"` } });
+    const run = await build(root, ['--no-types']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /^Building 1 package to run them, without types \(usually under 20 seconds\)…\n/,
+    );
+    expect(readFileSync(join(root, 'packages/core/types'), 'utf8')).toBe('off');
+    expect((await build(root)).code).toBe(0);
+    expect(readFileSync(join(root, 'packages/core/types'), 'utf8')).toBe('on');
   });
 });

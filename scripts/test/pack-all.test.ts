@@ -32,11 +32,19 @@ function packAll(args: string[]): Promise<{ code: number; stdout: string; stderr
 function manifestIn(tarball: string): {
   name: string;
   version: string;
+  types: string;
   dependencies?: Record<string, string>;
 } {
   return JSON.parse(
     execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
   );
+}
+
+/** The files inside a tarball, from the package's root. */
+function filesIn(tarball: string): string[] {
+  return execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+    .split('\n')
+    .map((file) => file.replace(/^package\//, ''));
 }
 
 describe('pack:all', () => {
@@ -52,7 +60,10 @@ describe('pack:all', () => {
     expect([npm, install]).toEqual(['npm', 'install']);
     const manifests = tarballs.map((tarball) => {
       expect(existsSync(tarball), tarball).toBe(true);
-      return manifestIn(tarball);
+      const manifest = manifestIn(tarball);
+      // Built with types, whatever `pnpm start` built before (it builds without).
+      expect(filesIn(tarball), tarball).toContain(manifest.types.replace(/^\.\//, ''));
+      return manifest;
     });
     const listed = new Map(manifests.map((manifest) => [manifest.name, manifest.version]));
     expect([...listed.keys()]).toEqual([
