@@ -28,9 +28,12 @@ export default defineConfig({
       'packages/*/src/**/*.test.ts',
       'packages/*/test/**/*.test.ts',
       'examples/**/*.test.ts',
+      'scripts/test/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     pool: 'forks',
+    // Every run ends with the tests it skipped and why (scripts/skipped-tests.ts).
+    reporters: ['default', fileURLToPath(new URL('./scripts/skipped-tests.ts', import.meta.url))],
   },
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints what would be published: each public package is packed, then checked with publint
+# Lints what would be published: each public package is packed (pack:all), then checked with publint
 # (--strict: warnings fail too) and with Are the Types Wrong (--profile esm-only: the packages
 # are ES modules; their types must resolve under node16 ESM and bundler resolution).
 # Run it from the repository root after a build: `bash scripts/check-packages.sh`.
@@ -9,7 +9,8 @@ PNPM="${PNPM:-pnpm}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 failed=0
-for tarball in $(PNPM="$PNPM" bash scripts/pack-packages.sh "$WORK"); do
+$PNPM -s pack:all --out "$WORK" >/dev/null
+for tarball in "$WORK"/*.tgz; do
   echo "── $(basename "$tarball")"
   tar -tzf "$tarball" >"$WORK/files"
   for file in LICENSE README.md; do

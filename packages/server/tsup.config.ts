@@ -5,7 +5,4 @@ export default packageBuild({
   entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
   // Types only for the library entry; the CLI is an executable.
   dts: { entry: { index: 'src/index.ts' } },
-  // Needed by `bin.fulfil` (dist/cli.js). Harmless in dist/index.js: Node ignores a leading hashbang.
-  // Do not put a shebang in src/cli.ts itself, or it would be emitted twice.
-  banner: { js: '#!/usr/bin/env node' },
 });

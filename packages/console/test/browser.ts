@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { skipUnless } from '@fulfil/core/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type ConsoleServer, type ConsoleServerOptions, startConsoleServer } from './server.js';
@@ -28,10 +29,8 @@ if (!installed && process.env.CI) {
   throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run does)`);
 }
 
-/** Says, once per test file, that its browser tests are skipped and why. */
-export function warnIfSkipped(file: string): void {
-  if (!installed) console.warn(`${file}: skipped, ${CHROMIUM} is not installed`);
-}
+/** The options of a suite of browser tests: skipped, saying why, where there is no browser. */
+export const browserOrSkip = skipUnless(installed, `${CHROMIUM} is not installed`);
 
 export function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ConsolePage, installed, openAt, warnIfSkipped, withConsole } from './browser.js';
+import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
 import { orderOf } from './scenarios.js';
 
 /**
@@ -9,9 +9,7 @@ import { orderOf } from './scenarios.js';
  * keeps the focus inside, and sends its action once however fast it is clicked.
  */
 
-warnIfSkipped('confirmations.test');
-
-describe.skipIf(!installed)('confirmations', { timeout: 60_000 }, () => {
+describe('confirmations', { timeout: 60_000, ...browserOrSkip }, () => {
   const running = withConsole();
   let tab: ConsolePage;
 

@@ -1,17 +1,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import {
-  type ConsolePage,
-  installed,
-  logIn,
-  openConsole,
-  warnIfSkipped,
-  withConsole,
-} from './browser.js';
+import { browserOrSkip, type ConsolePage, logIn, openConsole, withConsole } from './browser.js';
 import { ERP_TOKEN, PARTNER_TOKEN } from './server.js';
 
 /** The acceptance list, done by hand in a real browser against a whole instance. */
-
-warnIfSkipped('console.test');
 
 interface Detail {
   order: { status: string; items: { id: number; sku: string; status: string }[] };
@@ -20,7 +11,7 @@ interface Detail {
   shipments: { id: number; tracks: { track_number: string }[] }[];
 }
 
-describe.skipIf(!installed)('the console, end to end', { timeout: 60_000 }, () => {
+describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () => {
   const running = withConsole();
   let tab: ConsolePage;
 

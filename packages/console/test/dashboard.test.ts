@@ -1,18 +1,16 @@
 import { ManualClock } from '@fulfil/core';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ConsolePage, installed, openAt, warnIfSkipped, withConsole } from './browser.js';
+import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
 
 /**
  * The dashboard shows what needs a person now: failed orders, orders waiting in a queue longer
  * than the store allows, courier failures; each a link to exactly the orders it counts.
  */
 
-warnIfSkipped('dashboard.test');
-
 const HOUR = 3_600_000;
 const clock = new ManualClock(new Date());
 
-describe.skipIf(!installed)('the dashboard', { timeout: 60_000 }, () => {
+describe('the dashboard', { timeout: 60_000, ...browserOrSkip }, () => {
   const running = withConsole(
     async (server) => {
       await server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {

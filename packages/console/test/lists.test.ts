@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ConsolePage, installed, openAt, warnIfSkipped, withConsole } from './browser.js';
+import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
 import { orderOf } from './scenarios.js';
 
 /**
@@ -10,9 +10,7 @@ import { orderOf } from './scenarios.js';
  * what is true; fields are as wide as their content and checkboxes sit by their labels.
  */
 
-warnIfSkipped('lists.test');
-
-describe.skipIf(!installed)('lists and forms', { timeout: 60_000 }, () => {
+describe('lists and forms', { timeout: 60_000, ...browserOrSkip }, () => {
   const running = withConsole();
   let tab: ConsolePage;
 

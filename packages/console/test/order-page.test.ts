@@ -1,12 +1,5 @@
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import {
-  type ConsolePage,
-  installed,
-  openAt,
-  WIDTHS,
-  warnIfSkipped,
-  withConsole,
-} from './browser.js';
+import { browserOrSkip, type ConsolePage, openAt, WIDTHS, withConsole } from './browser.js';
 import {
   invoice,
   orderOf,
@@ -23,9 +16,7 @@ import {
  * other orders of the sales order; nothing raw, nothing wider than a phone.
  */
 
-warnIfSkipped('order-page.test');
-
-describe.skipIf(!installed)('the order page', { timeout: 60_000 }, () => {
+describe('the order page', { timeout: 60_000, ...browserOrSkip }, () => {
   const running = withConsole();
   let tab: ConsolePage | undefined;
   let walked: string;

@@ -3,12 +3,11 @@ import { ManualClock } from '@fulfil/core';
 import { describe, expect, test } from 'vitest';
 import {
   assertAccessible,
-  installed,
+  browserOrSkip,
   logIn,
   openConsole,
   screenshot,
   WIDTHS,
-  warnIfSkipped,
   withConsole,
 } from './browser.js';
 import { shipByCourier, walkThrough } from './scenarios.js';
@@ -19,8 +18,6 @@ import { shipByCourier, walkThrough } from './scenarios.js';
  * violation; the screenshots in docs/console/ are taken here, of a store with a day of work in
  * it: orders that moved, shipped in part, shipped by courier, failed, and waited too long.
  */
-
-warnIfSkipped('pages.test');
 
 /** The pages docs/console.md shows, at both widths. */
 const DOCUMENTED = new Set(['login', 'dashboard', 'orders', 'order', 'failed', 'tokens', 'bulk']);
@@ -43,7 +40,7 @@ const HOUR = 3_600_000;
 const clock = new ManualClock(new Date(Date.now() - 36 * HOUR));
 const later = () => clock.advance(20 * 60_000);
 
-describe.skipIf(!installed)('every page of the console', { timeout: 60_000 }, () => {
+describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () => {
   const running = withConsole(
     async (server) => {
       await server.adminApi('PUT', 'stores/default', { settings: { currency: 'EUR' } });

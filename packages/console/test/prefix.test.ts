@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { installed, logIn, openConsole, warnIfSkipped, withConsole } from './browser.js';
+import { browserOrSkip, logIn, openConsole, withConsole } from './browser.js';
 import { orderOf, shipByCourier } from './scenarios.js';
 
 /**
@@ -11,8 +11,6 @@ import { orderOf, shipByCourier } from './scenarios.js';
  * its own there: its pages, its API calls, its links, its session cookie and a label's document
  * all resolve under the prefix.
  */
-
-warnIfSkipped('prefix.test');
 
 const PREFIX = '/ops';
 
@@ -53,7 +51,7 @@ async function prefixProxy(upstream: string): Promise<{ url: string; close(): Pr
   };
 }
 
-describe.skipIf(!installed)('the console under a path prefix', { timeout: 60_000 }, () => {
+describe('the console under a path prefix', { timeout: 60_000, ...browserOrSkip }, () => {
   const running = withConsole();
   let proxy: Awaited<ReturnType<typeof prefixProxy>>;
 
@@ -85,55 +83,54 @@ describe.skipIf(!installed)('the console under a path prefix', { timeout: 60_000
   });
 });
 
-describe.skipIf(!installed)(
-  "the console's pages, calls and labels under a path prefix",
-  { timeout: 60_000 },
-  () => {
-    const running = withConsole(async (server) => {
-      await shipByCourier(server);
-    });
-    let proxy: Awaited<ReturnType<typeof prefixProxy>>;
+describe("the console's pages, calls and labels under a path prefix", {
+  timeout: 60_000,
+  ...browserOrSkip,
+}, () => {
+  const running = withConsole(async (server) => {
+    await shipByCourier(server);
+  });
+  let proxy: Awaited<ReturnType<typeof prefixProxy>>;
 
-    beforeAll(async () => {
-      proxy = await prefixProxy(running.server.url);
-    });
-    afterAll(async () => {
-      await proxy?.close();
-    });
+  beforeAll(async () => {
+    proxy = await prefixProxy(running.server.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
 
-    test('logs in, reads and acts, and serves a label, all under /ops/admin/', async () => {
-      const tab = await openConsole(running.browser, proxy.url);
-      const { page } = tab;
-      const requests: string[] = [];
-      page.on('request', (request) => requests.push(new URL(request.url()).pathname));
-      await page.goto(`${proxy.url}/ops/admin/`);
-      await page.getByLabel('Operator name').fill(running.server.admin.name);
-      await page.getByLabel('Secret').fill(running.server.admin.secret);
-      await page.getByRole('button', { name: 'Log in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  test('logs in, reads and acts, and serves a label, all under /ops/admin/', async () => {
+    const tab = await openConsole(running.browser, proxy.url);
+    const { page } = tab;
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    await page.goto(`${proxy.url}/ops/admin/`);
+    await page.getByLabel('Operator name').fill(running.server.admin.name);
+    await page.getByLabel('Secret').fill(running.server.admin.secret);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 
-      await page.goto(`${proxy.url}/ops/admin/#/default/orders/530000001-1`);
-      const label = page.getByRole('link', { name: /Download ZPL/ });
-      await label.waitFor();
-      const document = await page.request.get(
-        new URL((await label.getAttribute('href')) as string, page.url()).href,
-      );
-      expect(document.status()).toBe(200);
-      expect((await document.text()).startsWith('^XA')).toBe(true);
+    await page.goto(`${proxy.url}/ops/admin/#/default/orders/530000001-1`);
+    const label = page.getByRole('link', { name: /Download ZPL/ });
+    await label.waitFor();
+    const document = await page.request.get(
+      new URL((await label.getAttribute('href')) as string, page.url()).href,
+    );
+    expect(document.status()).toBe(200);
+    expect((await document.text()).startsWith('^XA')).toBe(true);
 
-      await page.goto(`${proxy.url}/ops/admin/#/default/orders/570000001-1`);
-      await page.getByRole('button', { name: 'Cancel order' }).click();
-      await page
-        .getByRole('dialog', { name: 'Cancel order 570000001-1?' })
-        .getByRole('button', { name: 'Cancel order' })
-        .click();
-      await expect
-        .poll(async () => (await orderOf(running.server, '570000001-1')).order.status)
-        .toBe('canceled');
-      // Every request the page made stayed under the prefix.
-      expect(requests.filter((path) => !path.startsWith('/ops/admin/'))).toEqual([]);
-      await tab.assertClean();
-      await page.context().close();
-    });
-  },
-);
+    await page.goto(`${proxy.url}/ops/admin/#/default/orders/570000001-1`);
+    await page.getByRole('button', { name: 'Cancel order' }).click();
+    await page
+      .getByRole('dialog', { name: 'Cancel order 570000001-1?' })
+      .getByRole('button', { name: 'Cancel order' })
+      .click();
+    await expect
+      .poll(async () => (await orderOf(running.server, '570000001-1')).order.status)
+      .toBe('canceled');
+    // Every request the page made stayed under the prefix.
+    expect(requests.filter((path) => !path.startsWith('/ops/admin/'))).toEqual([]);
+    await tab.assertClean();
+    await page.context().close();
+  });
+});

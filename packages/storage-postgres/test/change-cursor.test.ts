@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createEngine, type Engine, type FulfillmentOrder } from '@fulfil/core';
-import { fixtures } from '@fulfil/core/testing';
+import { fixtures, skipUnless } from '@fulfil/core/testing';
 import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,5 +92,5 @@ if (url) {
     }, 60_000);
   });
 } else {
-  it.skip('change cursor on Postgres: skipped because FULFIL_TEST_POSTGRES_URL is not set', () => {});
+  it('change cursor on Postgres', skipUnless(url, 'FULFIL_TEST_POSTGRES_URL is not set'), () => {});
 }

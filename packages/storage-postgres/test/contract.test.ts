@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { runRepositoryContract } from '@fulfil/core/testing';
+import { runRepositoryContract, skipUnless } from '@fulfil/core/testing';
 import { openPostgresRepository } from '@fulfil/storage-postgres';
 import pg from 'pg';
 import { it } from 'vitest';
@@ -28,5 +28,9 @@ if (url) {
     };
   });
 } else {
-  it.skip('postgres repository contract: skipped because FULFIL_TEST_POSTGRES_URL is not set', () => {});
+  it(
+    'postgres repository contract',
+    skipUnless(url, 'FULFIL_TEST_POSTGRES_URL is not set'),
+    () => {},
+  );
 }

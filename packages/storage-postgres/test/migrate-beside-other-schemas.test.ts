@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { skipUnless } from '@fulfil/core/testing';
 import { openPostgresRepository } from '@fulfil/storage-postgres';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const url = process.env.FULFIL_TEST_POSTGRES_URL;
+const withPostgres = skipUnless(url, 'FULFIL_TEST_POSTGRES_URL is not set');
 
 /** Opens of our current schema, and as many first opens (migrations) of fresh ones. */
 const OPENS = 10;
@@ -14,7 +16,7 @@ const OPENS = 10;
  * them: kysely's migrator reads every table of every schema to learn whether its bookkeeping table
  * exists, and fails with `schema "…" does not exist` when one is dropped while it reads.
  */
-describe.skipIf(!url)('opening a current schema while other schemas come and go', () => {
+describe('opening a current schema while other schemas come and go', withPostgres, () => {
   const tag = `${process.pid}_${randomBytes(4).toString('hex')}`;
   const ours = `fulfil_test_ours_${tag}`;
   const admin = new pg.Client({ connectionString: url });

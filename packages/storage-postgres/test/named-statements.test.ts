@@ -1,4 +1,5 @@
 import { createEngine, type Engine } from '@fulfil/core';
+import { skipUnless } from '@fulfil/core/testing';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ const SECRET = 'named-statements-secret-0123456789abcdef';
  */
 describe('named prepared statements on Postgres', () => {
   if (!url) {
-    it.skip('skipped because FULFIL_TEST_POSTGRES_URL is not set', () => {});
+    it('all of its tests', skipUnless(url, 'FULFIL_TEST_POSTGRES_URL is not set'), () => {});
     return;
   }
   const opened: { engine: Engine; schema: string }[] = [];

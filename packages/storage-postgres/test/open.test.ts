@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { skipUnless } from '@fulfil/core/testing';
 import { FulfilMigrationProvider } from '@fulfil/storage-kysely';
 import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
 import { sql } from 'kysely';
@@ -16,7 +17,11 @@ describe('openPostgresRepository', () => {
   });
 
   if (!url) {
-    it.skip('postgres open/migrate tests: skipped because FULFIL_TEST_POSTGRES_URL is not set', () => {});
+    it(
+      'postgres open/migrate tests',
+      skipUnless(url, 'FULFIL_TEST_POSTGRES_URL is not set'),
+      () => {},
+    );
     return;
   }
 

@@ -10,4 +10,5 @@ export {
   type RepositoryUnderTest,
   runRepositoryContract,
 } from './repository-contract.js';
+export { skipTest, skipUnless } from './skip.js';
 export { readStoredState, type StoredState } from './stored-state.js';

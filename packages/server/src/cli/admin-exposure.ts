@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import type { Engine } from '@fulfil/core';
 import { UsageError } from './args.js';
+import type { CommandContext } from './command.js';
+import { cliLine, sameDatabaseArgs } from './invocation.js';
 
 /**
  * Whether `serve` offers the admin API (docs/console.md): safe by default, it does only on a
@@ -30,6 +32,7 @@ export function adminEnabled(admin: AdminSwitch, host: string): boolean {
 
 /** What the banner says of the admin API: where it is, and how to make the first admin. */
 export async function adminBanner(
+  context: CommandContext,
   engine: Engine,
   url: string,
   enabled: boolean,
@@ -43,11 +46,29 @@ export async function adminBanner(
   const operators = await engine.admin.listOperators();
   const admins = operators.filter((o) => o.role === 'admin' && o.revoked_at === null);
   const lines = [`The admin API is at ${url}/admin/api (console: ${url}/admin/).`];
-  if (admins.length === 0) {
-    lines.push(
-      'No admin operator exists yet. Create the first one, then log in with its secret:',
-      '  fulfil operator create --name <your-name> --role admin',
-    );
-  }
+  if (admins.length === 0) lines.push(...firstAdminLines(context, operators));
   return `${lines.join('\n')}\n`;
+}
+
+/** How to create the first admin: a command that runs as printed, against this database. */
+function firstAdminLines(
+  context: CommandContext,
+  operators: readonly { name: string }[],
+): string[] {
+  const database = sameDatabaseArgs(context);
+  if ('unreachable' in database) {
+    return [
+      `No admin operator exists yet, and ${database.unreachable}: serve a database file to create one with "operator create".`,
+    ];
+  }
+  // A name no operator has, revoked ones included.
+  const taken = new Set(operators.map((operator) => operator.name));
+  let name = 'admin';
+  for (let n = 2; taken.has(name); n++) name = `admin-${n}`;
+  const command = ['operator', 'create', '--name', name, '--role', 'admin', ...database.args];
+  return [
+    'No admin operator exists yet. Create the first one, then log in with its name and secret:',
+    `  ${cliLine(context, command)}`,
+    ...(database.note ? [`  (${database.note})`] : []),
+  ];
 }

@@ -4,7 +4,6 @@ import {
   BULK_ACTIONS,
   BulkInput,
   FailInput,
-  LoginInput,
   MoveLinesInput,
   OperatorInput,
   type OperatorPrincipal,
@@ -380,7 +379,6 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
 
 /** The session resource: login (public), who am I, logout. */
 export const SESSION_PATH = '/session';
-export { LoginInput };
 
 /** The admin OpenAPI document's own path: public, like `/V1`'s schema. */
 export const ADMIN_SCHEMA_PATH = '/openapi.json';

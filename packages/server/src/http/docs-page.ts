@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { escapeHtml, HTML_CONTENT_TYPE } from './html.js';
 import { type Precompressed, PrecompressedCache } from './precompressed.js';
 
 /**
@@ -19,12 +20,6 @@ export interface DocsPage {
   page(openApiUrl: string): Promise<Precompressed>;
 }
 
-const HTML = 'text/html; charset=utf-8';
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-}
-
 /** Reads the built page; null when the package was not built with it. */
 export function loadDocsPage(): DocsPage | null {
   const path = CANDIDATES.map((candidate) =>
@@ -39,6 +34,6 @@ export function loadDocsPage(): DocsPage | null {
   const built = new PrecompressedCache();
   return {
     page: (openApiUrl) =>
-      built.get(openApiUrl, HTML, () => `${before}${escapeAttribute(openApiUrl)}${after}`),
+      built.get(openApiUrl, HTML_CONTENT_TYPE, () => `${before}${escapeHtml(openApiUrl)}${after}`),
   };
 }

@@ -15,6 +15,7 @@ import { docsAsset, ICON_ASSET } from './docs-assets.js';
 import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError } from './errors.js';
 import { heldToken } from './held-token.js';
+import { HOME_PATH, homeAnswer } from './home-page.js';
 import { JsonDocuments } from './json-documents.js';
 import { createLoginThrottle, type LoginThrottle } from './login-throttle.js';
 import { DEFAULT_LONG_POLL_LIMITS, type LongPollLimits, LongPolls } from './long-poll.js';
@@ -23,7 +24,7 @@ import type { Metrics } from './metrics.js';
 import { buildOpenApiDocument, type OpenApiDocument, storeServers } from './openapi/document.js';
 import { type Precompressed, representation } from './precompressed.js';
 import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
-import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
+import { METRICS_PATH, PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
 import { parsePublicUrl, requestBaseUrl } from './public-url.js';
 import { queueLook } from './queue-look.js';
 import { randomHex } from './random-hex.js';
@@ -125,12 +126,10 @@ type Route =
   | { kind: 'health' }
   | { kind: 'ready' }
   | { kind: 'metrics' }
+  | { kind: 'home' }
   | AdminRoute;
 
 export { tooLarge } from './refusals.js';
-
-/** The path of the Prometheus exposition, when metrics are on. */
-export const METRICS_PATH = '/metrics';
 
 function encode(value: unknown, media: Produced): string | Buffer {
   if (value instanceof JsonDocuments) {
@@ -293,6 +292,7 @@ export function createRequestHandler(
   router.add('GET', `${DOCS_PATH}/:asset`, { kind: 'asset' });
   router.add('GET', `${STORE_PREFIX}${DOCS_PATH}/:asset`, { kind: 'asset' });
   router.add('GET', '/favicon.ico', { kind: 'asset', name: ICON_ASSET });
+  router.add('GET', HOME_PATH, { kind: 'home' });
   router.add('GET', HEALTH_PATH, { kind: 'health' });
   router.add('GET', READY_PATH, { kind: 'ready' });
   if (metrics) router.add('GET', METRICS_PATH, { kind: 'metrics' });
@@ -409,6 +409,15 @@ export function createRequestHandler(
       const asset = docsAsset(route.name ?? (match.params.asset as string));
       if (!asset) throw noRoute(request.path);
       return answerFixed(request, await asset);
+    }
+    if (route.kind === 'home') {
+      docsPage ??= loadDocsPage();
+      const home = homeAnswer(
+        header(request.headers, 'accept'),
+        requestBaseUrl(publicUrl, header(request.headers, 'host')),
+        { docs: docsPage !== null, console: !!options.console, admin: !!admin, metrics: !!metrics },
+      );
+      return answer(200, home.contentType, home.body, home.headers);
     }
     if (route.kind === 'health') return respond(200, health(), JSON_MEDIA);
     if (route.kind === 'ready') {

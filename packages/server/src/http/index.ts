@@ -23,7 +23,6 @@ export {
 export {
   createRequestHandler,
   DEFAULT_BODY_LIMIT,
-  METRICS_PATH,
   type RequestHandler,
   type RequestHandlerOptions,
 } from './handler.js';
@@ -43,6 +42,7 @@ export {
   type OpenApiOptions,
 } from './openapi/document.js';
 export * from './openapi/resources.js';
+export { METRICS_PATH } from './prometheus.js';
 export {
   DEFAULT_RESPONSE_CACHE_LIMITS,
   ResponseCache,

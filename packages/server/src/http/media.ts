@@ -64,6 +64,37 @@ function specificity(range: MediaRange, type: string, subtype: string): number {
   return 0;
 }
 
+/** A media type a resource can be answered in. */
+export interface Offered {
+  type: string;
+  subtype: string;
+}
+
+/**
+ * The entry of `offered` the client weighs highest in `accept`, honouring q-values and
+ * wildcards; the first offered wins a tie. Null when `accept` takes none of them.
+ */
+export function preferred<T extends Offered>(accept: string, offered: readonly T[]): T | null {
+  const ranges = accept
+    .split(',')
+    .map(parseRange)
+    .filter((range): range is MediaRange => range !== null);
+  let best: { entry: T; q: number } | null = null;
+  for (const entry of offered) {
+    let q = 0;
+    let closest = 0;
+    for (const range of ranges) {
+      const level = specificity(range, entry.type, entry.subtype);
+      if (level > closest) {
+        closest = level;
+        q = range.q;
+      }
+    }
+    if (q > 0 && (!best || q > best.q)) best = { entry, q };
+  }
+  return best ? best.entry : null;
+}
+
 /**
  * The media type to answer with among `formats`, honouring q-values and wildcards; JSON wins ties
  * and is the default when `Accept` is missing or blank. Null when `Accept` names nothing
@@ -76,24 +107,7 @@ export function negotiate(
   const offered = PRODUCED.filter((produced) => formats.includes(produced.media.format));
   if (accept === undefined || accept.trim() === '')
     return formats.includes('json') ? JSON_MEDIA : null;
-  const ranges = accept
-    .split(',')
-    .map(parseRange)
-    .filter((range): range is MediaRange => range !== null);
-  let best: { produced: (typeof PRODUCED)[number]; q: number } | null = null;
-  for (const produced of offered) {
-    let q = 0;
-    let closest = 0;
-    for (const range of ranges) {
-      const level = specificity(range, produced.type, produced.subtype);
-      if (level > closest) {
-        closest = level;
-        q = range.q;
-      }
-    }
-    if (q > 0 && (!best || q > best.q)) best = { produced, q };
-  }
-  return best ? best.produced.media : null;
+  return preferred(accept, offered)?.media ?? null;
 }
 
 /** The media type of a Content-Type header, lowercased, and its charset if any. */

@@ -5,6 +5,9 @@
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
+/** The path of the exposition, when metrics are on. */
+export const METRICS_PATH = '/metrics';
+
 export type Labels = Readonly<Record<string, string>>;
 
 export interface Sample {

@@ -1,22 +1,18 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { skipUnless } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 
-/** The built executable; these tests need `pnpm build` first and skip without it. */
-const bin = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const built = existsSync(bin);
+/** The executable, run as a shell runs it; it needs `pnpm build` first and skips without it. */
+const bin = fileURLToPath(new URL('../../bin/fulfil.js', import.meta.url));
+const built = existsSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)));
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { env: { PATH: process.env.PATH } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-      },
-    );
+    execFile(bin, args, { env: { PATH: process.env.PATH } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
   });
 }
 
@@ -24,8 +20,10 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-describe.skipIf(!built)('the built `fulfil` executable (dist/cli.js)', () => {
-  it('starts with a node shebang and answers with exit codes 0, 1 and 2', async () => {
+const unlessBuilt = skipUnless(built, 'the server is not built: run pnpm build first');
+
+describe('the built `fulfil` executable (bin/fulfil.js)', unlessBuilt, () => {
+  it('runs by its node shebang and answers with exit codes 0, 1 and 2', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: fulfil <command>/);
@@ -38,14 +36,10 @@ describe.skipIf(!built)('the built `fulfil` executable (dist/cli.js)', () => {
   });
 
   it('serves until SIGTERM, then exits 0', async () => {
-    const child = spawn(
-      process.execPath,
-      [bin, 'serve', '--db', 'sqlite::memory:', '--port', '0'],
-      {
-        env: { PATH: process.env.PATH },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(bin, ['serve', '--db', 'sqlite::memory:', '--port', '0'], {
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const done = exited(child);
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { skipUnless } from '@fulfil/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   InvalidDatabaseUrlError,
@@ -127,7 +128,11 @@ const postgresUrl = process.env.FULFIL_TEST_POSTGRES_URL;
 
 describe('openRepository on Postgres', () => {
   if (!postgresUrl) {
-    it.skip('needs FULFIL_TEST_POSTGRES_URL (skipped: not set)', () => {});
+    it(
+      'all of its tests',
+      skipUnless(postgresUrl, 'FULFIL_TEST_POSTGRES_URL is not set'),
+      () => {},
+    );
     return;
   }
   it('loads the Postgres adapter for a postgres:// URL', async () => {

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEngine, ManualClock } from '@fulfil/core';
+import { skipUnless } from '@fulfil/core/testing';
 import type { KyselyRepository } from '@fulfil/storage-kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openRepository } from '../../src/database-url.js';
@@ -212,8 +213,9 @@ describe('fulfil export / import: moving a store', () => {
     expect((await runCli(['export', '--db', target])).stdout.text).toBe(dump);
   });
 
-  it.runIf(postgresUrl)(
+  it(
     'moves a store SQLite → Postgres → SQLite, the same throughout',
+    skipUnless(postgresUrl, 'FULFIL_TEST_POSTGRES_URL is not set'),
     async () => {
       const source = await sourceStore();
       const before = await observe(source);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { skipUnless } from '@fulfil/core/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../../src/index.js';
@@ -29,9 +30,8 @@ const installed = existsSync(CHROMIUM);
 if (!installed && process.env.CI) {
   throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run does)`);
 }
-if (!installed) console.warn(`docs-page.test: skipped, ${CHROMIUM} is not installed`);
 
-describe.skipIf(!installed)('the API reference page', () => {
+describe('the API reference page', skipUnless(installed, `${CHROMIUM} is not installed`), () => {
   let server: TestServer;
   let browser: Browser;
 

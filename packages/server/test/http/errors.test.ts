@@ -158,7 +158,7 @@ describe('read-only requests', () => {
       ['GET', '/rest/default/V1/warehouses/'],
       ['POST', '/rest/default/V1/fulfillmentOrder/cancel'],
       ['GET', '/rest/default/V2/warehouses'],
-      ['GET', '/'],
+      ['GET', '/index.html'],
       ['GET', '/rest/%E0%A4%A/V1/warehouses'],
     ])('%s %s: no such route, checked before the token', async (method, path) => {
       const response = await fetch(`${server.url}${path}`, { method });

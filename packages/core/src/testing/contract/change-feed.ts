@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ChangePosition, positionAt } from '../../domain/change-cursor.js';
 import type { QueueName, Store } from '../../domain/types.js';
 import { order } from '../fixtures.js';
+import { skipTest } from '../skip.js';
 import type { ContractHarness } from './harness.js';
 
 /** The repository contract: keyset paging, the change feed and its notifications. */
@@ -110,8 +111,7 @@ export function changeFeedContract(h: ContractHarness): void {
     it('tells of a committed write of the store, and not of a rolled-back one first', async (context) => {
       const repository = h.repository();
       if (!repository.onQueueChange) {
-        context.skip('this repository has no onQueueChange (optional in the port)');
-        return;
+        skipTest(context, 'this repository has no onQueueChange (optional in the port)');
       }
       const store = await seedStore();
       const calls: (number | null)[] = [];
@@ -136,10 +136,10 @@ export function changeFeedContract(h: ContractHarness): void {
       const repository = h.repository();
       const openAnother = h.openAnother;
       if (!repository.onQueueChange || !openAnother) {
-        context.skip(
+        skipTest(
+          context,
           'needs onQueueChange and a second connection to the same database (not an in-memory one)',
         );
-        return;
       }
       const store = await seedStore();
       const other = await openAnother();

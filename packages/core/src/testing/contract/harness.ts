@@ -6,6 +6,7 @@ import { presentOrder } from '../../domain/present.js';
 import type { FulfillmentOrder, QueueName, Store } from '../../domain/types.js';
 import type { PollQuery, Repository, RepositoryTx } from '../../ports/repository.js';
 import { order, storeSettings, warehouse } from '../fixtures.js';
+import { skipTest } from '../skip.js';
 
 /** What an adapter hands the contract: a fresh, empty, migrated repository per test. */
 export interface RepositoryUnderTest {
@@ -151,10 +152,10 @@ export function contractHarness(
   const anotherOrSkip = async (context: TestContext): Promise<Repository | undefined> => {
     const open = openAnother();
     if (open) return open();
-    context.skip(
+    return skipTest(
+      context,
       'needs a second connection to the same database, which this adapter cannot open (an in-memory database)',
     );
-    return undefined;
   };
 
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { token } from '../fixtures.js';
+import { skipTest } from '../skip.js';
 import type { ContractHarness } from './harness.js';
 
 /**
@@ -69,7 +70,7 @@ export function keptTokensContract(h: ContractHarness): void {
     it('tells of a token written through this repository once it has committed', async (context) => {
       const repository = h.repository();
       if (!repository.onTokenChange) {
-        context.skip('this repository has no onTokenChange (optional in the port)');
+        skipTest(context, 'this repository has no onTokenChange (optional in the port)');
         return;
       }
       const store = await seedStore();
@@ -98,7 +99,7 @@ export function keptTokensContract(h: ContractHarness): void {
     it('tells of a token written through another connection', async (context) => {
       const repository = h.repository();
       if (!repository.onTokenChange) {
-        context.skip('this repository has no onTokenChange (optional in the port)');
+        skipTest(context, 'this repository has no onTokenChange (optional in the port)');
         return;
       }
       const other = await h.anotherOrSkip(context);

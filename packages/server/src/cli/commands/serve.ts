@@ -25,6 +25,7 @@ import {
   readJsonFile,
   resolvePath,
 } from '../command.js';
+import { shellQuote } from '../invocation.js';
 import { stoppingLine, stopRequest } from '../shutdown.js';
 import { RESEED_HELP } from './seed.js';
 
@@ -60,9 +61,9 @@ async function seedTokenLines(engine: Engine, seed: SeedTokens, url: string): Pr
         principal.resources.includes(resourceOf(candidate, engine.aclPrefix)),
       );
       if (queue) {
-        curls.push(
-          `  curl -H 'Authorization: Bearer ${token.token}' ${url}/rest/${store.code}/V1/fulfillmentOrders/${queue}`,
-        );
+        const header = `Authorization: Bearer ${token.token}`;
+        const queueUrl = `${url}/rest/${store.code}/V1/fulfillmentOrders/${queue}`;
+        curls.push(`  curl -H ${shellQuote(header)} ${shellQuote(queueUrl)}`);
       }
     }
   }
@@ -278,7 +279,7 @@ async function printBanner(
   );
   if (seed !== undefined) io.stdout.write(await seedTokenLines(engine, seed as SeedTokens, url));
   io.stdout.write(await carrierBanner(engine, io.env));
-  io.stdout.write(await adminBanner(engine, url, options.admin, options.host));
+  io.stdout.write(await adminBanner(context, engine, url, options.admin, options.host));
   io.stdout.write('\nPress Ctrl+C to stop.\n');
 }
 

@@ -1,0 +1,41 @@
+// `node --import tsx scripts/test-summary.ts <report.json>`: the lines CI's run ends with, from
+// vitest's JSON report: "tests: N passed, N failed, N skipped", then each skipped test and why.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { describeSkipped, type SkippedTest } from './skipped-tests.js';
+
+interface JsonReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests?: number;
+  numTodoTests?: number;
+  testResults: {
+    name: string;
+    assertionResults: {
+      ancestorTitles: string[];
+      title: string;
+      status: string;
+      meta?: { skipReason?: string };
+    }[];
+  }[];
+}
+
+const file = process.argv[2];
+if (file === undefined) throw new Error('usage: test-summary.ts <vitest JSON report>');
+const report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+const skipped: SkippedTest[] = report.testResults.flatMap((module) =>
+  module.assertionResults
+    .filter(
+      (test) => test.status === 'skipped' || test.status === 'pending' || test.status === 'todo',
+    )
+    .map((test) => ({
+      file: relative(process.cwd(), module.name),
+      name: [...test.ancestorTitles, test.title].join(' > '),
+      reason: test.meta?.skipReason ?? (test.status === 'todo' ? 'to do' : undefined),
+    })),
+);
+const count = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+console.log(
+  `tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${count} skipped`,
+);
+for (const line of describeSkipped(skipped)) console.log(line);
