@@ -24,6 +24,7 @@ import {
   resolvePath,
 } from '../command.js';
 import { stoppingLine, stopRequest } from '../shutdown.js';
+import { migrationsLine } from './migrate.js';
 import { RESEED_HELP } from './seed.js';
 
 /** What `serve` reads of a seed file's tokens; a file that was not loaded may not even be valid. */
@@ -469,6 +470,7 @@ export const serveCommand: Command = {
   },
   details:
     'Serves every store of the database under /rest/<store_code>/V1/… (--store is ignored).\n' +
+    'It migrates the database first and prints the migrations it applied, as migrate does.\n' +
     'GET /health (the process answers) and GET /ready (the database answers) need no token;\n' +
     '--metrics adds Prometheus series at GET /metrics.\n' +
     'A queue poll answered before is sent again from memory while nothing in the database has\n' +
@@ -501,6 +503,12 @@ export const serveCommand: Command = {
       lockTimeoutMs: options.lockTimeoutMs,
       documentCacheBytes: options.documentCacheBytes,
       onCourierCall: relayCall,
+      // A schema change is never silent: the operator sees which migrations this start applied.
+      onMigrated: (applied) => {
+        if (applied.length > 0) {
+          context.io.stdout.write(migrationsLine(applied, context.databaseUrl));
+        }
+      },
     });
     try {
       await loadSeedIfAsked(context, engine, options.seed, seed);
