@@ -11,6 +11,7 @@ import { courierLabelsMigration } from './migrations/0005-courier-labels.js';
 import { changeCursorMigration } from './migrations/0006-change-cursor.js';
 import { tokenNotificationsMigration } from './migrations/0007-token-notifications.js';
 import { pollIndexVersionsMigration } from './migrations/0008-poll-index-versions.js';
+import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
 
@@ -51,7 +52,8 @@ export interface MigrateOptions {
  * Applies every pending migration, each in its own transaction where the dialect has
  * transactional DDL, then writes the read model's missing documents (`fillMissingDocuments`).
  * Returns the names of the migrations applied now (empty when the schema was current).
- * Throws when one fails; the ones before it stay applied.
+ * Throws when one fails; the ones before it stay applied. Throws, changing nothing, when a newer
+ * release migrated the database (it has applied migrations this code does not know).
  *
  * Two processes may call this at once only when the adapter makes them take turns: SQLite's
  * write transactions begin with `BEGIN IMMEDIATE`, Postgres takes an advisory lock around it.
@@ -66,9 +68,10 @@ export async function migrateToLatest(
     MIGRATION_TABLE,
     MIGRATION_LOCK_TABLE,
   ]);
+  const provider = new FulfilMigrationProvider(flags);
   const migrator = new Migrator({
     db: withBookkeepingIntrospector(db, introspector),
-    provider: new FulfilMigrationProvider(flags),
+    provider,
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
     // Migrations are numbered by the line of work that adds them, so one with a lower number may
@@ -79,6 +82,10 @@ export async function migrateToLatest(
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
+    // Applied migrations this code lacks: a newer release migrated the database.
+    const known = Object.keys(await provider.getMigrations());
+    const unknown = await unknownMigrations(db as Kysely<unknown>, MIGRATION_TABLE, schema, known);
+    if (unknown.length > 0) throw newerReleaseError(unknown, error);
     const failed = results.find((result) => result.status === 'Error');
     const cause = error instanceof Error ? error.message : String(error);
     throw new Error(
