@@ -14,6 +14,7 @@ export const ALL_MIGRATIONS = Object.keys(
     bigint: 'integer',
     binaryCollation: false,
     tokenNotifications: false,
+    writerDeclaration: 'function',
   }).getMigrations(),
 ).sort();
 

@@ -25,7 +25,9 @@ interface PgClient {
   query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
   end(): Promise<void>;
 }
-type PgDriver = { Client: new (config: { connectionString: string; options?: string }) => PgClient };
+type PgDriver = {
+  Client: new (config: { connectionString: string; options?: string }) => PgClient;
+};
 
 const fromAdapter = (name: string) =>
   createRequire(new URL(`../../../${name}/package.json`, import.meta.url));
@@ -48,13 +50,22 @@ export async function rawConnection(url: string): Promise<RawConnection> {
   if (target.kind !== 'sqlite') throw new Error('a raw connection needs a file or Postgres');
   const Sqlite = fromAdapter('storage-sqlite')('better-sqlite3') as SqliteDriver;
   const db = new Sqlite(target.path);
+  // Kept once prepared, as a process keeps its statements: SQLite prepares one again by itself
+  // when the schema has changed under it.
+  const statements = new Map<string, SqliteStatement>();
   return {
     async query<R>(text: string, parameters: readonly unknown[] = []) {
       // better-sqlite3 binds `?` in order: each `$n` becomes one, bound to parameter n.
       const order = [...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]) - 1);
-      const statement = db.prepare(text.replace(/\$\d+/g, '?'));
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = db.prepare(text.replace(/\$\d+/g, '?'));
+        statements.set(text, statement);
+      }
       const bound = order.map((index) => parameters[index]);
-      return (statement.reader ? statement.all(...bound) : (statement.run(...bound), [])) as R[];
+      if (statement.reader) return statement.all(...bound) as R[];
+      statement.run(...bound);
+      return [];
     },
     async close() {
       db.close();
