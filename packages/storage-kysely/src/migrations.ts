@@ -4,6 +4,7 @@ import {
   withBookkeepingIntrospector,
 } from './bookkeeping-introspector.js';
 import type { Database } from './database.js';
+import { bringOrdersToLiveTotals, type UpgradeProfile } from './live-totals-upgrade.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { queueDocumentsMigration } from './migrations/0002-queue-documents.js';
 import { adminMigration } from './migrations/0004-admin.js';
@@ -12,6 +13,7 @@ import { changeCursorMigration } from './migrations/0006-change-cursor.js';
 import { tokenNotificationsMigration } from './migrations/0007-token-notifications.js';
 import { pollIndexVersionsMigration } from './migrations/0008-poll-index-versions.js';
 import { writerGenerationMigration } from './migrations/0009-writer-generation.js';
+import { liveTotalsMigration } from './migrations/0010-live-totals.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -41,6 +43,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0007_token_notifications': tokenNotificationsMigration(this.#flags),
       '0008_poll_index_versions': pollIndexVersionsMigration(),
       '0009_writer_generation': writerGenerationMigration(this.#flags),
+      '0010_live_totals': liveTotalsMigration(this.#flags),
     };
   }
 }
@@ -48,11 +51,18 @@ export class FulfilMigrationProvider implements MigrationProvider {
 export interface MigrateOptions {
   /** Schema of kysely's bookkeeping tables (Postgres); the default schema when absent. */
   migrationTableSchema?: string;
+  /**
+   * The adapter's profile, for the work after the migrations to write orders as the repository's
+   * transactions do (row locks, the change feed's SQL); SQLite's way when absent.
+   */
+  profile?: UpgradeProfile;
 }
 
 /**
  * Applies every pending migration, each in its own transaction where the dialect has
- * transactional DDL, then writes the read model's missing documents (`fillMissingDocuments`).
+ * transactional DDL, then does the work that live code does once the schema is current: writes
+ * the read model's missing documents (`fillMissingDocuments`) and brings the orders migration
+ * 0010 listed to the live-lines rule (`bringOrdersToLiveTotals`).
  * Returns the names of the migrations applied now (empty when the schema was current).
  * Throws when one fails; the ones before it stay applied. Throws, changing nothing, when a newer
  * release migrated the database (it has applied migrations this code does not know).
@@ -96,5 +106,6 @@ export async function migrateToLatest(
     );
   }
   await fillMissingDocuments(db);
+  await bringOrdersToLiveTotals(db, options.profile);
   return results.filter((result) => result.status === 'Success').map((r) => r.migrationName);
 }

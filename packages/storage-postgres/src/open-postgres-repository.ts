@@ -176,9 +176,10 @@ export async function openPostgresRepository(
   });
 
   const db = new Kysely<Database>({ dialect: new DeclaringPostgresDialect({ pool: pgPool }) });
+  const profile = postgresProfile(options.maxAttempts ?? 5, names);
   try {
     if (!options.skipMigrations) {
-      const applied = await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema);
+      const applied = await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema, profile);
       options.onMigrated?.(applied);
     }
   } catch (error) {
@@ -191,7 +192,7 @@ export async function openPostgresRepository(
   });
   return new KyselyRepository({
     db,
-    profile: postgresProfile(options.maxAttempts ?? 5, names),
+    profile,
     otherProcesses: listener.changes,
     tokenWatch: listener.tokens,
   });

@@ -104,7 +104,9 @@ export async function openSqliteRepository(
   });
   try {
     if (!options.skipMigrations) {
-      const applied = await withRetries(profile, () => migrateToLatest(db, SQLITE_SCHEMA_FLAGS));
+      const applied = await withRetries(profile, () =>
+        migrateToLatest(db, SQLITE_SCHEMA_FLAGS, { profile }),
+      );
       options.onMigrated?.(applied);
     }
   } catch (error) {

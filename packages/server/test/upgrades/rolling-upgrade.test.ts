@@ -5,6 +5,7 @@ import { type RawConnection, rawConnection } from './raw-connection.js';
 import {
   migrateUpTo,
   serveOver,
+  storedOrder,
   type UpgradeDatabase,
   type UpgradeServer,
   upgradeKinds,
@@ -64,25 +65,6 @@ async function shipAsTheOldCode(old: RawConnection, number: string): Promise<voi
     await old.query('rollback');
     throw error;
   }
-}
-
-/** Everything stored of the order numbered `number`, to prove a refused write changed nothing. */
-async function storedOrder(connection: RawConnection, number: string): Promise<unknown[]> {
-  const id = `(select id from fulfillment_orders where fulfillment_order_number = $1)`;
-  return [
-    await connection.query('select * from fulfillment_orders where fulfillment_order_number = $1', [
-      number,
-    ]),
-    await connection.query(`select * from order_items where order_id = ${id} order by id`, [
-      number,
-    ]),
-    await connection.query(`select * from queue_entries where order_id = ${id} order by queue`, [
-      number,
-    ]),
-    await connection.query(`select * from audit_events where order_id = ${id} order by id`, [
-      number,
-    ]),
-  ];
 }
 
 const numbers = (orders: { fulfillment_order_number: string }[]) =>

@@ -14,6 +14,7 @@ import { startHttpServer } from '../../src/index.js';
 import { tempDir } from '../cli/run-cli.js';
 import { START, testSeed } from '../http/support.js';
 import { postgresDatabase } from '../scale-out/support.js';
+import type { RawConnection } from './raw-connection.js';
 
 /**
  * Databases as a team upgrading finds them: migrated by the release before, holding its data,
@@ -125,4 +126,23 @@ export async function serveOver(
       await engine.close();
     },
   };
+}
+
+/** Everything stored of the order numbered `number`, to prove that something changed nothing. */
+export async function storedOrder(connection: RawConnection, number: string): Promise<unknown[]> {
+  const id = `(select id from fulfillment_orders where fulfillment_order_number = $1)`;
+  return [
+    await connection.query('select * from fulfillment_orders where fulfillment_order_number = $1', [
+      number,
+    ]),
+    await connection.query(`select * from order_items where order_id = ${id} order by id`, [
+      number,
+    ]),
+    await connection.query(`select * from queue_entries where order_id = ${id} order by queue`, [
+      number,
+    ]),
+    await connection.query(`select * from audit_events where order_id = ${id} order by id`, [
+      number,
+    ]),
+  ];
 }
