@@ -1,16 +1,9 @@
 import type { FulfillmentOrder, Invoice } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, TOKENS } from '../http/support.js';
-import { type RawConnection, rawConnection } from './raw-connection.js';
-import {
-  migrateUpTo,
-  serveOver,
-  storedOrder,
-  type UpgradeDatabase,
-  type UpgradeServer,
-  upgradeKinds,
-} from './support.js';
+import { rawConnection } from './raw-connection.js';
+import { closedAfterEach, migrateUpTo, serveOver, storedOrder, upgradeKinds } from './support.js';
 
 /**
  * Orders the release before left with totals that still count the lines they dropped (it did
@@ -75,14 +68,7 @@ const inQueue = (body: Listed[], number: string) =>
   body.find((order) => order.fulfillment_order_number === number);
 
 describe.each(upgradeKinds())('the live-lines upgrade on $name', (kind) => {
-  const cleanup: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-  const track = <T extends UpgradeDatabase | UpgradeServer | RawConnection>(opened: T): T => {
-    cleanup.push('drop' in opened ? opened.drop : opened.close);
-    return opened;
-  };
+  const track = closedAfterEach();
 
   it('brings the totals of orders not invoiced to their live lines, where every poller sees it', async () => {
     const database = track(await kind.create());
@@ -173,8 +159,7 @@ describe.each(upgradeKinds())('the live-lines upgrade on $name', (kind) => {
 
     // Opened again, nothing more changes.
     const changed = await storedOrder(raw, 'OLD-REJECTED-1');
-    await fresh.close();
-    cleanup.pop();
+    await track.close(fresh);
     track(await serveOver(database.url));
     expect(await storedOrder(raw, 'OLD-REJECTED-1')).toEqual(changed);
   });

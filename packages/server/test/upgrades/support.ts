@@ -9,6 +9,7 @@ import {
 import { POSTGRES_SCHEMA_FLAGS } from '@fulfil/storage-postgres';
 import { SQLITE_SCHEMA_FLAGS } from '@fulfil/storage-sqlite';
 import { Migrator, sql } from 'kysely';
+import { afterEach } from 'vitest';
 import { openRepository, parseDatabaseUrl } from '../../src/database-url.js';
 import { startHttpServer } from '../../src/index.js';
 import { tempDir } from '../cli/run-cli.js';
@@ -145,4 +146,32 @@ export async function storedOrder(connection: RawConnection, number: string): Pr
       number,
     ]),
   ];
+}
+
+type Closable = UpgradeDatabase | UpgradeServer | RawConnection;
+
+/**
+ * For a test file: `track(opened)` closes (or drops) it after each test, the last opened first;
+ * `track.close(opened)` does it now.
+ */
+export function closedAfterEach(): (<T extends Closable>(opened: T) => T) & {
+  close(opened: Closable): Promise<void>;
+} {
+  const open = new Map<Closable, () => Promise<void>>();
+  afterEach(async () => {
+    const steps = [...open.values()].reverse();
+    open.clear();
+    for (const step of steps) await step();
+  });
+  const track = <T extends Closable>(opened: T): T => {
+    open.set(opened, 'drop' in opened ? opened.drop : opened.close);
+    return opened;
+  };
+  return Object.assign(track, {
+    async close(opened: Closable) {
+      const step = open.get(opened);
+      open.delete(opened);
+      await step?.();
+    },
+  });
 }
