@@ -1,15 +1,12 @@
 import { formatTimestamp, liveTotalsUpgrade } from '@fulfil/core';
 import type { Kysely } from 'kysely';
-import type { ChangeFeedSql } from './change-feed.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
+import { withRetries } from './transaction-retry.js';
 
 /** Orders per transaction while bringing them to the live-lines rule. */
 const ORDERS_PER_STEP = 200;
-
-/** What of the adapter's profile the upgrade's transactions write with: as the repository's do. */
-export type UpgradeProfile = Pick<DriverProfile, 'rowLocks'> & ChangeFeedSql;
 
 /** The audit event's `action` and `reason`, on the timeline of each order it changed. */
 export const LIVE_TOTALS_UPGRADE = {
@@ -24,17 +21,16 @@ export const LIVE_TOTALS_UPGRADE = {
  * processes' caches let it go), and an audit event with the totals before and after. Each step
  * is one transaction that also takes its orders off the list, so an interrupted run resumes
  * where it stopped. Live code, run after the migrations (the schema is then current), as
- * `fillMissingDocuments` is. Without `profile`, writes as SQLite does. Returns how many orders'
- * totals changed.
+ * `fillMissingDocuments` is. `profile` is the adapter's (SQLite's way, without retries, when
+ * absent). Returns how many orders' totals changed.
  */
 export async function bringOrdersToLiveTotals(
   db: Kysely<Database>,
-  profile: UpgradeProfile | undefined,
+  profile: DriverProfile | undefined,
   now: () => string = () => formatTimestamp(new Date()),
 ): Promise<number> {
-  let changed = 0;
-  for (;;) {
-    const listed = await db.transaction().execute(async (trx) => {
+  const step = () =>
+    db.transaction().execute(async (trx) => {
       const rows = await trx
         .selectFrom('fulfil_live_totals_due')
         .select('order_id')
@@ -42,12 +38,13 @@ export async function bringOrdersToLiveTotals(
         .limit(ORDERS_PER_STEP)
         .execute();
       const ids = rows.map((row) => Number(row.order_id));
-      if (ids.length === 0) return 0;
+      if (ids.length === 0) return { listed: 0, changed: 0 };
       const tx = new KyselyRepositoryTx(trx, {
         rowLocks: profile?.rowLocks ?? false,
         ...(profile ? { changeFeed: profile } : {}),
       });
       const at = now();
+      let changed = 0;
       for (const id of ids) {
         const order = await tx.lockOrderById(id);
         const upgrade = order && liveTotalsUpgrade(order, at);
@@ -66,8 +63,13 @@ export async function bringOrdersToLiveTotals(
         changed += 1;
       }
       await trx.deleteFrom('fulfil_live_totals_due').where('order_id', 'in', ids).execute();
-      return ids.length;
+      return { listed: ids.length, changed };
     });
-    if (listed < ORDERS_PER_STEP) return changed;
+  let changed = 0;
+  for (;;) {
+    // A step that meets a deadlock or a lock held elsewhere runs again, as an action would.
+    const done = await (profile ? withRetries(profile, step) : step());
+    changed += done.changed;
+    if (done.listed < ORDERS_PER_STEP) return changed;
   }
 }

@@ -4,7 +4,8 @@ import {
   withBookkeepingIntrospector,
 } from './bookkeeping-introspector.js';
 import type { Database } from './database.js';
-import { bringOrdersToLiveTotals, type UpgradeProfile } from './live-totals-upgrade.js';
+import type { DriverProfile } from './driver-profile.js';
+import { bringOrdersToLiveTotals } from './live-totals-upgrade.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { queueDocumentsMigration } from './migrations/0002-queue-documents.js';
 import { adminMigration } from './migrations/0004-admin.js';
@@ -55,7 +56,7 @@ export interface MigrateOptions {
    * The adapter's profile, for the work after the migrations to write orders as the repository's
    * transactions do (row locks, the change feed's SQL); SQLite's way when absent.
    */
-  profile?: UpgradeProfile;
+  profile?: DriverProfile;
 }
 
 /**
