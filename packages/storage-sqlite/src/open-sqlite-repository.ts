@@ -67,8 +67,9 @@ function isMemory(filename: string): boolean {
  *   backoff and jitter, for `lockTimeoutMs` at most, then fails as `unavailable`; migrations at
  *   open wait the same way.
  * - Foreign keys are enforced.
- * - The connection declares the writer generation of this code (`declareWriterGeneration`): a
- *   database that a newer release migrated refuses its writes, as it refuses an older one's.
+ * - The connection declares the writer generation of this code (`declareWriterGeneration`):
+ *   the schema refuses the writes of a connection that declares less than it requires (a
+ *   process of an earlier release; this one, once a newer release has migrated the file).
  * - In one process, transactions take turns on the single connection. On a file, the write
  *   transactions that queue meanwhile run together, each in a savepoint of its own, and share
  *   one commit: one sync of the WAL for all of them (group commit; an action is still answered
