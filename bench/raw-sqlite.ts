@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { SqliteRepository } from '@fulfil/storage-sqlite';
+import { declareWriterGeneration, type SqliteRepository } from '@fulfil/storage-sqlite';
 import type BetterSqlite3 from '../packages/storage-sqlite/node_modules/@types/better-sqlite3/index.js';
 
 const fromAdapter = createRequire(
@@ -20,10 +20,10 @@ export type RawDb = BetterSqlite3.Database;
 export type Statement<P extends unknown[]> = BetterSqlite3.Statement<P>;
 
 /**
- * A copy of the repository's database for a raw floor: same schema, indexes and rows (rowids
- * kept), taken with `VACUUM INTO`. `memory` loads it into a private `:memory:` database; `file`
- * opens it with the pragmas `openSqliteRepository` uses on files (WAL, synchronous FULL,
- * foreign keys, busy timeout).
+ * A copy of the repository's database for a raw floor: same schema, indexes, triggers and rows
+ * (rowids kept), taken with `VACUUM INTO`. `memory` loads it into a private `:memory:` database;
+ * `file` opens it with the pragmas `openSqliteRepository` uses on files (WAL, synchronous FULL,
+ * foreign keys, busy timeout), and its writer generation, as every writer of the schema must.
  */
 export async function rawCopy(
   repository: SqliteRepository,
@@ -33,7 +33,9 @@ export async function rawCopy(
 ): Promise<RawDb> {
   const path = join(dir, `${name}.db`);
   await runSql(repository, 'vacuum into ?', [path]);
-  const db = where === 'memory' ? new Sqlite(readFileSync(path)) : new Sqlite(path);
+  const db = declareWriterGeneration(
+    where === 'memory' ? new Sqlite(readFileSync(path)) : new Sqlite(path),
+  );
   db.pragma('busy_timeout = 5000');
   if (where === 'file') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

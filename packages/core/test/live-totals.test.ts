@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   accept,
   cancel,
+  type Invoice,
   type Item,
+  liveTotalsUpgrade,
   type OrderAmounts,
   partAmounts,
   reject,
   toMoney,
   totalsOfLiveLines,
 } from '../src/index.js';
-import { context, LATER, line, order } from './support/order.js';
+import { context, LATER, line, NOW, order } from './support/order.js';
 
 /** Amounts as the shop writes them, in ten-thousandths as the engine keeps them. */
 function money(amounts: Record<string, number>): OrderAmounts {
@@ -211,5 +213,53 @@ describe('docs/behaviour.md: every action that drops lines applies it', () => {
       }),
     );
     expect(canceled.details.totals).toBeDefined();
+  });
+});
+
+describe('docs/operations.md: an upgrade brings older orders to the rule', () => {
+  // As the release before left an order whose line 2 was rejected: its totals still count it.
+  const leftAsItWas = () =>
+    order(
+      [priced(1, 29.9, 24.51, 5.39, 'pending_allocation'), priced(2, 24, 19.67, 4.33, 'rejected')],
+      {
+        amounts: SALES,
+      },
+    );
+
+  it('an order not invoiced gets the totals of its live lines, updated now, and the audit says what changed', () => {
+    const upgraded = liveTotalsUpgrade(leftAsItWas(), LATER);
+    expect(upgraded?.order.amounts).toEqual(totalsOfLiveLines(SALES, leftAsItWas().items));
+    expect(upgraded?.order.amounts.grand_total).toBe(toMoney(36.8));
+    expect(upgraded?.order.updated_at).toBe(LATER);
+    expect(upgraded?.order.items).toEqual(leftAsItWas().items);
+    expect(upgraded?.details.totals.before).toMatchObject({
+      grand_total: 60.8,
+      package_value: 53.9,
+    });
+    expect(upgraded?.details.totals.after).toMatchObject({
+      grand_total: 36.8,
+      package_value: 29.9,
+    });
+  });
+
+  it('leaves an order with an invoice, one whose lines are all live, and one already following them', () => {
+    const invoice: Invoice = {
+      id: 1,
+      invoice_number: 'INV-1',
+      item_ids: [1],
+      shipping_amount_incl_tax: toMoney(6.9),
+      invoice_time: null,
+      additional_data: null,
+      doc_binary: null,
+      created_at: NOW,
+    };
+    const invoiced = order(leftAsItWas().items, { amounts: SALES, invoices: [invoice] });
+    expect(liveTotalsUpgrade(invoiced, LATER)).toBeNull();
+    const allLive = order([priced(1, 29.9, 24.51, 5.39), priced(2, 24, 19.67, 4.33)], {
+      amounts: { ...SALES, grand_total: toMoney(99) },
+    });
+    expect(liveTotalsUpgrade(allLive, LATER)).toBeNull();
+    const upgraded = liveTotalsUpgrade(leftAsItWas(), LATER)?.order;
+    expect(upgraded && liveTotalsUpgrade(upgraded, LATER)).toBeNull();
   });
 });

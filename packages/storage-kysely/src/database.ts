@@ -32,6 +32,7 @@ export interface Database {
   operator_sessions: OperatorSessionTable;
   store_audit: StoreAuditTable;
   fulfil_change_clock: ChangeClockTable;
+  fulfil_live_totals_due: LiveTotalsDueTable;
 }
 
 /** `0 | 1`; see {@link Database}. */
@@ -207,6 +208,14 @@ export interface QueueEntryTable {
 export interface ChangeClockTable {
   epoch: string;
   value: number;
+}
+
+/**
+ * Orders whose totals may still count lines they dropped, listed by migration 0010 for the upgrade
+ * that brings them to the live-lines rule (live-totals-upgrade.ts); empty once it has run.
+ */
+export interface LiveTotalsDueTable {
+  order_id: number;
 }
 
 export interface AuditEventTable {

@@ -71,3 +71,14 @@ export {
 export { exportStore } from './store-export.js';
 export { TokenCache, type TokenWatch } from './token-cache.js';
 export { withRetries } from './transaction-retry.js';
+export {
+  DECLARE_WRITER_GENERATION_SQL,
+  guardWrites,
+  isOlderWriterRefusal,
+  OLDER_WRITER_MESSAGE,
+  REQUIRED_GENERATION_TABLE,
+  unguardWrites,
+  WRITER_GENERATION,
+  WRITER_GENERATION_FUNCTION,
+  WRITER_GENERATION_SETTING,
+} from './writer-generation.js';

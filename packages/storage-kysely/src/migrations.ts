@@ -4,6 +4,8 @@ import {
   withBookkeepingIntrospector,
 } from './bookkeeping-introspector.js';
 import type { Database } from './database.js';
+import type { DriverProfile } from './driver-profile.js';
+import { bringOrdersToLiveTotals } from './live-totals-upgrade.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { queueDocumentsMigration } from './migrations/0002-queue-documents.js';
 import { adminMigration } from './migrations/0004-admin.js';
@@ -11,7 +13,10 @@ import { courierLabelsMigration } from './migrations/0005-courier-labels.js';
 import { changeCursorMigration } from './migrations/0006-change-cursor.js';
 import { tokenNotificationsMigration } from './migrations/0007-token-notifications.js';
 import { pollIndexVersionsMigration } from './migrations/0008-poll-index-versions.js';
+import { writerGenerationMigration } from './migrations/0009-writer-generation.js';
+import { liveTotalsMigration } from './migrations/0010-live-totals.js';
 import { sessionExpiryMigration } from './migrations/0011-session-expiry.js';
+import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
 
@@ -39,6 +44,8 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0006_change_cursor': changeCursorMigration(this.#flags),
       '0007_token_notifications': tokenNotificationsMigration(this.#flags),
       '0008_poll_index_versions': pollIndexVersionsMigration(),
+      '0009_writer_generation': writerGenerationMigration(this.#flags),
+      '0010_live_totals': liveTotalsMigration(this.#flags),
       '0011_session_expiry': sessionExpiryMigration(),
     };
   }
@@ -47,13 +54,21 @@ export class FulfilMigrationProvider implements MigrationProvider {
 export interface MigrateOptions {
   /** Schema of kysely's bookkeeping tables (Postgres); the default schema when absent. */
   migrationTableSchema?: string;
+  /**
+   * The adapter's profile, for the work after the migrations to write orders as the repository's
+   * transactions do (row locks, the change feed's SQL); SQLite's way when absent.
+   */
+  profile?: DriverProfile;
 }
 
 /**
  * Applies every pending migration, each in its own transaction where the dialect has
- * transactional DDL, then writes the read model's missing documents (`fillMissingDocuments`).
+ * transactional DDL, then does the work that live code does once the schema is current: writes
+ * the read model's missing documents (`fillMissingDocuments`) and brings the orders migration
+ * 0010 listed to the live-lines rule (`bringOrdersToLiveTotals`).
  * Returns the names of the migrations applied now (empty when the schema was current).
- * Throws when one fails; the ones before it stay applied.
+ * Throws when one fails; the ones before it stay applied. Throws, changing nothing, when a newer
+ * release migrated the database (it has applied migrations this code does not know).
  *
  * Two processes may call this at once only when the adapter makes them take turns: SQLite's
  * write transactions begin with `BEGIN IMMEDIATE`, Postgres takes an advisory lock around it.
@@ -68,9 +83,10 @@ export async function migrateToLatest(
     MIGRATION_TABLE,
     MIGRATION_LOCK_TABLE,
   ]);
+  const provider = new FulfilMigrationProvider(flags);
   const migrator = new Migrator({
     db: withBookkeepingIntrospector(db, introspector),
-    provider: new FulfilMigrationProvider(flags),
+    provider,
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
     // Migrations are numbered by the line of work that adds them, so one with a lower number may
@@ -81,6 +97,10 @@ export async function migrateToLatest(
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
+    // Applied migrations this code lacks: a newer release migrated the database.
+    const known = Object.keys(await provider.getMigrations());
+    const unknown = await unknownMigrations(db as Kysely<unknown>, MIGRATION_TABLE, schema, known);
+    if (unknown.length > 0) throw newerReleaseError(unknown, error);
     const failed = results.find((result) => result.status === 'Error');
     const cause = error instanceof Error ? error.message : String(error);
     throw new Error(
@@ -89,5 +109,6 @@ export async function migrateToLatest(
     );
   }
   await fillMissingDocuments(db);
+  await bringOrdersToLiveTotals(db, options.profile);
   return results.filter((result) => result.status === 'Success').map((r) => r.migrationName);
 }

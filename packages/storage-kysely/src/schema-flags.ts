@@ -23,4 +23,12 @@ export interface SchemaFlags {
    * (SQLite: the file's data_version).
    */
   tokenNotifications: boolean;
+  /**
+   * How a connection declares the writer generation it writes as (writer-generation.ts), and so
+   * how the guard's triggers read it:
+   * - `function`: an application-defined SQL function the adapter registers on each connection;
+   *   row triggers (SQLite);
+   * - `setting`: a setting each transaction sets as it begins; statement triggers (Postgres).
+   */
+  writerDeclaration: 'function' | 'setting';
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseUnavailable } from '@fulfil/core';
 import type { DriverProfile } from './driver-profile.js';
+import { isOlderWriterRefusal } from './writer-generation.js';
 
 /**
  * How long to wait before running a transaction again after its `attempt`-th try failed with
@@ -50,7 +51,13 @@ export async function withRetries<T>(
   }
 }
 
-/** The error a failed transaction is reported with: core's `unavailable` when the database is away. */
+/**
+ * The error a failed transaction is reported with: core's `unavailable` when the database is
+ * away, or refuses this process's writes because a newer release migrated it (its `cause`, which
+ * a server logs, says to stop this process; a client's retry may reach one that is current).
+ */
 export function reportedFailure(profile: DriverProfile, error: unknown): unknown {
-  return profile.isUnavailable(error) ? databaseUnavailable(error) : error;
+  return profile.isUnavailable(error) || isOlderWriterRefusal(error)
+    ? databaseUnavailable(error)
+    : error;
 }

@@ -5,8 +5,9 @@ import {
   KyselyRepository,
   type SchemaFlags,
 } from '@fulfil/storage-kysely';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
+import { DeclaringPostgresDialect } from './declaring-dialect.js';
 import { int8AsNumber } from './int8-as-number.js';
 import { listenOnPostgres } from './listen-for-changes.js';
 import { migrateWithLock } from './migrate-with-lock.js';
@@ -69,6 +70,7 @@ export const POSTGRES_SCHEMA_FLAGS: SchemaFlags = Object.freeze({
   bigint: 'bigint',
   binaryCollation: true,
   tokenNotifications: true,
+  writerDeclaration: 'setting',
 });
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -124,6 +126,8 @@ function postgresProfile(maxAttempts: number, names: StatementNames | undefined)
  * - `lockOrder` takes a row lock (`SELECT … FOR UPDATE`) held until the transaction ends.
  * - int8 columns come back as numbers, through this pool's own type parsers.
  * - A transaction that meets a deadlock or serialization failure is run again (`maxAttempts`).
+ * - Every transaction declares the writer generation of this code as it begins
+ *   (declaring-dialect.ts): writes outside a transaction are refused on the schema's tables.
  * - A connection refused or dropped, a pool wait past `connectionTimeoutMillis`, a server
  *   shutting down: core's `unavailable` error. The process never dies of it, and the pool
  *   connects afresh once the server is back.
@@ -171,10 +175,11 @@ export async function openPostgresRepository(
     client.on('error', () => {});
   });
 
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
+  const db = new Kysely<Database>({ dialect: new DeclaringPostgresDialect({ pool: pgPool }) });
+  const profile = postgresProfile(options.maxAttempts ?? 5, names);
   try {
     if (!options.skipMigrations) {
-      const applied = await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema);
+      const applied = await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema, profile);
       options.onMigrated?.(applied);
     }
   } catch (error) {
@@ -187,7 +192,7 @@ export async function openPostgresRepository(
   });
   return new KyselyRepository({
     db,
-    profile: postgresProfile(options.maxAttempts ?? 5, names),
+    profile,
     otherProcesses: listener.changes,
     tokenWatch: listener.tokens,
     otherTokenChanges: listener.tokenChanges,

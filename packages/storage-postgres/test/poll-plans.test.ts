@@ -163,7 +163,10 @@ describe('poll statement plans on Postgres', () => {
     it('keeps those plans while entries change faster than vacuum catches up', async () => {
       // Rewritten entries leave pages that are not all-visible: an index-only scan must visit
       // the table for them, which makes other indexes look as cheap as the poll index.
-      await sql`update queue_entries set updated_at = updated_at`.execute(db.repository.db);
+      // In a transaction: the repository's connections declare their writer generation there.
+      await db.repository.db
+        .transaction()
+        .execute((trx) => sql`update queue_entries set updated_at = updated_at`.execute(trx));
       await sql`analyze queue_entries`.execute(db.repository.db);
       await expectPlansSeekThePollIndexes(false);
     });

@@ -2,6 +2,7 @@
  * @fulfil/storage-sqlite — the `Repository` of `@fulfil/core` over SQLite (better-sqlite3),
  * for `:memory:` and file databases, several processes on one file included.
  */
+export { declareWriterGeneration } from './declare-writer.js';
 export { explainPollQuery, type StatementPlan } from './explain-poll-query.js';
 export { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 export { sqliteIntegrityProblems } from './integrity-problems.js';

@@ -7,6 +7,7 @@ import {
 } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
+import { declareWriterGeneration } from './declare-writer.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { sqliteProfile } from './sqlite-profile.js';
 import { withStatementCache } from './statement-cache.js';
@@ -46,6 +47,7 @@ export const SQLITE_SCHEMA_FLAGS: SchemaFlags = Object.freeze({
   bigint: 'integer',
   binaryCollation: false,
   tokenNotifications: false,
+  writerDeclaration: 'function',
 });
 
 function isMemory(filename: string): boolean {
@@ -65,6 +67,9 @@ function isMemory(filename: string): boolean {
  *   backoff and jitter, for `lockTimeoutMs` at most, then fails as `unavailable`; migrations at
  *   open wait the same way.
  * - Foreign keys are enforced.
+ * - The connection declares the writer generation of this code (`declareWriterGeneration`):
+ *   the schema refuses the writes of a connection that declares less than it requires (a
+ *   process of an earlier release; this one, once a newer release has migrated the file).
  * - In one process, transactions take turns on the single connection. On a file, the write
  *   transactions that queue meanwhile run together, each in a savepoint of its own, and share
  *   one commit: one sync of the WAL for all of them (group commit; an action is still answered
@@ -82,6 +87,7 @@ export async function openSqliteRepository(
   });
   // busy_timeout 0: a statement that meets another process's lock fails at once.
   const sqlite = new BetterSqlite3(options.filename, { timeout: 0 });
+  declareWriterGeneration(sqlite);
   try {
     if (!isMemory(options.filename)) {
       // Two processes opening one new file at once: one of them waits.
@@ -99,7 +105,9 @@ export async function openSqliteRepository(
   });
   try {
     if (!options.skipMigrations) {
-      const applied = await withRetries(profile, () => migrateToLatest(db, SQLITE_SCHEMA_FLAGS));
+      const applied = await withRetries(profile, () =>
+        migrateToLatest(db, SQLITE_SCHEMA_FLAGS, { profile }),
+      );
       options.onMigrated?.(applied);
     }
   } catch (error) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { fixtures } from '@fulfil/core/testing';
+import { WRITER_GENERATION, WRITER_GENERATION_FUNCTION } from '@fulfil/storage-kysely';
 import { openSqliteRepository, type SqliteRepository } from '@fulfil/storage-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -12,16 +13,20 @@ const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL('../', import.meta.url));
 
 /**
- * Another process commits one change to the file, with plain better-sqlite3 in WAL mode. The
- * change must alter bytes: SQLite writes no page for an update to identical values, and then
- * nothing was committed that a cache could miss.
+ * Another process commits one change to the file, with plain better-sqlite3 in WAL mode,
+ * declaring the writer generation as Fulfil's connections do (the schema refuses writers that
+ * do not). The change must alter bytes: SQLite writes no page for an update to identical
+ * values, and then nothing was committed that a cache could miss.
  */
 async function commitFromAnotherProcess(filename: string): Promise<void> {
   const script = `
-    const db = new (require('better-sqlite3'))(process.argv[1], { timeout: 5000 });
+    const [filename, declaration, generation] = process.argv.slice(1);
+    const db = new (require('better-sqlite3'))(filename, { timeout: 5000 });
+    db.function(declaration, () => Number(generation));
     db.prepare("update stores set settings = settings || ' ' where code = 'default'").run();
     db.close();`;
-  await run(process.execPath, ['-e', script, filename], { cwd: packageDir });
+  const declaration = [WRITER_GENERATION_FUNCTION, String(WRITER_GENERATION)];
+  await run(process.execPath, ['-e', script, filename, ...declaration], { cwd: packageDir });
 }
 
 describe('sqlite: the change stamp and other processes (WAL)', () => {

@@ -11,7 +11,12 @@ import { type Database, KyselyRepository, migrateToLatest } from '@fulfil/storag
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImmediateSqliteDialect, openSqliteRepository, SQLITE_SCHEMA_FLAGS } from '../src/index.js';
+import {
+  declareWriterGeneration,
+  ImmediateSqliteDialect,
+  openSqliteRepository,
+  SQLITE_SCHEMA_FLAGS,
+} from '../src/index.js';
 import { sqliteProfile } from '../src/sqlite-profile.js';
 import { type Fault, observed } from './support/observed-database.js';
 
@@ -49,7 +54,7 @@ describe('sqlite: group commit', () => {
   async function openObserved() {
     const statements: string[] = [];
     const faults: Fault[] = [];
-    const sqlite = new BetterSqlite3(join(dir, 'db.sqlite'));
+    const sqlite = declareWriterGeneration(new BetterSqlite3(join(dir, 'db.sqlite')));
     sqlite.pragma('journal_mode = WAL');
     const db = new Kysely<Database>({
       dialect: new ImmediateSqliteDialect({ database: observed(sqlite, statements, faults) }),

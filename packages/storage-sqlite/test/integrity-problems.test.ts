@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteRepository, sqliteIntegrityProblems } from '../src/index.js';
+import {
+  declareWriterGeneration,
+  openSqliteRepository,
+  sqliteIntegrityProblems,
+} from '../src/index.js';
 
 describe('sqliteIntegrityProblems', () => {
   let dir = '';
@@ -25,7 +29,7 @@ describe('sqliteIntegrityProblems', () => {
     const repository = await openSqliteRepository({ filename });
     await repository.close();
     // Written with the checks off, as a torn or hand-edited file could hold it.
-    const raw = new BetterSqlite3(filename);
+    const raw = declareWriterGeneration(new BetterSqlite3(filename));
     raw.pragma('foreign_keys = OFF');
     raw
       .prepare(

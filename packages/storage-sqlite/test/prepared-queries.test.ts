@@ -2,7 +2,11 @@ import { type Database, migrateToLatest, PreparedQueries } from '@fulfil/storage
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, type KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImmediateSqliteDialect, SQLITE_SCHEMA_FLAGS } from '../src/index.js';
+import {
+  declareWriterGeneration,
+  ImmediateSqliteDialect,
+  SQLITE_SCHEMA_FLAGS,
+} from '../src/index.js';
 
 describe('prepared queries', () => {
   let db: Kysely<Database>;
@@ -18,7 +22,9 @@ describe('prepared queries', () => {
       transformResult: async (args) => args.result,
     };
     db = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({ database: new BetterSqlite3(':memory:') }),
+      dialect: new ImmediateSqliteDialect({
+        database: declareWriterGeneration(new BetterSqlite3(':memory:')),
+      }),
     });
     await migrateToLatest(db, SQLITE_SCHEMA_FLAGS);
     await db

@@ -7,7 +7,11 @@ import {
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, type QueryResult } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImmediateSqliteDialect, SQLITE_SCHEMA_FLAGS } from '../src/index.js';
+import {
+  declareWriterGeneration,
+  ImmediateSqliteDialect,
+  SQLITE_SCHEMA_FLAGS,
+} from '../src/index.js';
 
 /**
  * Prepared queries that record each statement they run and can hold its outcome back: the
@@ -48,7 +52,9 @@ describe('shared reads', () => {
 
   beforeEach(async () => {
     db = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({ database: new BetterSqlite3(':memory:') }),
+      dialect: new ImmediateSqliteDialect({
+        database: declareWriterGeneration(new BetterSqlite3(':memory:')),
+      }),
     });
     await migrateToLatest(db, SQLITE_SCHEMA_FLAGS);
     await db

@@ -18,7 +18,11 @@ import {
   type UnknownRow,
 } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImmediateSqliteDialect, SQLITE_SCHEMA_FLAGS } from '../src/index.js';
+import {
+  declareWriterGeneration,
+  ImmediateSqliteDialect,
+  SQLITE_SCHEMA_FLAGS,
+} from '../src/index.js';
 import { observed } from './support/observed-database.js';
 
 /** Counts the queries kysely builds and compiles; a statement compiled before runs without. */
@@ -50,7 +54,7 @@ describe('statements per action', () => {
     builds = new BuildCounter();
     db = new Kysely<Database>({
       dialect: new ImmediateSqliteDialect({
-        database: observed(new BetterSqlite3(':memory:'), recorded),
+        database: observed(declareWriterGeneration(new BetterSqlite3(':memory:')), recorded),
       }),
       plugins: [builds],
     });

@@ -1,5 +1,6 @@
 import { isLive } from './item-stage.js';
 import { fromMoney } from './money.js';
+import type { Timestamp } from './timestamp.js';
 import type { FulfillmentOrder, Item, ItemAmounts, OrderAmounts } from './types.js';
 
 /**
@@ -65,6 +66,23 @@ export function codFollowsTotal(amounts: OrderAmounts): boolean {
 }
 
 type Shown = Record<string, number | null>;
+
+/**
+ * An order taken in before totals followed the live lines, whose totals still count lines it
+ * dropped, brought to the rule (docs/operations.md, "Upgrades"): the order with the totals of its
+ * live lines and `updated_at` at `now`, and what the audit event records (`totals` before and
+ * after). Null when nothing is to change: it has an invoice (fiscal history, never rewritten),
+ * all its lines are live (then its totals never follow them), or its totals follow them already.
+ */
+export function liveTotalsUpgrade(
+  order: FulfillmentOrder,
+  now: Timestamp,
+): { order: FulfillmentOrder; details: { totals: { before: Shown; after: Shown } } } | null {
+  if (order.invoices.length > 0 || order.items.every(isLive)) return null;
+  const live = withLiveTotals(order);
+  const { totals } = totalsAudit(order, live);
+  return totals ? { order: { ...live, updated_at: now }, details: { totals } } : null;
+}
 
 /**
  * For the audit trail of an action that dropped lines: the totals that changed, before and

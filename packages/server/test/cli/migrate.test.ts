@@ -1,21 +1,10 @@
 import { join } from 'node:path';
 import { skipUnless } from '@fulfil/core/testing';
-import { FulfilMigrationProvider } from '@fulfil/storage-kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postgresDatabase } from '../scale-out/support.js';
-import { runCli, tempDir } from './run-cli.js';
+import { ALL_MIGRATIONS, runCli, tempDir } from './run-cli.js';
 
-/** Every migration of the schema, in the order they apply (names alone: the flags do not matter). */
-const ALL = Object.keys(
-  await new FulfilMigrationProvider({
-    autoIncrementId: 'autoincrement',
-    bigint: 'integer',
-    binaryCollation: false,
-    tokenNotifications: false,
-  }).getMigrations(),
-)
-  .sort()
-  .join(', ');
+const ALL = ALL_MIGRATIONS.join(', ');
 
 const postgresUrl = process.env.FULFIL_TEST_POSTGRES_URL;
 

@@ -3,9 +3,21 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtures } from '@fulfil/core/testing';
+import { FulfilMigrationProvider } from '@fulfil/storage-kysely';
 import { afterEach, beforeEach } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+
+/** Every migration of the schema, in the order they apply (names alone: the flags do not matter). */
+export const ALL_MIGRATIONS = Object.keys(
+  await new FulfilMigrationProvider({
+    autoIncrementId: 'autoincrement',
+    bigint: 'integer',
+    binaryCollation: false,
+    tokenNotifications: false,
+    writerDeclaration: 'function',
+  }).getMigrations(),
+).sort();
 
 /** Collects what is written to it, as text. */
 export class Capture {

@@ -7,6 +7,7 @@ import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { openRepository } from '../../src/database-url.js';
 import {
+  ALL_MIGRATIONS,
   Capture,
   ERP_SECRET,
   PARTNER_SECRET,
@@ -169,6 +170,23 @@ describe('fulfil serve', () => {
     expect(listed.stdout.json()).toContainEqual(
       expect.objectContaining({ warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 7 }),
     );
+  });
+
+  it('names the migrations it applied, as `fulfil migrate` does, and none once the schema is current', async () => {
+    const db = `sqlite:${join(dir, 'migrated.db')}`;
+    const first = startServe(['--db', db, '--courier-interval', '0']);
+    await first.ready();
+    expect(first.stdout.text).toMatch(
+      new RegExp(`^applied ${ALL_MIGRATIONS.join(', ')}: ${db.replaceAll('.', '\\.')}\n`),
+    );
+    first.signals.emit('SIGTERM');
+    expect(await first.done).toBe(0);
+
+    const second = startServe(['--db', db, '--courier-interval', '0']);
+    await second.ready();
+    expect(second.stdout.text).not.toContain('applied');
+    second.signals.emit('SIGTERM');
+    expect(await second.done).toBe(0);
   });
 
   it('exits 1 with one line when the port is taken', async () => {

@@ -349,16 +349,35 @@ const STEPS: {
  */
 export async function advance(server: Pick<TestServer, 'url'>, number: string, stage: Stage) {
   for (const step of STEPS) {
-    const order = await findInQueue(server, step.queue, TOKENS.all, number);
-    const reply = await call(server, 'POST', `/V1/fulfillmentOrder/${step.action}`, {
-      token: TOKENS.all,
-      json: step.body(number, order.items),
-    });
-    if (reply.status !== 200)
-      throw new Error(`${step.action} ${number}: ${reply.status} ${reply.text}`);
-    if (step.reaches === stage) return reply.body;
+    const body = await takeStep(server, number, step);
+    if (step.reaches === stage) return body;
   }
   throw new Error(`unknown stage ${stage}`);
+}
+
+/**
+ * Moves a whole order one stage forward over HTTP (JSON, the `all` token), out of the queue it
+ * waits in, to `stage`. Returns the action's response.
+ */
+export async function advanceOne(server: Pick<TestServer, 'url'>, number: string, stage: Stage) {
+  const step = STEPS.find((candidate) => candidate.reaches === stage);
+  if (!step) throw new Error(`unknown stage ${stage}`);
+  return takeStep(server, number, step);
+}
+
+async function takeStep(
+  server: Pick<TestServer, 'url'>,
+  number: string,
+  step: (typeof STEPS)[number],
+) {
+  const order = await findInQueue(server, step.queue, TOKENS.all, number);
+  const reply = await call(server, 'POST', `/V1/fulfillmentOrder/${step.action}`, {
+    token: TOKENS.all,
+    json: step.body(number, order.items),
+  });
+  if (reply.status !== 200)
+    throw new Error(`${step.action} ${number}: ${reply.status} ${reply.text}`);
+  return reply.body;
 }
 
 /** A fetch response's body as JSON, loosely typed for assertions. */

@@ -1,6 +1,17 @@
 import { redactDatabaseUrl } from '../../database-url.js';
 import { type Command, openEngine } from '../command.js';
 
+/**
+ * What opening the database did to its schema, in one line: the migrations it applied, or that
+ * none was due. `migrate` prints it always, `serve` when it applied some.
+ */
+export function migrationsLine(applied: readonly string[], databaseUrl: string): string {
+  const database = redactDatabaseUrl(databaseUrl);
+  return applied.length === 0
+    ? `database is up to date: ${database}\n`
+    : `applied ${applied.join(', ')}: ${database}\n`;
+}
+
 export const migrateCommand: Command = {
   name: 'migrate',
   summary: 'Create or upgrade the database schema, then exit.',
@@ -18,12 +29,7 @@ export const migrateCommand: Command = {
       },
     });
     await engine.close();
-    const database = redactDatabaseUrl(context.databaseUrl);
-    context.io.stdout.write(
-      applied.length === 0
-        ? `database is up to date: ${database}\n`
-        : `applied ${applied.join(', ')}: ${database}\n`,
-    );
+    context.io.stdout.write(migrationsLine(applied, context.databaseUrl));
     return 0;
   },
 };

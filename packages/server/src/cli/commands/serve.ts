@@ -27,6 +27,7 @@ import {
 } from '../command.js';
 import { shellQuote } from '../invocation.js';
 import { stoppingLine, stopRequest } from '../shutdown.js';
+import { migrationsLine } from './migrate.js';
 import { RESEED_HELP } from './seed.js';
 
 /** What `serve` reads of a seed file's tokens; a file that was not loaded may not even be valid. */
@@ -489,6 +490,7 @@ export const serveCommand: Command = {
   },
   details:
     'Serves every store of the database under /rest/<store_code>/V1/… (--store is ignored).\n' +
+    'It migrates the database first and prints the migrations it applied, as migrate does.\n' +
     'GET /health (the process answers) and GET /ready (the database answers) need no token;\n' +
     '--metrics adds Prometheus series at GET /metrics.\n' +
     'A queue poll answered before is sent again from memory while nothing in the database has\n' +
@@ -522,6 +524,12 @@ export const serveCommand: Command = {
       documentCacheBytes: options.documentCacheBytes,
       sessionHours: options.sessionHours,
       onCourierCall: relayCall,
+      // A schema change is never silent: the operator sees which migrations this start applied.
+      onMigrated: (applied) => {
+        if (applied.length > 0) {
+          context.io.stdout.write(migrationsLine(applied, context.databaseUrl));
+        }
+      },
     });
     try {
       await loadSeedIfAsked(context, engine, options.seed, seed);
