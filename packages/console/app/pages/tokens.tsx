@@ -58,6 +58,7 @@ function CreateToken({
         <select value={acl} onChange={(event) => setAcl(event.currentTarget.value)}>
           <option value="partner">partner</option>
           <option value="erp">erp</option>
+          <option value="channel">channel</option>
           <option value="all">all</option>
         </select>
       </Field>
