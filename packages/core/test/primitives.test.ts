@@ -68,12 +68,7 @@ describe('docs/behaviour.md: tokens and ACL', () => {
       ].sort(),
     );
     expect([...ROLE_PRESETS.channel].sort()).toEqual(
-      [
-        'create_sales_order',
-        'read_sales_orders',
-        'cancel_sales_order',
-        'hold_sales_order',
-      ].sort(),
+      ['create_sales_order', 'read_sales_orders', 'cancel_sales_order', 'hold_sales_order'].sort(),
     );
     expect(resolveAcl('all')).toHaveLength(16);
   });

@@ -11,6 +11,7 @@ import { courierLabelsMigration } from './migrations/0005-courier-labels.js';
 import { changeCursorMigration } from './migrations/0006-change-cursor.js';
 import { tokenNotificationsMigration } from './migrations/0007-token-notifications.js';
 import { pollIndexVersionsMigration } from './migrations/0008-poll-index-versions.js';
+import { salesOrdersMigration } from './migrations/0013-sales-orders.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
 
@@ -38,6 +39,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0006_change_cursor': changeCursorMigration(this.#flags),
       '0007_token_notifications': tokenNotificationsMigration(this.#flags),
       '0008_poll_index_versions': pollIndexVersionsMigration(),
+      '0013_sales_orders': salesOrdersMigration(this.#flags),
     };
   }
 }

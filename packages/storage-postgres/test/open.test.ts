@@ -55,7 +55,7 @@ describe('openPostgresRepository', () => {
     // count(*) is int8: this pool parses it to a number.
     // 11 tables of 0001, 3 of 0004 (operators, their sessions, the store audit), 0005's
     // courier_labels, 0006's change clock, kysely's 2.
-    expect(tables.rows[0]?.n).toBe(18);
+    expect(tables.rows[0]?.n).toBe(20);
   });
 
   it('parses int8 to numbers in its own pool only, leaving pg global parsers alone', async () => {
