@@ -1,30 +1,23 @@
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_ACL_PREFIX, hashTokenSecret, type Principal } from '@fulfil/core';
 import {
-  DEFAULT_ACL_PREFIX,
-  DomainError,
-  hashTokenSecret,
-  isDomainError,
-  type Principal,
-} from '@fulfil/core';
-import {
-  ADMIN_ROUTES,
   type AdminOptions,
   type AdminRoute,
   createAdminServer,
   requestIdOf,
 } from './admin-handler.js';
-import { type AuthThrottle, createAuthThrottle, tooManyFailures } from './auth-throttle.js';
+import { answer, answerFixed, headersOf, respond } from './answers.js';
+import { type AuthThrottle, createAuthThrottle } from './auth-throttle.js';
+import { createAuthenticator } from './authentication.js';
 import { stdoutLog } from './batched-lines.js';
-import { docsAsset, ICON_ASSET } from './docs-assets.js';
+import { docsAsset } from './docs-assets.js';
 import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError } from './errors.js';
-import { JsonDocuments } from './json-documents.js';
 import { DEFAULT_LONG_POLL_LIMITS, type LongPollLimits, LongPolls } from './long-poll.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import type { Metrics } from './metrics.js';
 import { buildOpenApiDocument, type OpenApiDocument, storeServers } from './openapi/document.js';
-import { type Precompressed, representation } from './precompressed.js';
-import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
+import { health, ready } from './probes.js';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
 import { parsePublicUrl, requestBaseUrl } from './public-url.js';
 import { queueLook } from './queue-look.js';
@@ -37,17 +30,11 @@ import {
   ResponseCache,
   type ResponseCacheLimits,
 } from './response-cache.js';
-import { createRouter, type RouteMatch } from './router.js';
-import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
+import { operationOf, type Route, routeTable } from './route-table.js';
+import type { RouteMatch } from './router.js';
 import { sharedRead } from './shared-read.js';
-import {
-  type HttpEngine,
-  type HttpRequest,
-  type HttpResponse,
-  type LogFn,
-  logEntry,
-} from './types.js';
-import { encodeXmlResponse } from './xml.js';
+import type { HttpEngine, HttpRequest, HttpResponse, LogFn } from './types.js';
+import { logEntry } from './types.js';
 
 /**
  * The largest legitimate body is a stock batch of 10,000 items (the most one batch may hold) with
@@ -111,68 +98,8 @@ export interface RequestHandler {
   readonly waiting: number;
 }
 
-type Route =
-  | { kind: 'operation'; operation: Operation }
-  | { kind: 'schema' }
-  | { kind: 'docs' }
-  /** An image of the docs page; `name` fixed, or the path's `asset`. */
-  | { kind: 'asset'; name?: string }
-  | { kind: 'health' }
-  | { kind: 'ready' }
-  | { kind: 'metrics' }
-  | AdminRoute;
-
 export { tooLarge } from './refusals.js';
-
-/** The path of the Prometheus exposition, when metrics are on. */
-export const METRICS_PATH = '/metrics';
-
-function encode(value: unknown, media: Produced): string | Buffer {
-  if (value instanceof JsonDocuments) {
-    return media.format === 'xml' ? encodeXmlResponse(value.values()) : value.json();
-  }
-  return media.format === 'xml' ? encodeXmlResponse(value) : JSON.stringify(value);
-}
-
-/** Every answer goes out through here, so every one has these headers. */
-function answer(
-  status: number,
-  contentType: string,
-  body: string | Buffer,
-  headers: Record<string, string> = {},
-): HttpResponse {
-  return {
-    status,
-    headers: {
-      'content-type': contentType,
-      'cache-control': 'no-store',
-      // Browsers must take every answer, error bodies included, as the type it says it is.
-      'x-content-type-options': 'nosniff',
-      vary: 'Accept',
-      ...headers,
-    },
-    body,
-  };
-}
-
-/** A precompressed answer, in the coding the client takes, or 304 when it has it already. */
-function answerFixed(request: HttpRequest, fixed: Precompressed): HttpResponse {
-  const chosen = representation(
-    fixed,
-    header(request.headers, 'accept-encoding'),
-    header(request.headers, 'if-none-match'),
-  );
-  return answer(chosen.status, fixed.contentType, chosen.body, chosen.headers);
-}
-
-function respond(
-  status: number,
-  value: unknown,
-  media: Produced,
-  headers: Record<string, string> = {},
-): HttpResponse {
-  return answer(status, media.contentType, encode(value, media), headers);
-}
+export { METRICS_PATH } from './route-table.js';
 
 function defaultReportId(): string {
   return randomHex(6);
@@ -222,90 +149,15 @@ export function createRequestHandler(
   const cache =
     changeStamp && now && cacheLimits.entries > 0 ? new ResponseCache(cacheLimits) : undefined;
 
-  /**
-   * The principal of the request's token. A failure counts against the client's address, and
-   * once the address is throttled it is answered 429 instead of 401; success never is. With a
-   * change stamp, a principal authenticated under the same stamp is taken from the cache,
-   * unless its token has expired since: then the engine refuses it as before.
-   */
-  async function authenticate(
-    request: HttpRequest,
-    storeCode: string,
-    credentials: Credentials,
-    cached?: { stamp: string; identity: string },
-  ): Promise<Principal> {
-    if (cache && cached && now) {
-      const principal = cache.principal(cached.stamp, cached.identity);
-      const expiresAt = principal?.expires_at;
-      if (principal && (expiresAt === null || (expiresAt !== undefined && expiresAt > now()))) {
-        return principal;
-      }
-    }
-    const principal = await authenticateAnew(request, storeCode, credentials);
-    // Successes only: a refusal is never kept, so it is decided afresh (and throttled) each time.
-    if (cache && cached && principal.expires_at !== undefined) {
-      cache.keepPrincipal(cached.stamp, cached.identity, principal);
-    }
-    return principal;
-  }
+  const authenticate = createAuthenticator({ engine, throttle, cache, now });
 
-  async function authenticateAnew(
-    request: HttpRequest,
-    storeCode: string,
-    credentials: Credentials,
-  ): Promise<Principal> {
-    try {
-      if (credentials.malformed) {
-        throw new DomainError(
-          'unauthenticated',
-          'The Authorization header must read "Bearer <token>".',
-        );
-      }
-      return await engine.authenticate(storeCode, credentials.secret);
-    } catch (error) {
-      const address = request.remoteAddress;
-      if (address === undefined || !isDomainError(error) || error.code !== 'unauthenticated') {
-        throw error;
-      }
-      const throttled = throttle.retryAfter(address) > 0;
-      throttle.fail(address);
-      throw throttled ? tooManyFailures(throttle.retryAfter(address)) : error;
-    }
-  }
-
-  const router = createRouter<Route>();
-  for (const operation of OPERATIONS) {
-    router.add(operation.method, `${STORE_PREFIX}${operation.path}`, {
-      kind: 'operation',
-      operation,
-    });
-  }
-  router.add('GET', `${STORE_PREFIX}${SCHEMA_PATH}`, { kind: 'schema' });
-  // The API reference page, public like the document it renders: the default store's at /docs.
-  router.add('GET', DOCS_PATH, { kind: 'docs' });
-  router.add('GET', `${STORE_PREFIX}${DOCS_PATH}`, { kind: 'docs' });
-  // Relative to either page, its images are at `docs/<name>`.
-  router.add('GET', `${DOCS_PATH}/:asset`, { kind: 'asset' });
-  router.add('GET', `${STORE_PREFIX}${DOCS_PATH}/:asset`, { kind: 'asset' });
-  router.add('GET', '/favicon.ico', { kind: 'asset', name: ICON_ASSET });
-  router.add('GET', HEALTH_PATH, { kind: 'health' });
-  router.add('GET', READY_PATH, { kind: 'ready' });
   const metrics = options.metrics;
-  if (metrics) router.add('GET', METRICS_PATH, { kind: 'metrics' });
   let admin: ReturnType<typeof createAdminServer> | undefined;
   if (options.admin) {
     if (!engine.admin) throw new Error('fulfil: the admin API needs an engine with its admin side');
     admin = createAdminServer(engine.admin, throttle, options.admin);
-    for (const { method, pattern, route } of ADMIN_ROUTES) router.add(method, pattern, route);
   }
-
-  /** A bounded set of names: a route's operation, or `unmatched`. */
-  const operationOf = (match: RouteMatch<Route>): string => {
-    if (match.kind !== 'found') return 'unmatched';
-    const route = match.handler;
-    if (route.kind === 'admin') return `admin_${route.operation.operationId}`;
-    return route.kind === 'operation' ? route.operation.operationId : route.kind;
-  };
+  const router = routeTable({ metrics: metrics !== undefined, admin: admin !== undefined });
 
   let docsPage: DocsPage | null | undefined;
   let document: OpenApiDocument | undefined;
@@ -540,9 +392,4 @@ export function createRequestHandler(
 /** The seconds a `wait` asks for; 0 when absent or not a number (the engine then answers 400). */
 function waitSeconds(wait: string | undefined): number {
   return wait !== undefined && /^\d{1,9}$/.test(wait) ? Number(wait) : 0;
-}
-
-/** The headers an answer carries of its own (a queue page's `Fulfil-Cursor`). */
-function headersOf(result: unknown): Record<string, string> {
-  return result instanceof JsonDocuments ? result.headers : {};
 }
