@@ -23,7 +23,11 @@ import type {
   ShipInput,
   StockItemsInput,
 } from './schemas/requests.js';
-import type { SalesOrderInput } from './schemas/sales-order.js';
+import type {
+  SalesOrderInput,
+  SalesOrderRequestInput,
+  SalesOrdersRequestInput,
+} from './schemas/sales-order.js';
 import type { TrackCorrectionInput } from './schemas/track-correction.js';
 import type { Unverified } from './schemas/unverified.js';
 import { correctShipmentTracks } from './use-cases/correct-tracks.js';
@@ -158,13 +162,11 @@ export function createEngine(options: EngineOptions) {
      * number. `created` the first time, `exists` for a repeat with the same content; the number
      * taken in with other content is `already_exists` (409) naming each differing field.
      */
-    createSalesOrder: (actor: Principal, body: { sales_order: SalesOrderInput } | Unverified) =>
+    createSalesOrder: (actor: Principal, body: SalesOrderRequestInput | Unverified) =>
       createSalesOrder(deps, actor, body),
     /** `{ sales_orders }`, 1 to 100, in one transaction, each answered on its own, in order. */
-    createSalesOrders: (
-      actor: Principal,
-      body: { sales_orders: readonly SalesOrderInput[] } | Unverified,
-    ) => createSalesOrders(deps, actor, body),
+    createSalesOrders: (actor: Principal, body: SalesOrdersRequestInput | Unverified) =>
+      createSalesOrders(deps, actor, body),
     /** The Sales order view: status, fulfillment orders, shipments with tracks, invoices. */
     getSalesOrder: (actor: Principal, salesOrderNumber: string) =>
       getSalesOrder(deps, actor, salesOrderNumber),

@@ -72,9 +72,6 @@ export type { CreatedOperator, OperatorPrincipal } from './use-cases/operator-ac
 export type { OrderHistory } from './use-cases/orders.js';
 export type { QueuePage } from './use-cases/poll.js';
 export type { QueueDepth } from './use-cases/queue-depths.js';
-export {
-  MAX_SALES_ORDER_BATCH,
-  type SalesOrderIntake,
-} from './use-cases/sales-orders.js';
+export type { SalesOrderIntake } from './use-cases/sales-orders.js';
 export type { SeedOptions, SeedReport } from './use-cases/seed.js';
 export type { CreatedToken, Principal, TokenInfo } from './use-cases/tokens.js';

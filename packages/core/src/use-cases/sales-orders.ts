@@ -6,6 +6,7 @@ import { presentSalesOrder, type SalesOrderRecord } from '../domain/sales-order-
 import type { FulfillmentOrder } from '../domain/types.js';
 import type { FeedEntry, RepositoryTx } from '../ports/repository.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
+import { MAX_SALES_ORDER_BATCH } from '../schemas/sales-order.js';
 import type { SalesOrderResource } from '../schemas/sales-order-view.js';
 import { type EngineDeps, requireStore } from './deps.js';
 import { pollFeedPage } from './feed-page.js';
@@ -17,9 +18,6 @@ import {
 } from './intake-batch.js';
 import type { QueuePage } from './poll.js';
 import { authorize, type Principal } from './tokens.js';
-
-/** The most sales orders one batch request takes (docs/channel-guide.md). */
-export const MAX_SALES_ORDER_BATCH = 100;
 
 /** What a channel's intake of one sales order came to. */
 export type SalesOrderIntake =

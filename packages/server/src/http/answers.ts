@@ -7,6 +7,24 @@ import { encodeXmlResponse } from './xml.js';
 
 /** How every answer of the REST surface is written: its body in the negotiated format, its headers. */
 
+/** An operation's answer under another status than 200 (201 of a first intake). */
+export class WithStatus {
+  constructor(
+    readonly status: number,
+    readonly value: unknown,
+  ) {}
+}
+
+/** The status an operation's answer goes out with. */
+export function statusOf(result: unknown): number {
+  return result instanceof WithStatus ? result.status : 200;
+}
+
+/** The value an operation's answer writes. */
+export function valueOf(result: unknown): unknown {
+  return result instanceof WithStatus ? result.value : result;
+}
+
 export function encode(value: unknown, media: Produced): string | Buffer {
   if (value instanceof JsonDocuments) {
     return media.format === 'xml' ? encodeXmlResponse(value.values()) : value.json();

@@ -6,7 +6,7 @@ import {
   createAdminServer,
   requestIdOf,
 } from './admin-handler.js';
-import { answer, answerFixed, headersOf, respond } from './answers.js';
+import { answer, answerFixed, headersOf, respond, statusOf, valueOf } from './answers.js';
 import { type AuthThrottle, createAuthThrottle } from './auth-throttle.js';
 import { createAuthenticator } from './authentication.js';
 import { stdoutLog } from './batched-lines.js';
@@ -305,7 +305,7 @@ export function createRequestHandler(
         .hold(
           `${storeCode}\u0000${principal.name}`,
           seconds,
-          queueLook(engine, operation, { principal, body, query }),
+          queueLook(engine, operation, { principal, body, query, params: match.params }),
         )
         .then((result) => respond(200, result, media, headersOf(result)));
     }
@@ -315,6 +315,8 @@ export function createRequestHandler(
       JSON.stringify([
         cached.identity,
         operation.operationId,
+        // The path names the resource (`/V1/salesOrders/{sales_order_number}`).
+        request.path,
         media.contentType,
         ...operation.query.map((name) => query[name] ?? null),
       ]);
@@ -325,8 +327,8 @@ export function createRequestHandler(
         return hit;
       }
     }
-    const result = await operation.run(engine, { principal, body, query });
-    const response = respond(200, result, media, headersOf(result));
+    const result = await operation.run(engine, { principal, body, query, params: match.params });
+    const response = respond(statusOf(result), valueOf(result), media, headersOf(result));
     return cache && cached && key ? cache.keepResponse(cached.stamp, key, response) : response;
   }
 

@@ -2,7 +2,14 @@ import { ADMIN_ROUTES, type AdminRoute } from './admin-handler.js';
 import { ICON_ASSET } from './docs-assets.js';
 import { HEALTH_PATH, READY_PATH } from './probes.js';
 import { createRouter, type RouteMatch, type Router } from './router.js';
-import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
+import {
+  DOCS_PATH,
+  OPERATIONS,
+  type Operation,
+  routePattern,
+  SCHEMA_PATH,
+  STORE_PREFIX,
+} from './routes.js';
 
 /** Which routes the server answers, as data: the router the request handler matches with. */
 
@@ -28,7 +35,7 @@ export const METRICS_PATH = '/metrics';
 export function routeTable(on: { metrics: boolean; admin: boolean }): Router<Route> {
   const router = createRouter<Route>();
   for (const operation of OPERATIONS) {
-    router.add(operation.method, `${STORE_PREFIX}${operation.path}`, {
+    router.add(operation.method, `${STORE_PREFIX}${routePattern(operation.path)}`, {
       kind: 'operation',
       operation,
     });
