@@ -30,7 +30,6 @@ const BATCH_SIZE = 100;
 async function measure(
   url: string,
   bodyOf: (n: number) => string,
-  sizes: Sizes,
   requests: number,
 ): Promise<{ result: LoadResult; sent: number }> {
   const headers = { authorization: `Bearer ${CHANNEL_SECRET}`, 'content-type': 'application/json' };
@@ -86,8 +85,8 @@ export async function benchHttpIntake(
   let ours: Awaited<ReturnType<typeof measure>>;
   let oursBatch: Awaited<ReturnType<typeof measure>>;
   try {
-    ours = await measure(fulfil.url + ONE, one(10_000_000), sizes, singles);
-    oursBatch = await measure(fulfil.url + BATCH, hundred(20_000_000), sizes, batches);
+    ours = await measure(fulfil.url + ONE, one(10_000_000), singles);
+    oursBatch = await measure(fulfil.url + BATCH, hundred(20_000_000), batches);
   } finally {
     await fulfil.stop();
   }
@@ -98,8 +97,8 @@ export async function benchHttpIntake(
   try {
     const server = await startFloor(dir, place.mode, place.args);
     try {
-      floor = await measure(server.url, one(10_000_000), sizes, singles);
-      floorBatch = await measure(server.url, hundred(20_000_000), sizes, batches);
+      floor = await measure(server.url, one(10_000_000), singles);
+      floorBatch = await measure(server.url, hundred(20_000_000), batches);
       const answer = await fetch(server.url);
       floorHeld = ((await answer.json()) as { pending_accept: number }).pending_accept;
     } finally {

@@ -21,7 +21,7 @@ export function statusOf(result: unknown): number {
 }
 
 /** The value an operation's answer writes. */
-export function valueOf(result: unknown): unknown {
+export function answerValue(result: unknown): unknown {
   return result instanceof WithStatus ? result.value : result;
 }
 

@@ -6,7 +6,7 @@ import {
   createAdminServer,
   requestIdOf,
 } from './admin-handler.js';
-import { answer, answerFixed, headersOf, respond, statusOf, valueOf } from './answers.js';
+import { answer, answerFixed, answerValue, headersOf, respond, statusOf } from './answers.js';
 import { type AuthThrottle, createAuthThrottle } from './auth-throttle.js';
 import { createAuthenticator } from './authentication.js';
 import { stdoutLog } from './batched-lines.js';
@@ -328,7 +328,7 @@ export function createRequestHandler(
       }
     }
     const result = await operation.run(engine, { principal, body, query, params: match.params });
-    const response = respond(statusOf(result), valueOf(result), media, headersOf(result));
+    const response = respond(statusOf(result), answerValue(result), media, headersOf(result));
     return cache && cached && key ? cache.keepResponse(cached.stamp, key, response) : response;
   }
 
