@@ -29,14 +29,16 @@ function bytesHandler(file: string, contentType: string): Handler {
   };
 }
 
+/** Answers `text` as JSON with `status`. */
+function json(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
 function acceptHandler(store: FloorStore): Handler {
-  const json = (res: ServerResponse, status: number, text: string) => {
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(text),
-    });
-    res.end(text);
-  };
   return async (req, body, res) => {
     try {
       if (req.method === 'GET') {
@@ -56,13 +58,6 @@ function acceptHandler(store: FloorStore): Handler {
 
 /** Intake as the floor does it (floor-store.ts): one transaction per request, like ours. */
 function intakeHandler(store: FloorStore): Handler {
-  const json = (res: ServerResponse, status: number, text: string) => {
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(text),
-    });
-    res.end(text);
-  };
   return async (req, body, res) => {
     try {
       if (req.method === 'GET') {

@@ -4,6 +4,7 @@ import { fixtures } from '@fulfil/core/testing';
 import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { heldOpen, pollUntilSettled } from './out-of-order.js';
 
 const url = process.env.FULFIL_TEST_POSTGRES_URL;
 
@@ -44,25 +45,15 @@ if (url) {
 
     it('a channel that saw the later commit misses neither', async () => {
       const start = (await engine.pollSalesOrders(operator())).cursor;
-      let wrote!: () => void;
-      const written = new Promise<void>((resolve) => {
-        wrote = resolve;
-      });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
       // F-1's fulfillment order changes first (its change taken at its first write) and its
       // transaction stays open...
-      const first = repository.transaction(async (tx) => {
+      const first = heldOpen(repository, async (tx) => {
         const store = await tx.findStore('default');
         const order = await tx.lockOrder(store?.id ?? 0, 'F-1-1');
         if (!order) throw new Error('fixture');
         await tx.saveOrder({ ...order, customer_email: 'first@example.com' });
-        wrote();
-        await released;
       });
-      await written;
+      await first.written;
       // ...while F-2's commits.
       await repository.transaction(async (tx) => {
         const store = await tx.findStore('default');
@@ -71,16 +62,11 @@ if (url) {
         await tx.saveOrder({ ...order, customer_email: 'second@example.com' });
       });
       const during = await poll(start);
-      release();
-      await first;
-      const seen = numbersOf(during.documents);
-      let after = await poll(during.cursor);
-      seen.push(...numbersOf(after.documents));
-      for (let tries = 0; after.pending && tries < 600; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        after = await poll(after.cursor);
-        seen.push(...numbersOf(after.documents));
-      }
+      first.release();
+      await first.done;
+      const settled = await pollUntilSettled(poll, during);
+      const after = settled.last;
+      const seen = numbersOf([...during.documents, ...settled.documents]);
       expect(seen.sort()).toEqual(['F-1', 'F-2']);
       expect(during.pending).toBe(true);
       expect(numbersOf((await poll(after.cursor)).documents)).toEqual([]);
