@@ -26,8 +26,12 @@ export const WAREHOUSE = 'WH-A';
 export const SKUS = ['SKU-1', 'SKU-2', 'SKU-3'] as const;
 export const PARTNER_SECRET = 'bench-partner-0123456789-abcdefghijklmnopqrstuv';
 export const ERP_SECRET = 'bench-erp-0123456789-abcdefghijklmnopqrstuvwxyz';
+export const CHANNEL_SECRET = 'bench-channel-0123456789-abcdefghijklmnopqrstu';
 
-/** Store `default`: WH-A and WH-B, stock of the skus at WH-A, a partner token for WH-A, an ERP token. */
+/**
+ * Store `default`: WH-A and WH-B, stock of the skus at WH-A, a partner token for WH-A, an ERP
+ * token, a sales channel's token.
+ */
 export const BENCH_SEED = {
   stores: [
     {
@@ -41,6 +45,7 @@ export const BENCH_SEED = {
       tokens: [
         { name: 'partner-a', token: PARTNER_SECRET, acl: 'partner', warehouses: [WAREHOUSE] },
         { name: 'erp', token: ERP_SECRET, acl: 'erp' },
+        { name: 'channel', token: CHANNEL_SECRET, acl: 'channel' },
       ],
     },
   ],

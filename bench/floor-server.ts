@@ -8,13 +8,16 @@
  *                                    `{"pending_allocation":<n>}`
  *   wake                             the long-poll floor: GET is held until a POST, which answers
  *                                    every held GET with `[]`, then itself with `{"woke":<n>}`
+ *   intake-sqlite <file>             takes in the sales orders of a POST (`sales_order`, or up
+ *   intake-postgres <url> <schema>   to 100 `sales_orders`) in one transaction; answers 201 with
+ *                                    their accepts; GET answers `{"pending_accept":<n>}`
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { openFloorPostgres } from './floor-postgres.js';
 import type { AcceptRequest } from './floor-schema.js';
 import { openFloorSqlite } from './floor-sqlite.js';
-import type { FloorStore } from './floor-store.js';
+import type { FloorSalesOrder, FloorStore } from './floor-store.js';
 
 type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => Promise<void> | void;
 
@@ -26,14 +29,16 @@ function bytesHandler(file: string, contentType: string): Handler {
   };
 }
 
+/** Answers `text` as JSON with `status`. */
+function json(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
 function acceptHandler(store: FloorStore): Handler {
-  const json = (res: ServerResponse, status: number, text: string) => {
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(text),
-    });
-    res.end(text);
-  };
   return async (req, body, res) => {
     try {
       if (req.method === 'GET') {
@@ -45,6 +50,26 @@ function acceptHandler(store: FloorStore): Handler {
         return;
       }
       json(res, 200, await store.accept(JSON.parse(body.toString('utf8')) as AcceptRequest));
+    } catch (error) {
+      json(res, 400, JSON.stringify({ message: String(error) }));
+    }
+  };
+}
+
+/** Intake as the floor does it (floor-store.ts): one transaction per request, like ours. */
+function intakeHandler(store: FloorStore): Handler {
+  return async (req, body, res) => {
+    try {
+      if (req.method === 'GET') {
+        json(res, 200, JSON.stringify({ pending_accept: await store.count('pending_accept') }));
+        return;
+      }
+      const request = JSON.parse(body.toString('utf8')) as {
+        sales_order?: FloorSalesOrder;
+        sales_orders?: FloorSalesOrder[];
+      };
+      const orders = request.sales_orders ?? (request.sales_order ? [request.sales_order] : []);
+      json(res, 201, JSON.stringify(await store.intake(orders)));
     } catch (error) {
       json(res, 400, JSON.stringify({ message: String(error) }));
     }
@@ -86,6 +111,14 @@ async function handlerFor(mode: string, args: string[]): Promise<[Handler, () =>
     }
     case 'wake':
       return [wakeHandler(), async () => {}];
+    case 'intake-sqlite': {
+      const store = openFloorSqlite(first, false);
+      return [intakeHandler(store), () => store.close()];
+    }
+    case 'intake-postgres': {
+      const store = await openFloorPostgres(first, second, false);
+      return [intakeHandler(store), () => store.close()];
+    }
     default:
       throw new Error(`floor-server: unknown mode "${mode}"`);
   }

@@ -15,7 +15,14 @@ import { createEngine } from '@fulfil/core';
 import { createClient } from '../packages/client/src/index.js';
 import { type RunningChild, startFloor, startFulfil } from './child.js';
 import type { BenchDatabase } from './databases.js';
-import { benchSalesOrder, ERP_SECRET, fillStore, PARTNER_SECRET, STORE } from './fill-store.js';
+import {
+  benchSalesOrder,
+  CHANNEL_SECRET,
+  ERP_SECRET,
+  fillStore,
+  PARTNER_SECRET,
+  STORE,
+} from './fill-store.js';
 import { acceptFirstOfPage } from './partner-accept.js';
 import { withPostgres } from './raw-postgres.js';
 import { addRow, ratioOf } from './summary.js';
@@ -82,19 +89,19 @@ async function floorWakeUps(dir: string, count: number): Promise<number[]> {
 }
 
 /**
- * Wake-ups through the server: `token` waits on `queue` since its cursor; `commit` puts an order
- * there and resolves once the commit is acknowledged.
+ * Wake-ups through the server: `token` waits on `path` (a queue, the sales orders feed) since its
+ * cursor; `commit` puts something there and resolves once the commit is acknowledged.
  */
 const missed = { count: 0 };
 
 async function wakeUps(
   server: RunningChild,
-  queue: string,
+  path: string,
   token: string,
   count: number,
   commit: (n: number) => Promise<void>,
 ): Promise<number[]> {
-  const url = `${server.url}${QUEUE}/${queue}`;
+  const url = `${server.url}${path}`;
   let { cursor } = await getJson(`${url}?after=${Number.MAX_SAFE_INTEGER}`, token);
   const times: number[] = [];
   for (let n = 0; n < count; n++) {
@@ -120,6 +127,19 @@ function acceptOver(server: RunningChild) {
   return async () => {
     const pageUrl = `${server.url}${QUEUE}/pending_accept?after=0`;
     if (!(await acceptFirstOfPage(server.url, pageUrl))) throw new Error('no order left to accept');
+  };
+}
+
+/** Hands a new sales order in over HTTP as the channel: one commit on the server. */
+function intakeOver(server: RunningChild) {
+  return async (n: number) => {
+    const response = await fetch(`${server.url}/rest/${STORE}/V1/salesOrders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CHANNEL_SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ sales_order: benchSalesOrder(900_000 + n) }),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 201) throw new Error(`intake answered ${response.status}`);
   };
 }
 
@@ -187,7 +207,7 @@ export async function benchLongPoll(
   try {
     const ours = await wakeUps(
       server,
-      'pending_allocation',
+      `${QUEUE}/pending_allocation`,
       ERP_SECRET,
       sizes.wakeUps,
       acceptOver(server),
@@ -195,6 +215,20 @@ export async function benchLongPoll(
     wakeRow(
       `wake-up: accept commit → waiting ERP has the order, one process, ${database.label}`,
       ours,
+      floorTimes,
+      'p99 ≤ 50 ms',
+    );
+    // A sales channel holds its feed; a sales order handed in over HTTP is the commit.
+    const channelTimes = await wakeUps(
+      server,
+      `/rest/${STORE}/V1/salesOrders`,
+      CHANNEL_SECRET,
+      sizes.wakeUps,
+      intakeOver(server),
+    );
+    wakeRow(
+      `feed wake-up: intake commit → the channel's held wait has the change, one process, ${database.label}`,
+      channelTimes,
       floorTimes,
       'p99 ≤ 50 ms',
     );
@@ -210,7 +244,7 @@ export async function benchLongPoll(
       // The commit is an intake in this process: another process than either worker.
       const partnerTimes = await wakeUps(
         workers,
-        'pending_accept',
+        `${QUEUE}/pending_accept`,
         PARTNER_SECRET,
         sizes.wakeUps,
         async (n) => {

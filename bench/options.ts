@@ -16,6 +16,7 @@ export const SCENARIOS = [
   'bulk-import',
   'http-poll',
   'http-accept',
+  'http-intake',
   'http-docs',
   'poll-scale',
   'admin-search',

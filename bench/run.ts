@@ -20,6 +20,7 @@ import { profileServersInto, runFulfil } from './child.js';
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './databases.js';
 import { benchHttpAccept } from './http-accept.js';
 import { benchHttpDocs } from './http-docs.js';
+import { benchHttpIntake } from './http-intake.js';
 import { benchHttpPoll } from './http-poll.js';
 import { benchLongPoll, longPollSizes } from './long-poll.js';
 import { readOptions, type Scenario, sizesOf } from './options.js';
@@ -90,6 +91,11 @@ try {
       } finally {
         await floor.place.drop();
       }
+    }
+    if (runs('http-intake')) {
+      const intake = database(kind, 'intake');
+      section(`${intake.label}: a sales channel's intake over HTTP`);
+      await benchHttpIntake(intake, dir, sizes, options.postgresUrl);
     }
     if (runs('http-docs') && kind === 'sqlite') {
       section('the API reference page over HTTP');

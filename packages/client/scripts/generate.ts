@@ -13,6 +13,8 @@ import {
   ItemResourceSchema,
   OrderResourceSchema,
   RejectRequest,
+  SalesOrderInput,
+  SalesOrderResourceSchema,
   ShipRequest,
   StockItemResourceSchema,
   StockItemsRequest,
@@ -20,6 +22,7 @@ import {
 } from '@fulfil/core';
 import ts from 'typescript';
 import { ErrorBodySchema } from '../../server/src/http/openapi/resources.js';
+import { SalesOrderBatchEntrySchema } from '../../server/src/http/sales-orders.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const OUTPUT = fileURLToPath(new URL('../src/generated.ts', import.meta.url));
@@ -65,6 +68,21 @@ const TYPES: readonly { name: string; doc: string; source: string }[] = [
     source: 'core.ShipInput',
   },
   { name: 'InvoiceRequest', doc: 'Body of invoice.', source: 'core.InvoiceInput' },
+  {
+    name: 'SalesOrderInput',
+    doc: 'A sales order as a channel hands it in (amounts as numbers).',
+    source: 'core.SalesOrderInput',
+  },
+  {
+    name: 'SalesOrder',
+    doc: 'The Sales order view: status, fulfillment orders, shipments with tracks, invoices.',
+    source: 'core.SalesOrderResource',
+  },
+  {
+    name: 'SalesOrderBatchEntry',
+    doc: 'The answer to one sales order of a batch intake: its status, and its view or error.',
+    source: 'import("./packages/server/src/http/sales-orders.js").SalesOrderBatchEntry',
+  },
   {
     name: 'ErrorBody',
     doc: 'The body of every error answer.',
@@ -126,6 +144,7 @@ type Shape = 'string' | 'number' | 'boolean' | readonly [Shape] | { readonly [ke
 
 interface SchemaLike {
   type: string;
+  options?: readonly unknown[];
   entries?: Record<string, SchemaLike>;
   item?: SchemaLike;
   wrapped?: SchemaLike;
@@ -137,8 +156,11 @@ function shapeOf(schema: SchemaLike): Shape {
     case 'number':
     case 'boolean':
       return schema.type;
-    // Statuses: a closed set of strings, read as text.
+    // Statuses: a closed set of strings, read as text; a batch entry's HTTP statuses, numbers.
     case 'picklist':
+      return schema.options?.every((option) => typeof option === 'number') ? 'number' : 'string';
+    // The lists of a sales order view that later versions fill: empty, entries read as text.
+    case 'unknown':
       return 'string';
     case 'optional':
     case 'nullable':
@@ -161,6 +183,8 @@ function shapeDeclarations(): string {
     ['ORDER', 'FulfillmentOrder', OrderResourceSchema],
     ['ITEM', 'FulfillmentOrderItem', ItemResourceSchema],
     ['ERROR_BODY', 'ErrorBody', ErrorBodySchema],
+    ['SALES_ORDER', 'SalesOrder', SalesOrderResourceSchema],
+    ['SALES_ORDER_BATCH_ENTRY', 'SalesOrderBatchEntry', SalesOrderBatchEntrySchema],
   ];
   const shapeType =
     "/** What the XML decoder knows of a resource: leaf types and lists. */\nexport type Shape = 'string' | 'number' | 'boolean' | readonly [Shape] | { readonly [key: string]: Shape };";
@@ -174,7 +198,14 @@ function shapeDeclarations(): string {
 }
 
 // The request schemas are named so that a renamed or removed one breaks this script, not the client.
-void [AcceptRequest, RejectRequest, ShipRequest, InvoiceRequest, StockItemsRequest];
+void [
+  AcceptRequest,
+  RejectRequest,
+  ShipRequest,
+  InvoiceRequest,
+  StockItemsRequest,
+  SalesOrderInput,
+];
 
 /** The whole file, formatted as the repository formats code. */
 export function generate(): string {

@@ -9,6 +9,11 @@ import {
   ORDER,
   type QueueName,
   type RejectRequest,
+  SALES_ORDER,
+  SALES_ORDER_BATCH_ENTRY,
+  type SalesOrder,
+  type SalesOrderBatchEntry,
+  type SalesOrderInput,
   type Shape,
   type ShipRequest,
   STOCK_ITEM,
@@ -18,7 +23,7 @@ import {
   type Warehouse,
 } from './generated.js';
 import { type InvoiceDetails, invoiceFor } from './invoice.js';
-import type { CallOptions, PollOptions, QueuePage } from './poll-options.js';
+import type { CallOptions, PollOptions, QueuePage, SalesOrdersPage } from './poll-options.js';
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
@@ -26,10 +31,10 @@ import {
   retryAfterMs,
   retryDelay,
 } from './retry.js';
-import { type WatchOptions, watchQueue } from './watch.js';
+import { passByAfter, type WatchOptions, watchQueue } from './watch.js';
 import { decodeXmlResponse, encodeXmlRequest } from './xml.js';
 
-export type { CallOptions, PollOptions, QueuePage } from './poll-options.js';
+export type { CallOptions, PollOptions, QueuePage, SalesOrdersPage } from './poll-options.js';
 
 export interface ClientOptions {
   /** Where the service runs, e.g. `https://fulfil.example.com` (no `/rest/...`). */
@@ -175,6 +180,23 @@ export function createClient(options: ClientOptions) {
     return { orders: value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
   }
 
+  async function salesOrdersPage(params: PollOptions = {}): Promise<SalesOrdersPage> {
+    const { value, response } = await exchange<SalesOrder[]>(
+      'GET',
+      `/salesOrders${query(params)}`,
+      [SALES_ORDER],
+      undefined,
+      params,
+    );
+    return { salesOrders: value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
+  }
+
+  /** A page of the feed as the watch reads it. */
+  const feedPage = async (params: PollOptions) => {
+    const page = await salesOrdersPage(params);
+    return { orders: page.salesOrders, cursor: page.cursor };
+  };
+
   const action =
     <TBody extends object>(name: string) =>
     (body: TBody, call?: CallOptions): Promise<FulfillmentOrder> =>
@@ -228,15 +250,54 @@ export function createClient(options: ClientOptions) {
       watchQueue((params) => pollPage(name, params), {
         sleep,
         ...watchOptions,
-        startOver: async function* (pass) {
-          for (let after = 0; ; ) {
-            const page = await pollPage(name, { after, ...pass });
-            const last = page.orders.at(-1);
-            yield page;
-            if (!last || last.id <= after) return;
-            after = last.id;
-          }
-        },
+        startOver: passByAfter((params) => pollPage(name, params)),
+      }),
+
+    // ── a sales channel's side (docs/channel-guide.md) ─────────────────────────────────────
+    /**
+     * POST /V1/salesOrders: hands a sales order in, once by its number. A repeat with the same
+     * content answers the same view (a retried webhook never makes a second order); other
+     * content under a number taken in is a FulfilApiError 409 whose body names each field.
+     */
+    createSalesOrder: (salesOrder: SalesOrderInput, call?: CallOptions): Promise<SalesOrder> =>
+      request('POST', '/salesOrders', SALES_ORDER, { sales_order: salesOrder }, call),
+    /**
+     * POST /V1/salesOrders/batch: 1 to 100 sales orders in one request, each answered on its
+     * own, in order (`status` 201, 200, 409 or 400, with its view or error body).
+     */
+    createSalesOrders: (
+      salesOrders: readonly SalesOrderInput[],
+      call?: CallOptions,
+    ): Promise<SalesOrderBatchEntry[]> =>
+      request(
+        'POST',
+        '/salesOrders/batch',
+        [SALES_ORDER_BATCH_ENTRY],
+        { sales_orders: salesOrders },
+        call,
+      ),
+    /** GET /V1/salesOrders/{number}: the Sales order view (status, shipments with tracks, …). */
+    getSalesOrder: (salesOrderNumber: string, call?: CallOptions): Promise<SalesOrder> =>
+      request(
+        'GET',
+        `/salesOrders/${encodeURIComponent(salesOrderNumber)}`,
+        SALES_ORDER,
+        undefined,
+        call,
+      ),
+    /** One page of the sales orders feed with its `Fulfil-Cursor` (docs/polling.md). */
+    salesOrdersPage,
+    /**
+     * The store's sales orders as they change, for as long as the loop runs: every one first,
+     * then each again whenever its view changes (a fulfillment order accepted, shipped with its
+     * tracks, invoiced, …), through long polls that resume from their cursor, as `watch` does
+     * for a queue. See `WatchOptions`.
+     */
+    watchSalesOrders: (watchOptions: WatchOptions = {}) =>
+      watchQueue(feedPage, {
+        sleep,
+        ...watchOptions,
+        startOver: passByAfter(feedPage),
       }),
 
     /** Accept items (qty = the ordered qty) or reject them (qty 0). Idempotent. */

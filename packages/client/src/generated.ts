@@ -180,6 +180,367 @@ export type InvoiceRequest = {
   };
 };
 
+/** A sales order as a channel hands it in (amounts as numbers). */
+export type SalesOrderInput = {
+  sales_order_id: number;
+  sales_order_number: string;
+  warehouse_code?: string | null | undefined;
+  allow_partial?: boolean | null | undefined;
+  customer_firstname: string;
+  customer_lastname: string;
+  customer_email: string;
+  customer_is_guest: boolean;
+  shipping_amount?: number | undefined;
+  shipping_amount_excl_tax?: number | undefined;
+  shipping_tax_amount?: number | undefined;
+  shipping_tax_rate?: number | undefined;
+  grand_total?: number | undefined;
+  grand_total_excl_tax?: number | undefined;
+  tax_amount?: number | undefined;
+  cod_amount?: number | undefined;
+  package_value?: number | undefined;
+  payment: { method_code: string; method_name: string };
+  shipping: {
+    method_code: string;
+    method_name: string;
+    internal_method_code: string;
+    customer_note?: string | undefined;
+    pickup_point_delivery?: { location_id: string; location_name: string } | undefined;
+  };
+  billing_address: {
+    firstname: string;
+    lastname: string;
+    email: string;
+    street: string;
+    city: string;
+    postcode: string;
+    region: string;
+    country_id: string;
+    telephone: string;
+    company: string;
+    vat_id: string;
+  };
+  shipping_address: {
+    firstname: string;
+    lastname: string;
+    email: string;
+    street: string;
+    city: string;
+    postcode: string;
+    region: string;
+    country_id: string;
+    telephone: string;
+    company: string;
+    vat_id: string;
+  };
+  items: {
+    sku: string;
+    name: string;
+    qty: number;
+    price?: number | undefined;
+    price_excl_tax?: number | undefined;
+    tax_amount?: number | undefined;
+    tax_rate?: number | undefined;
+    total_price?: number | undefined;
+    total_price_excl_tax?: number | undefined;
+    total_tax_amount?: number | undefined;
+  }[];
+};
+
+/** The Sales order view: status, fulfillment orders, shipments with tracks, invoices. */
+export type SalesOrder = {
+  id: number;
+  sales_order_number: string;
+  sales_order_id: number;
+  status:
+    | 'invoiced'
+    | 'partially_shipped'
+    | 'rejected'
+    | 'canceled'
+    | 'on_hold'
+    | 'open'
+    | 'shipped';
+  created_at: string;
+  updated_at: string;
+  holds: unknown[];
+  fulfillment_orders: {
+    id: number;
+    fulfillment_order_number: string;
+    sales_order_id: number;
+    sales_order_number: string;
+    warehouse_code: string;
+    customer_firstname: string;
+    customer_lastname: string;
+    customer_email: string;
+    customer_is_guest: boolean;
+    shipping_amount?: number | undefined;
+    shipping_amount_excl_tax?: number | undefined;
+    shipping_tax_amount?: number | undefined;
+    shipping_tax_rate?: number | undefined;
+    grand_total?: number | undefined;
+    grand_total_excl_tax?: number | undefined;
+    tax_amount?: number | undefined;
+    cod_amount?: number | undefined;
+    package_value?: number | undefined;
+    status:
+      | 'pending_accept'
+      | 'pending_allocation'
+      | 'pending_shipment'
+      | 'pending_invoice'
+      | 'invoiced'
+      | 'partially_accepted'
+      | 'partially_allocated'
+      | 'partially_shipped'
+      | 'partially_invoiced'
+      | 'rejected'
+      | 'canceled'
+      | 'failed';
+    allocated_at?: string | undefined;
+    shipped_at?: string | undefined;
+    invoiced_at?: string | undefined;
+    created_at: string;
+    updated_at: string;
+    payment: { method_code: string; method_name: string };
+    shipping: {
+      method_code: string;
+      method_name: string;
+      internal_method_code: string;
+      customer_note?: string | undefined;
+      pickup_point_delivery?: { location_id: string; location_name: string } | undefined;
+    };
+    billing_address: {
+      firstname: string;
+      lastname: string;
+      email: string;
+      street: string;
+      city: string;
+      postcode: string;
+      region: string;
+      country_id: string;
+      telephone: string;
+      company: string;
+      vat_id: string;
+    };
+    shipping_address: {
+      firstname: string;
+      lastname: string;
+      email: string;
+      street: string;
+      city: string;
+      postcode: string;
+      region: string;
+      country_id: string;
+      telephone: string;
+      company: string;
+      vat_id: string;
+    };
+    items: {
+      id: number;
+      status:
+        | 'pending_accept'
+        | 'pending_allocation'
+        | 'pending_shipment'
+        | 'pending_invoice'
+        | 'invoiced'
+        | 'rejected'
+        | 'canceled';
+      warehouse_code?: string | undefined;
+      name: string;
+      sku: string;
+      qty: number;
+      price?: number | undefined;
+      price_excl_tax?: number | undefined;
+      tax_amount?: number | undefined;
+      tax_rate?: number | undefined;
+      total_price?: number | undefined;
+      total_price_excl_tax?: number | undefined;
+      total_tax_amount?: number | undefined;
+    }[];
+  }[];
+  shipments: {
+    id: number;
+    fulfillment_order_number: string;
+    created_at: string;
+    items: { item_id: number; sku: string; name: string; qty: number }[];
+    tracks: {
+      carrier_code: string;
+      title: string;
+      track_number: string;
+      tracking_url?: string | undefined;
+    }[];
+  }[];
+  invoices: {
+    fulfillment_order_number: string;
+    invoice_number: string;
+    item_ids: number[];
+    shipping_amount_incl_tax: number;
+    invoice_time?: string | undefined;
+    created_at: string;
+  }[];
+  cancellation_requests: unknown[];
+  returns: unknown[];
+};
+
+/** The answer to one sales order of a batch intake: its status, and its view or error. */
+export type SalesOrderBatchEntry = {
+  sales_order_number: string | null;
+  status: 201 | 200 | 409 | 400;
+  sales_order?:
+    | {
+        id: number;
+        sales_order_number: string;
+        sales_order_id: number;
+        status:
+          | 'invoiced'
+          | 'partially_shipped'
+          | 'rejected'
+          | 'canceled'
+          | 'on_hold'
+          | 'open'
+          | 'shipped';
+        created_at: string;
+        updated_at: string;
+        holds: unknown[];
+        fulfillment_orders: {
+          id: number;
+          fulfillment_order_number: string;
+          sales_order_id: number;
+          sales_order_number: string;
+          warehouse_code: string;
+          customer_firstname: string;
+          customer_lastname: string;
+          customer_email: string;
+          customer_is_guest: boolean;
+          shipping_amount?: number | undefined;
+          shipping_amount_excl_tax?: number | undefined;
+          shipping_tax_amount?: number | undefined;
+          shipping_tax_rate?: number | undefined;
+          grand_total?: number | undefined;
+          grand_total_excl_tax?: number | undefined;
+          tax_amount?: number | undefined;
+          cod_amount?: number | undefined;
+          package_value?: number | undefined;
+          status:
+            | 'pending_accept'
+            | 'pending_allocation'
+            | 'pending_shipment'
+            | 'pending_invoice'
+            | 'invoiced'
+            | 'partially_accepted'
+            | 'partially_allocated'
+            | 'partially_shipped'
+            | 'partially_invoiced'
+            | 'rejected'
+            | 'canceled'
+            | 'failed';
+          allocated_at?: string | undefined;
+          shipped_at?: string | undefined;
+          invoiced_at?: string | undefined;
+          created_at: string;
+          updated_at: string;
+          payment: { method_code: string; method_name: string };
+          shipping: {
+            method_code: string;
+            method_name: string;
+            internal_method_code: string;
+            customer_note?: string | undefined;
+            pickup_point_delivery?: { location_id: string; location_name: string } | undefined;
+          };
+          billing_address: {
+            firstname: string;
+            lastname: string;
+            email: string;
+            street: string;
+            city: string;
+            postcode: string;
+            region: string;
+            country_id: string;
+            telephone: string;
+            company: string;
+            vat_id: string;
+          };
+          shipping_address: {
+            firstname: string;
+            lastname: string;
+            email: string;
+            street: string;
+            city: string;
+            postcode: string;
+            region: string;
+            country_id: string;
+            telephone: string;
+            company: string;
+            vat_id: string;
+          };
+          items: {
+            id: number;
+            status:
+              | 'pending_accept'
+              | 'pending_allocation'
+              | 'pending_shipment'
+              | 'pending_invoice'
+              | 'invoiced'
+              | 'rejected'
+              | 'canceled';
+            warehouse_code?: string | undefined;
+            name: string;
+            sku: string;
+            qty: number;
+            price?: number | undefined;
+            price_excl_tax?: number | undefined;
+            tax_amount?: number | undefined;
+            tax_rate?: number | undefined;
+            total_price?: number | undefined;
+            total_price_excl_tax?: number | undefined;
+            total_tax_amount?: number | undefined;
+          }[];
+        }[];
+        shipments: {
+          id: number;
+          fulfillment_order_number: string;
+          created_at: string;
+          items: { item_id: number; sku: string; name: string; qty: number }[];
+          tracks: {
+            carrier_code: string;
+            title: string;
+            track_number: string;
+            tracking_url?: string | undefined;
+          }[];
+        }[];
+        invoices: {
+          fulfillment_order_number: string;
+          invoice_number: string;
+          item_ids: number[];
+          shipping_amount_incl_tax: number;
+          invoice_time?: string | undefined;
+          created_at: string;
+        }[];
+        cancellation_requests: unknown[];
+        returns: unknown[];
+      }
+    | undefined;
+  error?:
+    | {
+        message: string;
+        code: number;
+        parameters: {
+          resources?: string | undefined;
+          fieldName?: string | undefined;
+          fieldValue?: string | undefined;
+        }[];
+        errors: {
+          message: string;
+          parameters: {
+            resources?: string | undefined;
+            fieldName?: string | undefined;
+            fieldValue?: string | undefined;
+          }[];
+        }[];
+        trace?: string | undefined;
+      }
+    | undefined;
+};
+
 /** The body of every error answer. */
 export type ErrorBody = {
   message: string;
@@ -322,4 +683,251 @@ export const ERROR_BODY: Shape = {
     },
   ],
   trace: 'string',
+};
+
+/** The XML shape of SalesOrder. */
+export const SALES_ORDER: Shape = {
+  id: 'number',
+  sales_order_number: 'string',
+  sales_order_id: 'number',
+  status: 'string',
+  created_at: 'string',
+  updated_at: 'string',
+  holds: ['string'],
+  fulfillment_orders: [
+    {
+      id: 'number',
+      fulfillment_order_number: 'string',
+      sales_order_id: 'number',
+      sales_order_number: 'string',
+      warehouse_code: 'string',
+      customer_firstname: 'string',
+      customer_lastname: 'string',
+      customer_email: 'string',
+      customer_is_guest: 'boolean',
+      shipping_amount: 'number',
+      shipping_amount_excl_tax: 'number',
+      shipping_tax_amount: 'number',
+      shipping_tax_rate: 'number',
+      grand_total: 'number',
+      grand_total_excl_tax: 'number',
+      tax_amount: 'number',
+      cod_amount: 'number',
+      package_value: 'number',
+      status: 'string',
+      allocated_at: 'string',
+      shipped_at: 'string',
+      invoiced_at: 'string',
+      created_at: 'string',
+      updated_at: 'string',
+      payment: { method_code: 'string', method_name: 'string' },
+      shipping: {
+        method_code: 'string',
+        method_name: 'string',
+        internal_method_code: 'string',
+        customer_note: 'string',
+        pickup_point_delivery: { location_id: 'string', location_name: 'string' },
+      },
+      billing_address: {
+        firstname: 'string',
+        lastname: 'string',
+        email: 'string',
+        street: 'string',
+        city: 'string',
+        postcode: 'string',
+        region: 'string',
+        country_id: 'string',
+        telephone: 'string',
+        company: 'string',
+        vat_id: 'string',
+      },
+      shipping_address: {
+        firstname: 'string',
+        lastname: 'string',
+        email: 'string',
+        street: 'string',
+        city: 'string',
+        postcode: 'string',
+        region: 'string',
+        country_id: 'string',
+        telephone: 'string',
+        company: 'string',
+        vat_id: 'string',
+      },
+      items: [
+        {
+          id: 'number',
+          status: 'string',
+          warehouse_code: 'string',
+          name: 'string',
+          sku: 'string',
+          qty: 'number',
+          price: 'number',
+          price_excl_tax: 'number',
+          tax_amount: 'number',
+          tax_rate: 'number',
+          total_price: 'number',
+          total_price_excl_tax: 'number',
+          total_tax_amount: 'number',
+        },
+      ],
+    },
+  ],
+  shipments: [
+    {
+      id: 'number',
+      fulfillment_order_number: 'string',
+      created_at: 'string',
+      items: [{ item_id: 'number', sku: 'string', name: 'string', qty: 'number' }],
+      tracks: [
+        { carrier_code: 'string', title: 'string', track_number: 'string', tracking_url: 'string' },
+      ],
+    },
+  ],
+  invoices: [
+    {
+      fulfillment_order_number: 'string',
+      invoice_number: 'string',
+      item_ids: ['number'],
+      shipping_amount_incl_tax: 'number',
+      invoice_time: 'string',
+      created_at: 'string',
+    },
+  ],
+  cancellation_requests: ['string'],
+  returns: ['string'],
+};
+
+/** The XML shape of SalesOrderBatchEntry. */
+export const SALES_ORDER_BATCH_ENTRY: Shape = {
+  sales_order_number: 'string',
+  status: 'number',
+  sales_order: {
+    id: 'number',
+    sales_order_number: 'string',
+    sales_order_id: 'number',
+    status: 'string',
+    created_at: 'string',
+    updated_at: 'string',
+    holds: ['string'],
+    fulfillment_orders: [
+      {
+        id: 'number',
+        fulfillment_order_number: 'string',
+        sales_order_id: 'number',
+        sales_order_number: 'string',
+        warehouse_code: 'string',
+        customer_firstname: 'string',
+        customer_lastname: 'string',
+        customer_email: 'string',
+        customer_is_guest: 'boolean',
+        shipping_amount: 'number',
+        shipping_amount_excl_tax: 'number',
+        shipping_tax_amount: 'number',
+        shipping_tax_rate: 'number',
+        grand_total: 'number',
+        grand_total_excl_tax: 'number',
+        tax_amount: 'number',
+        cod_amount: 'number',
+        package_value: 'number',
+        status: 'string',
+        allocated_at: 'string',
+        shipped_at: 'string',
+        invoiced_at: 'string',
+        created_at: 'string',
+        updated_at: 'string',
+        payment: { method_code: 'string', method_name: 'string' },
+        shipping: {
+          method_code: 'string',
+          method_name: 'string',
+          internal_method_code: 'string',
+          customer_note: 'string',
+          pickup_point_delivery: { location_id: 'string', location_name: 'string' },
+        },
+        billing_address: {
+          firstname: 'string',
+          lastname: 'string',
+          email: 'string',
+          street: 'string',
+          city: 'string',
+          postcode: 'string',
+          region: 'string',
+          country_id: 'string',
+          telephone: 'string',
+          company: 'string',
+          vat_id: 'string',
+        },
+        shipping_address: {
+          firstname: 'string',
+          lastname: 'string',
+          email: 'string',
+          street: 'string',
+          city: 'string',
+          postcode: 'string',
+          region: 'string',
+          country_id: 'string',
+          telephone: 'string',
+          company: 'string',
+          vat_id: 'string',
+        },
+        items: [
+          {
+            id: 'number',
+            status: 'string',
+            warehouse_code: 'string',
+            name: 'string',
+            sku: 'string',
+            qty: 'number',
+            price: 'number',
+            price_excl_tax: 'number',
+            tax_amount: 'number',
+            tax_rate: 'number',
+            total_price: 'number',
+            total_price_excl_tax: 'number',
+            total_tax_amount: 'number',
+          },
+        ],
+      },
+    ],
+    shipments: [
+      {
+        id: 'number',
+        fulfillment_order_number: 'string',
+        created_at: 'string',
+        items: [{ item_id: 'number', sku: 'string', name: 'string', qty: 'number' }],
+        tracks: [
+          {
+            carrier_code: 'string',
+            title: 'string',
+            track_number: 'string',
+            tracking_url: 'string',
+          },
+        ],
+      },
+    ],
+    invoices: [
+      {
+        fulfillment_order_number: 'string',
+        invoice_number: 'string',
+        item_ids: ['number'],
+        shipping_amount_incl_tax: 'number',
+        invoice_time: 'string',
+        created_at: 'string',
+      },
+    ],
+    cancellation_requests: ['string'],
+    returns: ['string'],
+  },
+  error: {
+    message: 'string',
+    code: 'number',
+    parameters: [{ resources: 'string', fieldName: 'string', fieldValue: 'string' }],
+    errors: [
+      {
+        message: 'string',
+        parameters: [{ resources: 'string', fieldName: 'string', fieldValue: 'string' }],
+      },
+    ],
+    trace: 'string',
+  },
 };

@@ -6,6 +6,7 @@ export {
   type FulfilClient,
   type PollOptions,
   type QueuePage,
+  type SalesOrdersPage,
 } from './client.js';
 export { FulfilApiError } from './errors.js';
 export type { AbortSignalLike, FetchInit, FetchLike, FetchResponseLike } from './fetch-like.js';
@@ -18,6 +19,9 @@ export type {
   InvoiceRequest,
   QueueName,
   RejectRequest,
+  SalesOrder,
+  SalesOrderBatchEntry,
+  SalesOrderInput,
   ShipRequest,
   StockItem,
   StockItemsRequest,

@@ -1,5 +1,5 @@
 import type { AbortSignalLike } from './fetch-like.js';
-import type { FulfillmentOrder } from './generated.js';
+import type { FulfillmentOrder, SalesOrder } from './generated.js';
 
 /** Options of one call. */
 export interface CallOptions {
@@ -24,5 +24,11 @@ export interface PollOptions extends CallOptions {
 /** One answer of a queue, with the `Fulfil-Cursor` it carried (absent from a service without it). */
 export interface QueuePage {
   orders: FulfillmentOrder[];
+  cursor: string | undefined;
+}
+
+/** One answer of the sales orders feed, with the `Fulfil-Cursor` it carried. */
+export interface SalesOrdersPage {
+  salesOrders: SalesOrder[];
   cursor: string | undefined;
 }

@@ -1,7 +1,12 @@
 import { FulfilApiError } from './errors.js';
 import type { AbortSignalLike } from './fetch-like.js';
-import type { FulfillmentOrder } from './generated.js';
-import type { PollOptions, QueuePage } from './poll-options.js';
+import type { PollOptions } from './poll-options.js';
+
+/** One answer of a queue or feed: what it holds, and the `Fulfil-Cursor` it carried. */
+export interface WatchedPage<T> {
+  orders: T[];
+  cursor: string | undefined;
+}
 
 /** How `watch()` follows a queue (docs/polling.md). */
 export interface WatchOptions {
@@ -33,9 +38,9 @@ export interface WatchOptions {
 }
 
 /** What the client hands the watch: its sleep, and a pass over the whole queue by `after`. */
-export interface WatchDeps extends WatchOptions {
+export interface WatchDeps<T> extends WatchOptions {
   sleep: (ms: number) => Promise<void>;
-  startOver: (pass: { signal?: AbortSignalLike }) => AsyncIterable<QueuePage>;
+  startOver: (pass: { signal?: AbortSignalLike }) => AsyncIterable<WatchedPage<T>>;
 }
 
 const DEFAULT_WAIT_SECONDS = 20;
@@ -46,10 +51,10 @@ const DEFAULT_WAIT_SECONDS = 20;
  * change is lost and one may come twice (after a restart, what followed the last persisted
  * cursor). Errors that retrying cannot mend (400, 401, 403, 404) end the loop by throwing.
  */
-export async function* watchQueue(
-  poll: (params: PollOptions) => Promise<QueuePage>,
-  options: WatchDeps,
-): AsyncGenerator<FulfillmentOrder, void, undefined> {
+export async function* watchQueue<T>(
+  poll: (params: PollOptions) => Promise<WatchedPage<T>>,
+  options: WatchDeps<T>,
+): AsyncGenerator<T, void, undefined> {
   const { sleep, signal, onCursor } = options;
   const now = options.now ?? Date.now;
   const wait = options.wait ?? DEFAULT_WAIT_SECONDS;
@@ -111,4 +116,22 @@ export async function* watchQueue(
       await sleep(Math.min(500 * 2 ** failures, errorMax));
     }
   }
+}
+
+/**
+ * A pass over everything a queue or feed holds, page after page by id (`after`), for a watch to
+ * start over from: the pages it reads, until an empty one.
+ */
+export function passByAfter<T extends { id: number }>(
+  read: (params: PollOptions) => Promise<WatchedPage<T>>,
+): WatchDeps<T>['startOver'] {
+  return async function* (pass) {
+    for (let after = 0; ; ) {
+      const page = await read({ after, ...pass });
+      const last = page.orders.at(-1);
+      yield page;
+      if (!last || last.id <= after) return;
+      after = last.id;
+    }
+  };
 }

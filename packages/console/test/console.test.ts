@@ -212,6 +212,17 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
     expect((await order(number)).shipments).toHaveLength(1);
   });
 
+  test("offers the sales channel's role: its token reads the sales orders feed", async () => {
+    const { page } = await open();
+    await page.getByRole('navigation').getByRole('link', { name: 'Tokens' }).click();
+    await page.getByLabel('Name').fill('storefront');
+    await page.getByLabel('Access').selectOption('channel');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const secret = (await page.locator('.token-secret').textContent()) ?? '';
+    expect((await running.server.v1('GET', 'salesOrders', secret)).status).toBe(200);
+    expect((await running.server.v1('GET', 'warehouses', secret)).status).toBe(403);
+  });
+
   test('creates a token shown once, which works on /V1 until revoked in the console', async () => {
     const { page } = await open();
     await page.getByRole('navigation').getByRole('link', { name: 'Tokens' }).click();

@@ -1,10 +1,4 @@
-import {
-  FULFILLMENT_ACTIONS,
-  INVENTORY_ACTIONS,
-  ORDER_STATUSES,
-  ROLE_PRESETS,
-  resolveAcl,
-} from '@fulfil/core';
+import { API_ACTIONS, ORDER_STATUSES, ROLE_PRESETS, resolveAcl, resourceOf } from '@fulfil/core';
 import { describe, expect, test } from 'vitest';
 import { fillMessage } from '../app/error-message.js';
 import {
@@ -24,18 +18,26 @@ import {
 
 describe("the console's words", () => {
   test('every ACL resource has words, grouped under the roles whose presets hold it', () => {
-    const actions = [...FULFILLMENT_ACTIONS, ...INVENTORY_ACTIONS];
-    expect(Object.keys(ACL_ACTION).sort()).toEqual([...actions].sort());
-    for (const action of actions) {
-      const inPartner = (ROLE_PRESETS.partner as readonly string[]).includes(action);
-      const inErp = (ROLE_PRESETS.erp as readonly string[]).includes(action);
-      const expected = inPartner && inErp ? 'shared' : inPartner ? 'partner' : 'erp';
+    expect(Object.keys(ACL_ACTION).sort()).toEqual([...API_ACTIONS].sort());
+    for (const action of API_ACTIONS) {
+      const holds = (preset: 'partner' | 'erp' | 'channel') =>
+        (ROLE_PRESETS[preset] as readonly string[]).includes(action);
+      const expected =
+        holds('partner') && holds('erp')
+          ? 'shared'
+          : holds('partner')
+            ? 'partner'
+            : holds('erp')
+              ? 'erp'
+              : 'channel';
       expect(ACL_ACTION[action].group, action).toBe(expected);
+      expect(holds(expected === 'shared' ? 'partner' : expected), action).toBe(true);
+      expect(`Acme_${ACL_ACTION[action].resource}`, action).toBe(resourceOf(action, 'Acme'));
     }
   });
 
   test('a token reads as its role when it holds a preset, else its resources grouped in words', () => {
-    for (const preset of ['partner', 'erp', 'all'] as const) {
+    for (const preset of ['partner', 'erp', 'channel', 'all'] as const) {
       expect(presetOf(resolveAcl(preset))).toBe(preset);
       expect(presetOf(resolveAcl(preset, 'Acme'))).toBe(preset);
     }

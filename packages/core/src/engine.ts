@@ -27,7 +27,11 @@ import type {
   ShipInput,
   StockItemsInput,
 } from './schemas/requests.js';
-import type { SalesOrderInput } from './schemas/sales-order.js';
+import type {
+  SalesOrderInput,
+  SalesOrderRequestInput,
+  SalesOrdersRequestInput,
+} from './schemas/sales-order.js';
 import type { TrackCorrectionInput } from './schemas/track-correction.js';
 import type { Unverified } from './schemas/unverified.js';
 import { correctShipmentTracks } from './use-cases/correct-tracks.js';
@@ -35,8 +39,7 @@ import { dispatchCourier } from './use-cases/courier-dispatch.js';
 import { CourierRateLimiter } from './use-cases/courier-rate-limit.js';
 import { type EngineDeps, now, operatorActor } from './use-cases/deps.js';
 import { DEFAULT_DOCUMENT_CACHE_BYTES, DocumentCache } from './use-cases/document-cache.js';
-import { intakeSalesOrder } from './use-cases/intake.js';
-import { intakeBatch } from './use-cases/intake-batch.js';
+import { intakeBatch, intakeSalesOrder } from './use-cases/intake-batch.js';
 import { listStock, listWarehouses, syncStock } from './use-cases/inventory.js';
 import { listOrderLabels, reprintLabels } from './use-cases/labels.js';
 import { abandonOrder, cancelOrder, failOrder, requeueOrder } from './use-cases/operator.js';
@@ -50,6 +53,12 @@ import {
 import { getOrder, getOrderHistory } from './use-cases/orders.js';
 import { pollQueue, pollQueueDocuments, pollQueuePage } from './use-cases/poll.js';
 import { queueDepths } from './use-cases/queue-depths.js';
+import {
+  createSalesOrder,
+  createSalesOrders,
+  getSalesOrder,
+  pollSalesOrders,
+} from './use-cases/sales-orders.js';
 import { loadSeed, type SeedOptions } from './use-cases/seed.js';
 import { getStore, listStores, upsertStore, upsertWarehouse } from './use-cases/stores.js';
 import { tokenUseTracker } from './use-cases/token-use.js';
@@ -199,6 +208,22 @@ export function createEngine(options: EngineOptions) {
       allocateOrder(deps, actor, body),
     ship: (actor: Principal, body: ShipInput | Unverified) => shipOrder(deps, actor, body),
     invoice: (actor: Principal, body: InvoiceInput | Unverified) => invoiceOrder(deps, actor, body),
+    /**
+     * A sales channel's intake (docs/channel-guide.md): `{ sales_order }`, taken in once by its
+     * number. `created` the first time, `exists` for a repeat with the same content; the number
+     * taken in with other content is `already_exists` (409) naming each differing field.
+     */
+    createSalesOrder: (actor: Principal, body: SalesOrderRequestInput | Unverified) =>
+      createSalesOrder(deps, actor, body),
+    /** `{ sales_orders }`, 1 to 100, in one transaction, each answered on its own, in order. */
+    createSalesOrders: (actor: Principal, body: SalesOrdersRequestInput | Unverified) =>
+      createSalesOrders(deps, actor, body),
+    /** The Sales order view: status, fulfillment orders, shipments with tracks, invoices. */
+    getSalesOrder: (actor: Principal, salesOrderNumber: string) =>
+      getSalesOrder(deps, actor, salesOrderNumber),
+    /** The sales orders feed, paged and followed like a queue (docs/polling.md). */
+    pollSalesOrders: (actor: Principal, query?: QueuePollParamsInput | Unverified) =>
+      pollSalesOrders(deps, actor, query),
 
     // ── the operator side (docs/behaviour.md) ──────────────────────────────────────────────────
     /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  API_ACTIONS,
   formatMoney,
   formatTimestamp,
   fromMoney,
@@ -66,7 +67,23 @@ describe('docs/behaviour.md: tokens and ACL', () => {
         'warehouses',
       ].sort(),
     );
-    expect(resolveAcl('all')).toHaveLength(12);
+    expect([...ROLE_PRESETS.channel].sort()).toEqual(
+      ['create_sales_order', 'read_sales_orders', 'cancel_sales_order', 'hold_sales_order'].sort(),
+    );
+    expect(resolveAcl('all')).toHaveLength(16);
+  });
+
+  it('a resource is one row: its group, and its name when it is not the action', () => {
+    expect(resolveAcl('channel', 'Acme').sort()).toEqual([
+      'Acme_SalesOrder::api_cancel',
+      'Acme_SalesOrder::api_create',
+      'Acme_SalesOrder::api_hold',
+      'Acme_SalesOrder::api_read',
+    ]);
+    // Every row names a resource of its own: two actions never share one.
+    const resources = API_ACTIONS.map((action) => resourceOf(action));
+    expect(new Set(resources).size).toBe(API_ACTIONS.length);
+    expect(resolveAcl('all').sort()).toEqual([...resources].sort());
   });
 
   it('secrets carry at least 32 bytes of entropy and are compared by hash in constant time', () => {

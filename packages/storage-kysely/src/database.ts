@@ -21,6 +21,8 @@ export interface Database {
   stock: StockTable;
   tokens: TokenTable;
   sales_order_sequences: SalesOrderSequenceTable;
+  sales_orders: SalesOrderTable;
+  feed_entries: FeedEntryTable;
   fulfillment_orders: FulfillmentOrderTable;
   order_items: OrderItemTable;
   shipments: ShipmentTable;
@@ -86,6 +88,32 @@ export interface SalesOrderSequenceTable {
   store_id: number;
   sales_order_number: string;
   last_sequence: number;
+}
+
+/** A sales order as taken in (migration 0013; core's `SalesOrderRecord`). */
+export interface SalesOrderTable {
+  id: Generated<number>;
+  store_id: number;
+  sales_order_number: string;
+  sales_order_id: number;
+  /** The parsed sales order as JSON; null for one taken in before migration 0013. */
+  received: JsonText | null;
+  created_at: TimestampText;
+}
+
+/**
+ * One resource of a feed (core's `FeedName`) other than the fulfillment queues: its id, the
+ * change that last moved it (as `queue_entries.change_id`), and what `page`, `date` and a
+ * token's warehouses filter on (migration 0013).
+ */
+export interface FeedEntryTable {
+  feed: string;
+  entry_id: number;
+  store_id: number;
+  /** Null: the whole store's; no warehouse scope sees it. */
+  warehouse_code: string | null;
+  updated_at: TimestampText;
+  change_id: number;
 }
 
 /** Money columns of an order header (ten-thousandths), null when the amount is absent. */

@@ -5,6 +5,11 @@ import type {
   ChangesQuery,
   CourierLabel,
   EntryChange,
+  FeedChangesQuery,
+  FeedEntry,
+  FeedEntryWrite,
+  FeedName,
+  FeedPageQuery,
   FulfillmentOrder,
   NewAuditEvent,
   NewFulfillmentOrder,
@@ -14,6 +19,7 @@ import type {
   QueueCount,
   QueueName,
   RepositoryTx,
+  SalesOrderRecord,
   SequenceClaim,
   StockDelta,
   StockLevel,
@@ -39,9 +45,9 @@ import {
   readChangeHorizon,
   TransactionChanges,
 } from './change-feed.js';
-import { chunk, IN_LIST_SIZE } from './chunk.js';
 import * as courierSql from './courier-persistence.js';
 import type { Database } from './database.js';
+import * as feedSql from './feed-persistence.js';
 import {
   insertOrders,
   loadOrders,
@@ -66,7 +72,8 @@ import {
   encodeJson,
   encodeWarehouse,
 } from './row-codec.js';
-import { claimSequences } from './sequence-claims.js';
+import * as salesOrderSql from './sales-order-persistence.js';
+import { claimSequences, knownSalesOrders, nextSequence } from './sequence-claims.js';
 import type { SharedReads } from './shared-reads.js';
 import type { StockEntry } from './stock-persistence.js';
 import * as stockSql from './stock-persistence.js';
@@ -114,6 +121,8 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   readonly #versionsSql: VersionsSql;
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
+  /** The sales orders it moves in their feed, written when its work is done (`finish`). */
+  readonly #moves = new salesOrderSql.SalesOrderMoves();
 
   constructor(db: Kysely<Database>, options: KyselyRepositoryTxOptions) {
     super(db);
@@ -299,6 +308,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   async insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
     const changeId = await this.changes.idFor([order.store_id]);
     const [stored] = await insertOrders(this.#db, this.#bulk, [order], changeId);
+    this.#moves.moveOf(order);
     return stored as FulfillmentOrder;
   }
 
@@ -306,7 +316,10 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     if (orders.length === 0) return [];
     const changeId = await this.changes.idFor(orders.map((order) => order.store_id));
     const stored = await insertOrders(this.#db, this.#bulk, orders, changeId);
-    for (const order of stored) this.#held.set(order.id, order);
+    for (const order of stored) {
+      this.#held.set(order.id, order);
+      this.#moves.moveOf(order);
+    }
     return stored;
   }
 
@@ -315,9 +328,10 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
     if (!before) throw new Error(`fulfil: order ${order.id} was not read in this transaction`);
     const changeId = await this.changes.idFor([order.store_id]);
-    const stored = await saveOrder(this.#db, this.#bulk, order, before, changeId, this.#prepared);
-    this.#held.set(stored.id, stored);
-    return stored;
+    const saved = await saveOrder(this.#db, this.#bulk, order, before, changeId, this.#prepared);
+    this.#held.set(saved.order.id, saved.order);
+    if (saved.shown) this.#moves.moveOf(saved.order);
+    return saved.order;
   }
 
   async updateShipmentTracks(
@@ -333,6 +347,16 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
         shipment.id === shipmentId ? { ...shipment, tracks: [...tracks] } : shipment,
       );
       this.#held.set(orderId, { ...held, shipments });
+    }
+    if (updated) {
+      const order =
+        held ??
+        (await this.#db
+          .selectFrom('fulfillment_orders')
+          .select(['store_id', 'sales_order_number', 'sales_order_id', 'created_at', 'updated_at'])
+          .where('id', '=', orderId)
+          .executeTakeFirstOrThrow());
+      this.#moves.moveOf(order);
     }
     return updated;
   }
@@ -407,18 +431,65 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     return pollChangedEntries(this.#db, query);
   }
 
-  async nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number> {
-    const row = await this.#db
-      .insertInto('sales_order_sequences')
-      .values({ store_id: storeId, sales_order_number: salesOrderNumber, last_sequence: 1 })
-      .onConflict((oc) =>
-        oc.columns(['store_id', 'sales_order_number']).doUpdateSet((eb) => ({
-          last_sequence: eb('sales_order_sequences.last_sequence', '+', 1),
-        })),
-      )
-      .returning('last_sequence')
-      .executeTakeFirstOrThrow();
-    return Number(row.last_sequence);
+  // ── feeds and sales orders ───────────────────────────────────────────────────────────────
+
+  pollFeed(query: FeedPageQuery): Promise<FeedEntry[]> {
+    return feedSql.pollFeed(this.#db, query);
+  }
+
+  pollFeedChanges(query: FeedChangesQuery): Promise<FeedEntry[]> {
+    return feedSql.pollFeedChanges(this.#db, query);
+  }
+
+  async writeFeedEntries(feed: FeedName, entries: readonly FeedEntryWrite[]): Promise<void> {
+    if (entries.length === 0) return;
+    const changeId = await this.changes.idFor(entries.map((entry) => entry.store_id));
+    await feedSql.writeFeedEntries(this.#db, this.#bulk, feed, entries, changeId);
+  }
+
+  removeFeedEntries(feed: FeedName, ids: readonly number[]): Promise<void> {
+    return feedSql.removeFeedEntries(this.#db, feed, ids);
+  }
+
+  async insertSalesOrders(records: readonly SalesOrderRecord[]): Promise<SalesOrderRecord[]> {
+    if (records.length === 0) return [];
+    const changeId = await this.changes.idFor(records.map((record) => record.store_id));
+    const stored = await salesOrderSql.insertSalesOrders(this.#db, this.#bulk, records, changeId);
+    this.#moves.stored(stored);
+    return stored;
+  }
+
+  findSalesOrders(storeId: number, numbers: readonly string[]): Promise<SalesOrderRecord[]> {
+    return salesOrderSql.findSalesOrders(this.#db, storeId, numbers);
+  }
+
+  salesOrdersById(ids: readonly number[]): Promise<SalesOrderRecord[]> {
+    return salesOrderSql.salesOrdersById(this.#db, ids);
+  }
+
+  listSalesOrderFulfillments(
+    storeId: number,
+    numbers: readonly string[],
+  ): Promise<FulfillmentOrder[]> {
+    return salesOrderSql.listSalesOrderFulfillments(this.#db, storeId, numbers, this.#prepared);
+  }
+
+  async touchSalesOrders(storeId: number, numbers: readonly string[]): Promise<void> {
+    this.#moves.move(storeId, numbers);
+  }
+
+  /**
+   * Ends the work of the transaction, before it commits: writes the sales orders it moved in
+   * their feed, with its change (the repository calls it).
+   */
+  finish(): Promise<void> {
+    return this.#moves.flush(this.#db, this.#bulk, this.#prepared, (storeId) =>
+      this.changes.idFor([storeId]),
+    );
+  }
+
+  nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number> {
+    return nextSequence(this.#db, storeId, salesOrderNumber);
   }
 
   async claimFulfillmentSequences(
@@ -458,18 +529,8 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     });
   }
 
-  async knownSalesOrders(storeId: number, salesOrderNumbers: readonly string[]): Promise<string[]> {
-    const known: string[] = [];
-    for (const slice of chunk([...new Set(salesOrderNumbers)], IN_LIST_SIZE)) {
-      const rows = await this.#db
-        .selectFrom('sales_order_sequences')
-        .select('sales_order_number')
-        .where('store_id', '=', storeId)
-        .where('sales_order_number', 'in', slice)
-        .execute();
-      for (const row of rows) known.push(row.sales_order_number);
-    }
-    return known;
+  knownSalesOrders(storeId: number, salesOrderNumbers: readonly string[]): Promise<string[]> {
+    return knownSalesOrders(this.#db, storeId, salesOrderNumbers);
   }
 
   listCourierDue(now: Timestamp, limit: number): Promise<number[]> {

@@ -238,7 +238,10 @@ export class KyselyRepository implements Repository {
           ...(mode === 'autocommit' && this.#sharedReads ? { sharedReads: this.#sharedReads } : {}),
         });
         changed = tx.changes;
-        return work(tx);
+        return work(tx).then(async (result) => {
+          await tx.finish();
+          return result;
+        });
       });
     const committed = (result: T): T => {
       if (changed?.tokens) this.#tokensChanged();

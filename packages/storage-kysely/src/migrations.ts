@@ -16,6 +16,7 @@ import { pollIndexVersionsMigration } from './migrations/0008-poll-index-version
 import { writerGenerationMigration } from './migrations/0009-writer-generation.js';
 import { liveTotalsMigration } from './migrations/0010-live-totals.js';
 import { sessionExpiryMigration } from './migrations/0011-session-expiry.js';
+import { salesOrdersMigration } from './migrations/0013-sales-orders.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -47,6 +48,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0009_writer_generation': writerGenerationMigration(this.#flags),
       '0010_live_totals': liveTotalsMigration(this.#flags),
       '0011_session_expiry': sessionExpiryMigration(),
+      '0013_sales_orders': salesOrdersMigration(this.#flags),
     };
   }
 }

@@ -395,6 +395,19 @@ function changedColumns<T extends object>(previous: T, next: T): Partial<T> {
   return changed;
 }
 
+/** The header columns of the courier's bookkeeping: what no view of the order shows. */
+const COURIER_COLUMNS: ReadonlySet<string> = new Set([
+  'courier_attempts',
+  'courier_last_error',
+  'courier_next_attempt_at',
+]);
+
+/** What `saveOrder` wrote: the order as stored, and whether anything but the courier's bookkeeping. */
+export interface SavedOrder {
+  order: FulfillmentOrder;
+  shown: boolean;
+}
+
 /**
  * Writes an existing order: what changed of the header, the items that changed (updating those
  * with an id, inserting those without), new shipments and invoices, and its queue entries.
@@ -408,7 +421,7 @@ export async function saveOrder(
   before: FulfillmentOrder,
   changeId: number,
   prepared = new PreparedQueries(),
-): Promise<FulfillmentOrder> {
+): Promise<SavedOrder> {
   if (order.id !== before.id || order.store_id !== before.store_id) {
     throw new Error(`fulfil: order ${order.id} is not the order ${before.id} read before`);
   }
@@ -490,5 +503,11 @@ export async function saveOrder(
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
   await writeQueueEntries(db, stored, before, changeId, prepared);
-  return stored;
+  const shown =
+    headerColumns.some((column) => !COURIER_COLUMNS.has(column)) ||
+    changedItems.length > 0 ||
+    newLines.length > 0 ||
+    order.shipments.some((shipment) => shipment.id === 0) ||
+    order.invoices.some((invoice) => invoice.id === 0);
+  return { order: stored, shown };
 }

@@ -1,6 +1,7 @@
 import { compareCodes, type SequenceClaim } from '@fulfil/core';
 import type { Kysely } from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
+import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
 
 /**
@@ -54,4 +55,42 @@ export async function claimSequences(
   );
   const last = new Map(claimed.map((row) => [row.sales_order_number, Number(row.last_sequence)]));
   return claims.map((claim) => (last.get(claim.sales_order_number) as number) - claim.count + 1);
+}
+
+/** The next number of one sales order's sequence (`RepositoryTx.nextFulfillmentSequence`). */
+export async function nextSequence(
+  db: Kysely<Database>,
+  storeId: number,
+  salesOrderNumber: string,
+): Promise<number> {
+  const row = await db
+    .insertInto('sales_order_sequences')
+    .values({ store_id: storeId, sales_order_number: salesOrderNumber, last_sequence: 1 })
+    .onConflict((oc) =>
+      oc.columns(['store_id', 'sales_order_number']).doUpdateSet((eb) => ({
+        last_sequence: eb('sales_order_sequences.last_sequence', '+', 1),
+      })),
+    )
+    .returning('last_sequence')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_sequence);
+}
+
+/** Which of these sales orders the store has claimed a sequence of (`knownSalesOrders`). */
+export async function knownSalesOrders(
+  db: Kysely<Database>,
+  storeId: number,
+  salesOrderNumbers: readonly string[],
+): Promise<string[]> {
+  const known: string[] = [];
+  for (const slice of chunk([...new Set(salesOrderNumbers)], IN_LIST_SIZE)) {
+    const rows = await db
+      .selectFrom('sales_order_sequences')
+      .select('sales_order_number')
+      .where('store_id', '=', storeId)
+      .where('sales_order_number', 'in', slice)
+      .execute();
+    for (const row of rows) known.push(row.sales_order_number);
+  }
+  return known;
 }

@@ -37,6 +37,10 @@ export const STORE_TABLES: readonly { table: string; key: readonly string[] }[] 
   { table: 'stock', key: ['warehouse_code', 'sku'] },
   { table: 'tokens', key: ['id'] },
   { table: 'sales_order_sequences', key: ['sales_order_number'] },
+  // Sales orders as taken in (migration 0013): what a repeated intake is compared with.
+  { table: 'sales_orders', key: ['id'] },
+  // Their feed: an imported entry is change 0, like a queue entry.
+  { table: 'feed_entries', key: ['feed', 'entry_id'] },
   // What operators did to the store (migration 0004): no one could rebuild it.
   { table: 'store_audit', key: ['id'] },
 ];
@@ -55,6 +59,7 @@ export const ORDER_TABLES: readonly { table: string; key: readonly string[] }[] 
 const ID_TABLES = [
   'tokens',
   'store_audit',
+  'sales_orders',
   'fulfillment_orders',
   ...ORDER_TABLES.map((t) => t.table),
 ].filter((table) => table !== 'queue_entries');

@@ -72,10 +72,12 @@ if (url) {
       const tables = small.map((text) => /^insert into "(\w+)"/.exec(text)?.[1]).sort();
       expect(tables).toEqual([
         'audit_events',
+        'feed_entries',
         'fulfillment_orders',
         'order_items',
         'queue_entries',
         'sales_order_sequences',
+        'sales_orders',
       ]);
       // 37 rows a table in the very statements that took 3: nothing is parsed per row count.
       expect(large).toEqual(small);

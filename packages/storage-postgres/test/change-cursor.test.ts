@@ -4,6 +4,7 @@ import { fixtures, skipUnless } from '@fulfil/core/testing';
 import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { heldOpen, pollUntilSettled } from './out-of-order.js';
 
 const url = process.env.FULFIL_TEST_POSTGRES_URL;
 
@@ -46,21 +47,10 @@ if (url) {
       const start = (await engine.pollPage(engine.operator('default'), 'pending_accept')).cursor;
 
       // The first transaction writes (taking the older change) and stays open...
-      let wrote!: () => void;
-      const written = new Promise<void>((resolve) => {
-        wrote = resolve;
-      });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const first = repository.transaction(async (tx) => {
-        const stored = await tx.insertOrder(fixtures.order({ store_id: storeId }));
-        wrote();
-        await released;
-        return stored;
-      });
-      await written;
+      const first = heldOpen(repository, (tx) =>
+        tx.insertOrder(fixtures.order({ store_id: storeId })),
+      );
+      await first.written;
       // ...while a second one writes and commits.
       const second: FulfillmentOrder = await repository.transaction((tx) =>
         tx.insertOrder(fixtures.order({ store_id: storeId })),
@@ -69,19 +59,11 @@ if (url) {
       // The poller sees the second commit: it must not move its cursor past the first's change.
       const during = await poll(start);
 
-      release();
-      const late = await first;
-      const seen = idsOf(during.documents);
-      // The horizon is the cluster's: a transaction of another session (another test of this
-      // run, on the same server) may hold it back a while longer. The poller keeps polling from
-      // its cursor until nothing is held back, as a long poll would.
-      let after = await poll(during.cursor);
-      seen.push(...idsOf(after.documents));
-      for (let tries = 0; after.pending && tries < 600; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        after = await poll(after.cursor);
-        seen.push(...idsOf(after.documents));
-      }
+      first.release();
+      const late = await first.done;
+      const settled = await pollUntilSettled(poll, during);
+      const after = settled.last;
+      const seen = idsOf([...during.documents, ...settled.documents]);
       expect(seen).toContain(late.id);
       expect(seen).toContain(second.id);
       expect(new Set(seen).size).toBe(seen.length);

@@ -162,7 +162,8 @@ describe('statements per action', () => {
     // moved in place: the store; the order, its items, shipments, invoices (locked); the header;
     // the change clock (the change id the queue entry carries, docs/polling.md); the header;
     // both items in one upsert; the queue entry rewritten from the queue it left to the one it
-    // entered, with its document; the stock; the audit event.
+    // entered, with its document; the stock; the audit event; the sales order moved in its feed
+    // (docs/polling.md), last.
     expect(statements).toEqual([
       'select',
       'select',
@@ -175,6 +176,7 @@ describe('statements per action', () => {
       'update',
       'insert',
       'insert',
+      'update',
     ]);
   });
 
@@ -210,8 +212,8 @@ describe('statements per action', () => {
     );
     // 13 before. Now: the store; the order and its parts; the change clock; the header; the one
     // shipped line; the shipment; the two queues that list it now, one upsert (it left none); the
-    // stock; the audit.
-    expect(statements).toHaveLength(12);
+    // stock; the audit; the sales order moved in its feed.
+    expect(statements).toHaveLength(13);
     expect(statements).not.toContain('delete');
   });
 

@@ -121,36 +121,82 @@ export type AclGroup = Exclude<RolePreset, 'all'> | 'shared';
 export const ACL_GROUP: Record<AclGroup, string> = {
   partner: 'Partner',
   erp: 'ERP',
+  channel: 'Sales channel',
   shared: 'Partner and ERP',
 };
 
-/** What each resource allows, and the role whose preset holds it. */
-export const ACL_ACTION: Record<ApiAction, { words: string; group: AclGroup }> = {
-  pending_accept: { words: 'Poll orders awaiting acceptance', group: 'partner' },
-  accept: { words: 'Accept', group: 'partner' },
-  reject: { words: 'Reject', group: 'partner' },
-  pending_shipment: { words: 'Poll ready-to-ship orders', group: 'partner' },
-  ship: { words: 'Ship', group: 'partner' },
-  stock_items: { words: 'Update stock', group: 'partner' },
-  pending_allocation: { words: 'Poll orders awaiting allocation', group: 'erp' },
-  allocate: { words: 'Allocate', group: 'erp' },
-  pending_invoice: { words: 'Poll orders awaiting invoice', group: 'erp' },
-  invoice: { words: 'Invoice', group: 'erp' },
-  failed: { words: 'Poll failed orders', group: 'shared' },
-  warehouses: { words: 'Read warehouses', group: 'shared' },
+/**
+ * What each resource allows, the role whose preset holds it, and the resource as core's ACL table
+ * names it below its prefix (`<group>::api_<name>`; test/words.test.ts checks they agree).
+ */
+export const ACL_ACTION: Record<ApiAction, { words: string; group: AclGroup; resource: string }> = {
+  pending_accept: {
+    words: 'Poll orders awaiting acceptance',
+    group: 'partner',
+    resource: 'FulfillmentOrder::api_pending_accept',
+  },
+  accept: { words: 'Accept', group: 'partner', resource: 'FulfillmentOrder::api_accept' },
+  reject: { words: 'Reject', group: 'partner', resource: 'FulfillmentOrder::api_reject' },
+  pending_shipment: {
+    words: 'Poll ready-to-ship orders',
+    group: 'partner',
+    resource: 'FulfillmentOrder::api_pending_shipment',
+  },
+  ship: { words: 'Ship', group: 'partner', resource: 'FulfillmentOrder::api_ship' },
+  stock_items: { words: 'Update stock', group: 'partner', resource: 'Inventory::api_stock_items' },
+  pending_allocation: {
+    words: 'Poll orders awaiting allocation',
+    group: 'erp',
+    resource: 'FulfillmentOrder::api_pending_allocation',
+  },
+  allocate: { words: 'Allocate', group: 'erp', resource: 'FulfillmentOrder::api_allocate' },
+  pending_invoice: {
+    words: 'Poll orders awaiting invoice',
+    group: 'erp',
+    resource: 'FulfillmentOrder::api_pending_invoice',
+  },
+  invoice: { words: 'Invoice', group: 'erp', resource: 'FulfillmentOrder::api_invoice' },
+  failed: {
+    words: 'Poll failed orders',
+    group: 'shared',
+    resource: 'FulfillmentOrder::api_failed',
+  },
+  warehouses: { words: 'Read warehouses', group: 'shared', resource: 'Inventory::api_warehouses' },
+  create_sales_order: {
+    words: 'Hand in sales orders',
+    group: 'channel',
+    resource: 'SalesOrder::api_create',
+  },
+  read_sales_orders: {
+    words: 'Read and follow sales orders',
+    group: 'channel',
+    resource: 'SalesOrder::api_read',
+  },
+  cancel_sales_order: {
+    words: 'Cancel sales orders',
+    group: 'channel',
+    resource: 'SalesOrder::api_cancel',
+  },
+  hold_sales_order: {
+    words: 'Hold and release sales orders',
+    group: 'channel',
+    resource: 'SalesOrder::api_hold',
+  },
 };
 
 /** The role presets a token is created with. */
 export const ROLE_PRESET: Record<RolePreset, string> = {
   partner: 'Partner',
   erp: 'ERP',
+  channel: 'Sales channel',
   all: 'All',
 };
 
+const ACL_ACTIONS = Object.keys(ACL_ACTION) as ApiAction[];
+
 /** `Fulfil_FulfillmentOrder::api_ship` → `ship`; null for a resource of no known shape. */
 export function aclActionOf(resource: string): ApiAction | null {
-  const action = /::api_(\w+)$/.exec(resource)?.[1];
-  return action && Object.hasOwn(ACL_ACTION, action) ? (action as ApiAction) : null;
+  return ACL_ACTIONS.find((action) => resource.endsWith(`_${ACL_ACTION[action].resource}`)) ?? null;
 }
 
 /** A token's resources in words, grouped by role; a resource of no known shape as itself. */
@@ -168,12 +214,11 @@ export function aclGroups(resources: readonly string[]): { group: string; words:
 export function presetOf(resources: readonly string[]): RolePreset | null {
   const actions = new Set(resources.map(aclActionOf));
   if (actions.has(null) || actions.size !== resources.length) return null;
-  const all = Object.keys(ACL_ACTION) as ApiAction[];
-  if (all.every((action) => actions.has(action))) return 'all';
-  for (const preset of ['partner', 'erp'] as const) {
-    const own = all.filter((action) => {
+  if (ACL_ACTIONS.every((action) => actions.has(action))) return 'all';
+  for (const preset of ['partner', 'erp', 'channel'] as const) {
+    const own = ACL_ACTIONS.filter((action) => {
       const group = ACL_ACTION[action].group;
-      return group === preset || group === 'shared';
+      return group === preset || (group === 'shared' && preset !== 'channel');
     });
     if (own.length === actions.size && own.every((action) => actions.has(action))) return preset;
   }

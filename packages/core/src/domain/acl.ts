@@ -1,31 +1,53 @@
-/** Per-action ACL resources (docs/behaviour.md). */
+/**
+ * Per-action ACL resources (docs/behaviour.md), as data: each action of the public surface is one
+ * row naming the group of its resource, `<prefix>_<group>::api_<name>` (the name is the action's
+ * own unless the row gives another). A new resource is a new row; a role preset is a list of rows.
+ */
+export const ACL_RESOURCES = {
+  pending_accept: { group: 'FulfillmentOrder' },
+  pending_allocation: { group: 'FulfillmentOrder' },
+  pending_shipment: { group: 'FulfillmentOrder' },
+  pending_invoice: { group: 'FulfillmentOrder' },
+  failed: { group: 'FulfillmentOrder' },
+  accept: { group: 'FulfillmentOrder' },
+  reject: { group: 'FulfillmentOrder' },
+  allocate: { group: 'FulfillmentOrder' },
+  ship: { group: 'FulfillmentOrder' },
+  invoice: { group: 'FulfillmentOrder' },
+  warehouses: { group: 'Inventory' },
+  stock_items: { group: 'Inventory' },
+  // A sales channel (docs/channel-guide.md): takes sales orders in and follows them.
+  create_sales_order: { group: 'SalesOrder', name: 'create' },
+  read_sales_orders: { group: 'SalesOrder', name: 'read' },
+  cancel_sales_order: { group: 'SalesOrder', name: 'cancel' },
+  hold_sales_order: { group: 'SalesOrder', name: 'hold' },
+} as const satisfies Record<string, { group: string; name?: string }>;
 
-export const FULFILLMENT_ACTIONS = [
-  'pending_accept',
-  'pending_allocation',
-  'pending_shipment',
-  'pending_invoice',
-  'failed',
-  'accept',
-  'reject',
-  'allocate',
-  'ship',
-  'invoice',
-] as const;
+export type ApiAction = keyof typeof ACL_RESOURCES;
+export type AclGroup = (typeof ACL_RESOURCES)[ApiAction]['group'];
 
-export const INVENTORY_ACTIONS = ['warehouses', 'stock_items'] as const;
+/** Every action, in the order of the table. */
+export const API_ACTIONS = Object.keys(ACL_RESOURCES) as ApiAction[];
 
-export type FulfillmentAction = (typeof FULFILLMENT_ACTIONS)[number];
-export type InventoryAction = (typeof INVENTORY_ACTIONS)[number];
-export type ApiAction = FulfillmentAction | InventoryAction;
+/** The actions whose resources are in `group`, in the order of the table. */
+export function actionsOf(group: AclGroup): ApiAction[] {
+  return API_ACTIONS.filter((action) => ACL_RESOURCES[action].group === group);
+}
+
+/** The ten actions of the contract's fulfillment orders. */
+export const FULFILLMENT_ACTIONS = actionsOf('FulfillmentOrder');
+/** Listing warehouses and syncing stock. */
+export const INVENTORY_ACTIONS = actionsOf('Inventory');
 
 export const DEFAULT_ACL_PREFIX = 'Fulfil';
 
+export function isApiAction(value: string): value is ApiAction {
+  return Object.hasOwn(ACL_RESOURCES, value);
+}
+
 export function resourceOf(action: ApiAction, prefix = DEFAULT_ACL_PREFIX): string {
-  const group = (INVENTORY_ACTIONS as readonly string[]).includes(action)
-    ? 'Inventory'
-    : 'FulfillmentOrder';
-  return `${prefix}_${group}::api_${action}`;
+  const row: { group: string; name?: string } = ACL_RESOURCES[action];
+  return `${prefix}_${row.group}::api_${row.name ?? action}`;
 }
 
 export const ROLE_PRESETS = {
@@ -40,10 +62,15 @@ export const ROLE_PRESETS = {
     'stock_items',
   ],
   erp: ['pending_allocation', 'pending_invoice', 'failed', 'allocate', 'invoice', 'warehouses'],
-  all: [...FULFILLMENT_ACTIONS, ...INVENTORY_ACTIONS],
+  /** Every resource of a sales order (docs/channel-guide.md). */
+  channel: actionsOf('SalesOrder'),
+  all: API_ACTIONS,
 } as const satisfies Record<string, readonly ApiAction[]>;
 
 export type RolePreset = keyof typeof ROLE_PRESETS;
+
+/** The presets' names, in the order a person reads them: `partner, erp, channel, all`. */
+export const ROLE_PRESET_NAMES = Object.keys(ROLE_PRESETS) as RolePreset[];
 
 export function isRolePreset(value: string): value is RolePreset {
   return Object.hasOwn(ROLE_PRESETS, value);

@@ -1,5 +1,7 @@
 import type { ChangeHorizon, ChangePosition } from '../domain/change-cursor.js';
 import type { CourierLabel } from '../domain/courier-labels.js';
+import type { FeedName } from '../domain/feeds.js';
+import type { SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type {
   AuditEvent,
@@ -137,6 +139,46 @@ export interface PageVersions {
   entries: EntryChange[];
 }
 
+/** One page of a feed by id, as `PollQuery` is of a queue (`page`, `after`, `since`). */
+export interface FeedPageQuery {
+  store_id: number;
+  feed: FeedName;
+  /** 1-based. */
+  page: number;
+  page_size: number;
+  /** Only entries with `updated_at >= since`. */
+  since: Timestamp | null;
+  /** Only entries at one of these warehouses (a store-wide entry, at none, is not); null: all. */
+  warehouses: readonly string[] | null;
+  /** Keyset paging: only entries with `id > after` (`page` is then 1). Absent or null: all. */
+  after?: number | null;
+}
+
+/** The entries of a feed written after a change position (`since`), in change order. */
+export interface FeedChangesQuery {
+  store_id: number;
+  feed: FeedName;
+  page_size: number;
+  warehouses: readonly string[] | null;
+  /** Only entries whose (change, id) is greater than this position's (`order_id`: the id). */
+  after: ChangePosition;
+}
+
+/** One entry of a feed: the resource's id and the change that last wrote the entry. */
+export interface FeedEntry {
+  entry_id: number;
+  change: number;
+}
+
+/** An entry a transaction writes into a feed, with the transaction's change. */
+export interface FeedEntryWrite {
+  entry_id: number;
+  store_id: number;
+  /** Where a token's warehouse scope finds it; null: the whole store's, seen by no scope. */
+  warehouse_code: string | null;
+  updated_at: Timestamp;
+}
+
 /** How many orders one queue of one store lists. */
 export interface QueueCount {
   store_id: number;
@@ -246,7 +288,9 @@ export interface RepositoryTx extends AdminRepositoryTx {
   findOrder(storeId: number, number: string): Promise<FulfillmentOrder | null>;
   /**
    * Stores a new order with its items, the queues that list it and their documents (core's
-   * `queueDocuments`); returns it with every id assigned.
+   * `queueDocuments`); returns it with every id assigned. Moves its sales order in the
+   * `sales_orders` feed by the time the transaction commits, creating the sales order's record
+   * (`received` null) when the store has none.
    */
   insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder>;
   /**
@@ -262,7 +306,9 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * this transaction. Returns it with every id assigned and its items, shipments and invoices in
    * the order given. Also refreshes which queues list it and, for each, the stored document
    * (core's `queueDocuments`), in the same transaction. Shipments and invoices refer only to
-   * items already stored. Saving an order that does not exist is a bug and throws.
+   * items already stored. Saving an order that does not exist is a bug and throws. Unless all it
+   * writes is the courier's bookkeeping (`courier`, which no view shows), moves the order's sales
+   * order in the `sales_orders` feed by the time the transaction commits, as `insertOrder` does.
    */
   saveOrder(order: FulfillmentOrder): Promise<FulfillmentOrder>;
   /**
@@ -270,7 +316,8 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * ever takes (an operator's correction): its items and `created_at` stay, the other shipments
    * are untouched. The order must be locked in this transaction; a later read, or a `saveOrder`
    * in the same transaction, sees the new tracks. False, and nothing written, when the order
-   * has no shipment with this id.
+   * has no shipment with this id. Moves the order's sales order in the `sales_orders` feed, as
+   * `saveOrder` does.
    */
   updateShipmentTracks(
     orderId: number,
@@ -345,6 +392,52 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * says how many of its orders were abandoned (0 may be left out).
    */
   countQueues(): Promise<QueueCount[]>;
+
+  // ── feeds (docs/polling.md) ──────────────────────────────────────────────────────────────
+  /**
+   * One page of the feed's entries, ordered by id: the same paging as `pollQueue`. Read after
+   * `changeHorizon` in the same transaction, it shows at least what the horizon says.
+   */
+  pollFeed(query: FeedPageQuery): Promise<FeedEntry[]>;
+  /**
+   * Up to `page_size` entries of the feed after `query.after`, in (change, id) order, each with
+   * the change that last wrote it; like `pollChanges`, those at or above the horizon may come
+   * last and are not to be served yet.
+   */
+  pollFeedChanges(query: FeedChangesQuery): Promise<FeedEntry[]>;
+  /**
+   * Writes these entries of the feed (new ones inserted, others rewritten) with this
+   * transaction's change: committed together with the change of the resources they stand for,
+   * and told to `onQueueChange` listeners like a queue's.
+   */
+  writeFeedEntries(feed: FeedName, entries: readonly FeedEntryWrite[]): Promise<void>;
+  /** Deletes these entries of the feed (a resource that leaves it); absent ones are no error. */
+  removeFeedEntries(feed: FeedName, ids: readonly number[]): Promise<void>;
+
+  // ── sales orders ─────────────────────────────────────────────────────────────────────────
+  /**
+   * Stores sales orders as taken in, each with its entry of the `sales_orders` feed, and returns
+   * them with ids, in the order given. Their numbers are new to their store (intake claims the
+   * number's sequence first): storing one twice is a bug and throws.
+   */
+  insertSalesOrders(records: readonly SalesOrderRecord[]): Promise<SalesOrderRecord[]>;
+  /** The stored sales orders of the store with these numbers, in no particular order. */
+  findSalesOrders(storeId: number, numbers: readonly string[]): Promise<SalesOrderRecord[]>;
+  /** The stored sales orders with these ids, of any store, in no particular order. */
+  salesOrdersById(ids: readonly number[]): Promise<SalesOrderRecord[]>;
+  /** Every fulfillment order of these sales orders of the store, ordered by id. */
+  listSalesOrderFulfillments(
+    storeId: number,
+    numbers: readonly string[],
+  ): Promise<FulfillmentOrder[]>;
+  /**
+   * Moves these sales orders in the `sales_orders` feed with this transaction's change, by the
+   * time it commits. `insertOrder(s)`, `saveOrder` (unless all it writes is the courier's
+   * bookkeeping, which no view shows) and `updateShipmentTracks` move the sales order of the
+   * fulfillment order they write by themselves; this is for any other change of what the sales
+   * order view shows. Numbers the store has no record of are left alone.
+   */
+  touchSalesOrders(storeId: number, numbers: readonly string[]): Promise<void>;
 
   // ── courier labels ───────────────────────────────────────────────────────────────────────
   /** The order's labels (docs/couriers.md), oldest first. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isRolePreset } from '../domain/acl.js';
+import { isRolePreset, ROLE_PRESET_NAMES } from '../domain/acl.js';
 import { ACTIVE_QUEUES } from '../domain/item-stage.js';
 import {
   boundedText,
@@ -145,6 +145,8 @@ export const WarehouseInput = v.object({
 
 export const MIN_TOKEN_LENGTH = 32;
 
+const ACL_MESSAGE = `must be ${ROLE_PRESET_NAMES.map((name) => `"${name}"`).join(', ')} or a list of resources`;
+
 export const TokenInput = v.object({
   name: requiredLabel,
   /** A chosen secret (seed files, tests); omitted, one is generated. */
@@ -155,14 +157,8 @@ export const TokenInput = v.object({
     ),
   ),
   acl: v.union(
-    [
-      v.pipe(
-        v.string(),
-        v.check(isRolePreset, 'must be "partner", "erp", "all" or a list of resources'),
-      ),
-      v.pipe(v.array(code), v.minLength(1)),
-    ],
-    'must be "partner", "erp", "all" or a list of resources',
+    [v.pipe(v.string(), v.check(isRolePreset, ACL_MESSAGE)), v.pipe(v.array(code), v.minLength(1))],
+    ACL_MESSAGE,
   ),
   warehouses: v.optional(v.nullable(v.array(code)), null),
   expires_at: v.optional(v.nullable(timestamp), null),

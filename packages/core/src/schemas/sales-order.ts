@@ -81,3 +81,21 @@ export type SalesOrderInput = v.InferInput<typeof SalesOrderInput>;
 export type SalesOrderItemInput = v.InferInput<typeof SalesOrderItemInput>;
 export type SalesOrder = v.InferOutput<typeof SalesOrderInput>;
 export type SalesOrderItem = v.InferOutput<typeof SalesOrderItemInput>;
+
+/** The most sales orders one batch request takes. */
+export const MAX_SALES_ORDER_BATCH = 100;
+
+/** Body of `POST /V1/salesOrders`: one sales order (docs/channel-guide.md). */
+export const SalesOrderRequest = v.object({ sales_order: SalesOrderInput });
+
+/** Body of `POST /V1/salesOrders/batch`: 1 to 100 sales orders, each answered on its own. */
+export const SalesOrdersRequest = v.object({
+  sales_orders: v.pipe(
+    v.array(SalesOrderInput),
+    v.minLength(1, 'must hold at least one sales order'),
+    v.maxLength(MAX_SALES_ORDER_BATCH, `must hold at most ${MAX_SALES_ORDER_BATCH} sales orders`),
+  ),
+});
+
+export type SalesOrderRequestInput = v.InferInput<typeof SalesOrderRequest>;
+export type SalesOrdersRequestInput = v.InferInput<typeof SalesOrdersRequest>;

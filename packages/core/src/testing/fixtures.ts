@@ -235,12 +235,13 @@ export function salesOrder(
 export const SEED_TOKENS = {
   partner: 'fixture-partner-token-0123456789abcdef',
   erp: 'fixture-erp-token-000-0123456789abcdef',
+  channel: 'fixture-channel-token-0123456789abcdef',
 } as const;
 
 /**
  * A seed (the document `loadSeed` and `fulfil seed` take) with one store, `default`: partner
- * warehouse WH-A, 100 of SKU-1, SKU-2 and SKU-3 there, a partner token scoped to WH-A and an ERP
- * token (secrets in SEED_TOKENS), and no orders. Every field of the store can be overridden.
+ * warehouse WH-A, 100 of SKU-1, SKU-2 and SKU-3 there, a partner token scoped to WH-A, an ERP
+ * token and a sales channel's token (secrets in SEED_TOKENS), and no orders. Every field of the store can be overridden.
  */
 export function seed(overrides: Partial<SeedInput['stores'][number]> = {}): SeedInput {
   return {
@@ -257,6 +258,7 @@ export function seed(overrides: Partial<SeedInput['stores'][number]> = {}): Seed
         tokens: [
           { name: 'partner', token: SEED_TOKENS.partner, acl: 'partner', warehouses: ['WH-A'] },
           { name: 'erp', token: SEED_TOKENS.erp, acl: 'erp' },
+          { name: 'channel', token: SEED_TOKENS.channel, acl: 'channel' },
         ],
         orders: [],
         ...overrides,

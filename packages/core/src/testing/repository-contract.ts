@@ -5,6 +5,7 @@ import { auditContract } from './contract/audit.js';
 import { changeFeedContract } from './contract/change-feed.js';
 import { changeStampContract } from './contract/change-stamp.js';
 import { courierDueContract } from './contract/courier-due.js';
+import { feedsContract } from './contract/feeds.js';
 import {
   contractHarness,
   type RepositoryFactory,
@@ -15,6 +16,7 @@ import { labelsContract } from './contract/labels.js';
 import { ordersContract } from './contract/orders.js';
 import { pageVersionsContract } from './contract/page-versions.js';
 import { queuesContract } from './contract/queues.js';
+import { salesOrdersContract } from './contract/sales-orders.js';
 import { sequencesContract } from './contract/sequences.js';
 import { shipmentTracksContract } from './contract/shipment-tracks.js';
 import { stockContract } from './contract/stock.js';
@@ -75,6 +77,8 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
     queuesContract(h);
     changeFeedContract(h);
     pageVersionsContract(h);
+    feedsContract(h);
+    salesOrdersContract(h);
     sequencesContract(h);
     courierDueContract(h);
     labelsContract(h);

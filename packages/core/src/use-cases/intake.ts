@@ -8,8 +8,9 @@ import {
   partAmounts,
   salesOrderAmounts,
 } from '../domain/new-order.js';
-import { presentOrder } from '../domain/present.js';
 import { byPriority, type RouteAssignment, type RoutingContext } from '../domain/routing.js';
+import type { SalesOrderRecord } from '../domain/sales-order-view.js';
+import type { Timestamp } from '../domain/timestamp.js';
 import {
   type FulfillmentOrder,
   ITEM_AMOUNT_FIELDS,
@@ -19,9 +20,7 @@ import {
   type Warehouse,
 } from '../domain/types.js';
 import type { NewAuditEvent, RepositoryTx } from '../ports/repository.js';
-import { parseWith } from '../schemas/parse.js';
-import type { OrderResource } from '../schemas/resources.js';
-import { type SalesOrder, SalesOrderInput } from '../schemas/sales-order.js';
+import type { SalesOrder } from '../schemas/sales-order.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
 
 function assertCompleteRoute(
@@ -89,15 +88,21 @@ export interface IntakeSession {
   claim(plan: IntakePlan): void;
   /**
    * Claims the sequences of every sales order kept since the last flush (one set-based write),
-   * then writes their orders, stock effects and audit events. Fails with `already_exists` when
-   * one of them was taken in meanwhile by a racing transaction: its sequence was claimed by now,
-   * so the transaction must then be rolled back. Returns the fulfillment orders created, one list
-   * per claim, in the order claimed.
+   * then writes their orders, the sales orders as taken in, stock effects and audit events.
+   * Fails with `already_exists` when one of them was taken in meanwhile by a racing transaction:
+   * its sequence was claimed by now, so the transaction must then be rolled back. Returns, per
+   * claim in the order claimed, the sales order stored and the fulfillment orders created.
    */
-  flush(): Promise<FulfillmentOrder[][]>;
+  flush(): Promise<ClaimWritten[]>;
 }
 
-function alreadyTakenIn(salesOrderNumber: string): DomainError {
+/** What `IntakeSession.flush` wrote of one claimed sales order. */
+export interface ClaimWritten {
+  record: SalesOrderRecord;
+  orders: FulfillmentOrder[];
+}
+
+export function alreadyTakenIn(salesOrderNumber: string): DomainError {
   return fieldError(
     'already_exists',
     'Sales order %fieldValue was already taken in.',
@@ -109,6 +114,8 @@ function alreadyTakenIn(salesOrderNumber: string): DomainError {
 /** A sales order kept by `claim`, with its new orders, until `flush` writes them. */
 interface ClaimedSalesOrder {
   sales_order_number: string;
+  order: SalesOrder;
+  at: Timestamp;
   orders: FulfillmentOrder[];
 }
 
@@ -199,7 +206,7 @@ export async function openIntakeSession(
         orders.push(opened.order);
       }
       claimedNumbers.add(number);
-      claimed.push({ sales_order_number: number, orders });
+      claimed.push({ sales_order_number: number, order, at, orders });
     },
     async flush() {
       const batch = claimed;
@@ -221,6 +228,16 @@ export async function openIntakeSession(
       if (raced !== -1)
         throw alreadyTakenIn((batch[raced] as ClaimedSalesOrder).sales_order_number);
       const saved = await tx.insertOrders(batch.flatMap((entry) => entry.orders));
+      const records = await tx.insertSalesOrders(
+        batch.map((entry) => ({
+          id: 0,
+          store_id: store.id,
+          sales_order_number: entry.sales_order_number,
+          sales_order_id: entry.order.sales_order_id,
+          received: entry.order,
+          created_at: entry.at,
+        })),
+      );
       if (deltas.length) await tx.adjustStock(store.id, deltas);
       const audit: NewAuditEvent[] = saved.map((order) => ({
         order_id: order.id,
@@ -234,33 +251,11 @@ export async function openIntakeSession(
       }));
       if (audit.length) await tx.appendAudit(audit);
       let next = 0;
-      return batch.map((entry) => {
-        const created = saved.slice(next, next + entry.orders.length);
+      return batch.map((entry, index) => {
+        const orders = saved.slice(next, next + entry.orders.length);
         next += entry.orders.length;
-        return created;
+        return { record: records[index] as SalesOrderRecord, orders };
       });
     },
   };
-}
-
-/**
- * Takes in a sales order from the shop: routes its lines (a pinned `warehouse_code` wins) into
- * one or more fulfillment orders, numbered `<sales_order_number>-<n>`, in one transaction.
- */
-export async function intakeSalesOrder(
-  deps: EngineDeps,
-  storeCode: string,
-  salesOrder: unknown,
-  actorName = 'operator',
-): Promise<OrderResource[]> {
-  const order = parseWith(SalesOrderInput, salesOrder);
-  const created = await deps.repository.transaction(async (tx) => {
-    const session = await openIntakeSession(deps, tx, storeCode, actorName);
-    const [known] = await tx.knownSalesOrders(session.store.id, [order.sales_order_number]);
-    if (known !== undefined) throw alreadyTakenIn(order.sales_order_number);
-    session.claim(await session.plan(order));
-    const [created = []] = await session.flush();
-    return created;
-  });
-  return created.map((fulfillment) => presentOrder(fulfillment, 'whole'));
 }

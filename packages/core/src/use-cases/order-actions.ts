@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { FulfillmentAction } from '../domain/acl.js';
+import type { ApiAction } from '../domain/acl.js';
 import { accept } from '../domain/actions/accept.js';
 import { allocate } from '../domain/actions/allocate.js';
 import { invoice } from '../domain/actions/invoice.js';
@@ -93,7 +93,7 @@ function rejectedLinesOf(saved: FulfillmentOrder, outcome: ActionOutcome) {
 }
 
 function publicAction<TSchema extends v.GenericSchema, TInput extends { order_id: string }>(
-  action: FulfillmentAction,
+  action: ApiAction,
   schema: TSchema,
   body: string,
   pick: (parsed: v.InferOutput<TSchema>) => TInput,

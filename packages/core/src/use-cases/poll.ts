@@ -112,6 +112,70 @@ function conflict(first: string, second: string): DomainError {
   );
 }
 
+/** The paging a queue or feed GET asks for (docs/polling.md), checked. */
+export interface Paging {
+  page: number;
+  date: string | undefined;
+  after: number | undefined;
+  since: string | undefined;
+  /** The position `since` names; null without `since`. */
+  from: ChangePosition | null;
+}
+
+/**
+ * `page` and `date` as the contract says; `after=<id>` the next 100 with a greater id;
+ * `since=<cursor>` the changes after the cursor. `page` and `after` together, or `since` with any
+ * of `page`, `after`, `date`, are 400.
+ */
+export function readPaging(query: unknown): Paging {
+  const { page, date, after, since } = parseWith(QueuePollParams, query);
+  const sent = (name: string) =>
+    typeof query === 'object' &&
+    query !== null &&
+    (query as Record<string, unknown>)[name] !== undefined;
+  if (after !== undefined && sent('page')) throw conflict('page', 'after');
+  if (since !== undefined) {
+    for (const other of ['page', 'after', 'date']) if (sent(other)) throw conflict(other, 'since');
+  }
+  return { page, date, after, since, from: since === undefined ? null : decodeCursor(since) };
+}
+
+/** A 410 for a cursor the horizon's database cannot serve (another database's, or a future one). */
+export function assertServable(
+  from: ChangePosition,
+  horizon: ChangeHorizon,
+  since: string | undefined,
+): void {
+  if (!isServable(from, horizon)) {
+    throw fieldError(
+      'cursor_expired',
+      'The cursor in "%fieldName" can no longer be served: poll again without it and take the new Fulfil-Cursor.',
+      'since',
+      since,
+    );
+  }
+}
+
+/**
+ * A `since` page of entries read after `from` in (change, id) order: those below the horizon,
+ * and the cursor that continues after them (after the last one when the page is full, else at
+ * the horizon). `pending` says some were left for a later read.
+ */
+export function changesPage<E extends { change: number; order_id: number }>(
+  entries: readonly E[],
+  from: ChangePosition,
+  horizon: ChangeHorizon,
+): { served: E[]; cursor: string; pending: boolean } {
+  // Entries come in change order: those a later read may still precede come last.
+  const served = entries.filter((entry) => entry.change < horizon.horizon);
+  const last = served.at(-1);
+  const next: ChangePosition =
+    served.length === PAGE_SIZE && last
+      ? { epoch: horizon.epoch, change: last.change, order_id: last.order_id }
+      : laterPosition(from, positionAt(horizon));
+  return { served, cursor: encodeCursor(next), pending: served.length < entries.length };
+}
+
 /**
  * A queue GET with the extensions of docs/polling.md: `page` and `date` as the contract says;
  * `after=<id>` the next 100 with a greater id; `since=<cursor>` the queue's orders changed after
@@ -125,16 +189,7 @@ export async function pollQueuePage(
   query: unknown = {},
 ): Promise<QueuePage> {
   authorize(deps, actor, queue);
-  const { page, date, after, since } = parseWith(QueuePollParams, query);
-  const sent = (name: string) =>
-    typeof query === 'object' &&
-    query !== null &&
-    (query as Record<string, unknown>)[name] !== undefined;
-  if (after !== undefined && sent('page')) throw conflict('page', 'after');
-  if (since !== undefined) {
-    for (const other of ['page', 'after', 'date']) if (sent(other)) throw conflict(other, 'since');
-  }
-  const from = since === undefined ? null : decodeCursor(since);
+  const { page, date, after, since, from } = readPaging(query);
   const pageQueryOf = (storeId: number): PollQuery => ({
     store_id: storeId,
     queue,
@@ -186,14 +241,7 @@ export async function pollQueuePage(
       return answer(store.id, horizon, await tx.pollDocuments(pageQuery));
     }
     const horizon = await tx.changeHorizon();
-    if (!isServable(from, horizon)) {
-      throw fieldError(
-        'cursor_expired',
-        'The cursor in "%fieldName" can no longer be served: poll again without it and take the new Fulfil-Cursor.',
-        'since',
-        since,
-      );
-    }
+    assertServable(from, horizon, since);
     const entries = await tx.pollChanges({
       store_id: store.id,
       queue,
@@ -201,17 +249,11 @@ export async function pollQueuePage(
       warehouses: actor.warehouses,
       after: from,
     });
-    // Entries come in change order: those a later read may still precede come last.
-    const served = entries.filter((entry) => entry.change < horizon.horizon);
-    const last = served.at(-1);
-    const next: ChangePosition =
-      served.length === PAGE_SIZE && last
-        ? { epoch: horizon.epoch, change: last.change, order_id: last.order_id }
-        : laterPosition(from, positionAt(horizon));
+    const { served, cursor, pending } = changesPage(entries, from, horizon);
     return {
       documents: served.map((entry) => entry.document),
-      cursor: encodeCursor(next),
-      pending: served.length < entries.length,
+      cursor,
+      pending,
       store_id: store.id,
     };
   }, mode);

@@ -1,30 +1,28 @@
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_ACL_PREFIX, DomainError, hashTokenSecret, type Principal } from '@fulfil/core';
+import { DEFAULT_ACL_PREFIX, hashTokenSecret, type Principal } from '@fulfil/core';
 import { AdminFile } from './admin-file.js';
 import {
-  ADMIN_ROUTES,
   type AdminOptions,
   type AdminRoute,
   createAdminServer,
   requestIdOf,
 } from './admin-handler.js';
-import { type AuthThrottle, createAuthThrottle, throttledFailure } from './auth-throttle.js';
+import { answer, answerFixed, answerValue, headersOf, respond, statusOf } from './answers.js';
+import { type AuthThrottle, createAuthThrottle } from './auth-throttle.js';
+import { createAuthenticator } from './authentication.js';
 import { stdoutLog } from './batched-lines.js';
-import { clientAddress } from './client-address.js';
-import { docsAsset, ICON_ASSET } from './docs-assets.js';
+import { docsAsset } from './docs-assets.js';
 import { type DocsPage, loadDocsPage } from './docs-page.js';
 import { describeError, HttpError } from './errors.js';
 import { heldToken } from './held-token.js';
-import { HOME_PATH, homeAnswer } from './home-page.js';
-import { JsonDocuments } from './json-documents.js';
+import { homeAnswer } from './home-page.js';
 import { createLoginThrottle, type LoginThrottle } from './login-throttle.js';
 import { DEFAULT_LONG_POLL_LIMITS, type LongPollLimits, LongPolls } from './long-poll.js';
 import { JSON_MEDIA, negotiate, type Produced, parseContentType, requestFormat } from './media.js';
 import type { Metrics } from './metrics.js';
 import { buildOpenApiDocument, type OpenApiDocument, storeServers } from './openapi/document.js';
-import { type Precompressed, representation } from './precompressed.js';
-import { HEALTH_PATH, health, READY_PATH, ready } from './probes.js';
-import { METRICS_PATH, PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
+import { health, ready } from './probes.js';
+import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
 import { parsePublicUrl, requestBaseUrl } from './public-url.js';
 import { queueLook } from './queue-look.js';
 import { randomHex } from './random-hex.js';
@@ -36,17 +34,11 @@ import {
   ResponseCache,
   type ResponseCacheLimits,
 } from './response-cache.js';
-import { createRouter, type RouteMatch } from './router.js';
-import { DOCS_PATH, OPERATIONS, type Operation, SCHEMA_PATH, STORE_PREFIX } from './routes.js';
+import { operationOf, type Route, routeTable } from './route-table.js';
+import type { RouteMatch } from './router.js';
 import { sharedRead } from './shared-read.js';
-import {
-  type HttpEngine,
-  type HttpRequest,
-  type HttpResponse,
-  type LogFn,
-  logEntry,
-} from './types.js';
-import { encodeXmlResponse } from './xml.js';
+import type { HttpEngine, HttpRequest, HttpResponse, LogFn } from './types.js';
+import { logEntry } from './types.js';
 
 /**
  * The largest legitimate body is a stock batch of 10,000 items (the most one batch may hold) with
@@ -117,66 +109,8 @@ export interface RequestHandler {
   readonly waiting: number;
 }
 
-type Route =
-  | { kind: 'operation'; operation: Operation }
-  | { kind: 'schema' }
-  | { kind: 'docs' }
-  /** An image of the docs page; `name` fixed, or the path's `asset`. */
-  | { kind: 'asset'; name?: string }
-  | { kind: 'health' }
-  | { kind: 'ready' }
-  | { kind: 'metrics' }
-  | { kind: 'home' }
-  | AdminRoute;
-
+export { METRICS_PATH } from './prometheus.js';
 export { tooLarge } from './refusals.js';
-
-function encode(value: unknown, media: Produced): string | Buffer {
-  if (value instanceof JsonDocuments) {
-    return media.format === 'xml' ? encodeXmlResponse(value.values()) : value.json();
-  }
-  return media.format === 'xml' ? encodeXmlResponse(value) : JSON.stringify(value);
-}
-
-/** Every answer goes out through here, so every one has these headers. */
-function answer(
-  status: number,
-  contentType: string,
-  body: string | Buffer,
-  headers: Record<string, string> = {},
-): HttpResponse {
-  return {
-    status,
-    headers: {
-      'content-type': contentType,
-      'cache-control': 'no-store',
-      // Browsers must take every answer, error bodies included, as the type it says it is.
-      'x-content-type-options': 'nosniff',
-      vary: 'Accept',
-      ...headers,
-    },
-    body,
-  };
-}
-
-/** A precompressed answer, in the coding the client takes, or 304 when it has it already. */
-function answerFixed(request: HttpRequest, fixed: Precompressed): HttpResponse {
-  const chosen = representation(
-    fixed,
-    header(request.headers, 'accept-encoding'),
-    header(request.headers, 'if-none-match'),
-  );
-  return answer(chosen.status, fixed.contentType, chosen.body, chosen.headers);
-}
-
-function respond(
-  status: number,
-  value: unknown,
-  media: Produced,
-  headers: Record<string, string> = {},
-): HttpResponse {
-  return answer(status, media.contentType, encode(value, media), headers);
-}
 
 function defaultReportId(): string {
   return randomHex(6);
@@ -230,72 +164,15 @@ export function createRequestHandler(
   const cache =
     changeStamp && now && cacheLimits.entries > 0 ? new ResponseCache(cacheLimits) : undefined;
 
-  /**
-   * The principal of the request's token. A failure counts against the client's address, and
-   * once the address is throttled it is answered 429 instead of 401; success never is. With a
-   * change stamp, a principal authenticated under the same stamp is taken from the cache,
-   * unless its token has expired since: then the engine refuses it as before.
-   */
-  async function authenticate(
-    request: HttpRequest,
-    storeCode: string,
-    credentials: Credentials,
-    cached?: { stamp: string; identity: string },
-  ): Promise<Principal> {
-    if (cache && cached && now) {
-      const principal = cache.principal(cached.stamp, cached.identity);
-      const expiresAt = principal?.expires_at;
-      if (principal && (expiresAt === null || (expiresAt !== undefined && expiresAt > now()))) {
-        return principal;
-      }
-    }
-    const principal = await authenticateAnew(request, storeCode, credentials);
-    // Successes only: a refusal is never kept, so it is decided afresh (and throttled) each time.
-    if (cache && cached && principal.expires_at !== undefined) {
-      cache.keepPrincipal(cached.stamp, cached.identity, principal);
-    }
-    return principal;
-  }
+  const authenticate = createAuthenticator({
+    engine,
+    throttle,
+    cache,
+    now,
+    trustProxy,
+    observeAuthFailure,
+  });
 
-  async function authenticateAnew(
-    request: HttpRequest,
-    storeCode: string,
-    credentials: Credentials,
-  ): Promise<Principal> {
-    try {
-      if (credentials.malformed) {
-        throw new DomainError(
-          'unauthenticated',
-          'The Authorization header must read "Bearer <token>".',
-        );
-      }
-      return await engine.authenticate(storeCode, credentials.secret);
-    } catch (error) {
-      throw throttledFailure(throttle, clientAddress(request, trustProxy), error, (status) =>
-        observeAuthFailure?.('api', status),
-      );
-    }
-  }
-
-  const router = createRouter<Route>();
-  for (const operation of OPERATIONS) {
-    router.add(operation.method, `${STORE_PREFIX}${operation.path}`, {
-      kind: 'operation',
-      operation,
-    });
-  }
-  router.add('GET', `${STORE_PREFIX}${SCHEMA_PATH}`, { kind: 'schema' });
-  // The API reference page, public like the document it renders: the default store's at /docs.
-  router.add('GET', DOCS_PATH, { kind: 'docs' });
-  router.add('GET', `${STORE_PREFIX}${DOCS_PATH}`, { kind: 'docs' });
-  // Relative to either page, its images are at `docs/<name>`.
-  router.add('GET', `${DOCS_PATH}/:asset`, { kind: 'asset' });
-  router.add('GET', `${STORE_PREFIX}${DOCS_PATH}/:asset`, { kind: 'asset' });
-  router.add('GET', '/favicon.ico', { kind: 'asset', name: ICON_ASSET });
-  router.add('GET', HOME_PATH, { kind: 'home' });
-  router.add('GET', HEALTH_PATH, { kind: 'health' });
-  router.add('GET', READY_PATH, { kind: 'ready' });
-  if (metrics) router.add('GET', METRICS_PATH, { kind: 'metrics' });
   let admin: ReturnType<typeof createAdminServer> | undefined;
   if (options.admin) {
     if (!engine.admin) throw new Error('fulfil: the admin API needs an engine with its admin side');
@@ -308,16 +185,8 @@ export function createRequestHandler(
       },
       { ...options.admin, trustProxy },
     );
-    for (const { method, pattern, route } of ADMIN_ROUTES) router.add(method, pattern, route);
   }
-
-  /** A bounded set of names: a route's operation, or `unmatched`. */
-  const operationOf = (match: RouteMatch<Route>): string => {
-    if (match.kind !== 'found') return 'unmatched';
-    const route = match.handler;
-    if (route.kind === 'admin') return `admin_${route.operation.operationId}`;
-    return route.kind === 'operation' ? route.operation.operationId : route.kind;
-  };
+  const router = routeTable({ metrics: metrics !== undefined, admin: admin !== undefined });
 
   let docsPage: DocsPage | null | undefined;
   let document: OpenApiDocument | undefined;
@@ -475,7 +344,7 @@ export function createRequestHandler(
         .hold(
           heldToken(engine, storeCode, secret as string, principal),
           seconds,
-          queueLook(engine, operation, { principal, body, query }),
+          queueLook(engine, operation, { principal, body, query, params: match.params }),
           request.signal,
         )
         .then((result) => respond(200, result, media, headersOf(result)));
@@ -486,6 +355,8 @@ export function createRequestHandler(
       JSON.stringify([
         cached.identity,
         operation.operationId,
+        // The path names the resource (`/V1/salesOrders/{sales_order_number}`).
+        request.path,
         media.contentType,
         ...operation.query.map((name) => query[name] ?? null),
       ]);
@@ -496,8 +367,8 @@ export function createRequestHandler(
         return hit;
       }
     }
-    const result = await operation.run(engine, { principal, body, query });
-    const response = respond(200, result, media, headersOf(result));
+    const result = await operation.run(engine, { principal, body, query, params: match.params });
+    const response = respond(statusOf(result), answerValue(result), media, headersOf(result));
     return cache && cached && key ? cache.keepResponse(cached.stamp, key, response) : response;
   }
 
@@ -570,9 +441,4 @@ export function createRequestHandler(
 /** The seconds a `wait` asks for; 0 when absent or not a number (the engine then answers 400). */
 function waitSeconds(wait: string | undefined): number {
   return wait !== undefined && /^\d{1,9}$/.test(wait) ? Number(wait) : 0;
-}
-
-/** The headers an answer carries of its own (a queue page's `Fulfil-Cursor`). */
-function headersOf(result: unknown): Record<string, string> {
-  return result instanceof JsonDocuments ? result.headers : {};
 }

@@ -4,8 +4,9 @@ import type { Operation, OperationInput } from './routes.js';
 import type { HttpEngine } from './types.js';
 
 /**
- * One look of a long poll at its queue: the operation run again, never answered from the cache.
- * Made apart from the request's handling so that a held request keeps only these alive.
+ * One look of a long poll at what it waits on, a queue or a feed (any operation answering a
+ * page as `JsonDocuments` with its poll facts): the operation run again, never answered from the
+ * cache. Made apart from the request's handling so that a held request keeps only these alive.
  */
 export function queueLook(
   engine: HttpEngine,

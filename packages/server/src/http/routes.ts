@@ -6,8 +6,12 @@ import {
   OrderResourceSchema,
   type Principal,
   type QueueName,
+  type QueuePage,
   type QueuePollParams,
   RejectRequest,
+  SalesOrderRequest,
+  SalesOrderResourceSchema,
+  SalesOrdersRequest,
   ShipRequest,
   StockItemResourceSchema,
   StockItemsRequest,
@@ -15,7 +19,9 @@ import {
   WarehouseResourceSchema,
 } from '@fulfil/core';
 import type * as v from 'valibot';
+import { WithStatus } from './answers.js';
 import { JsonDocuments } from './json-documents.js';
+import { batchEntryOf, SalesOrderBatchEntrySchema } from './sales-orders.js';
 import type { HttpEngine } from './types.js';
 
 /**
@@ -37,14 +43,16 @@ export interface OperationInput {
   body: unknown;
   /** The query parameters the operation declares, as text; absent ones are not there. */
   query: Record<string, string>;
+  /** The path's parameters (`{sales_order_number}`), percent-decoded. */
+  params: Record<string, string>;
 }
 
 export interface Operation {
   method: 'GET' | 'POST';
-  /** Below `STORE_PREFIX`, with OpenAPI's `{name}` style left out: these paths have none. */
+  /** Below `STORE_PREFIX`; a path parameter in OpenAPI's style, `{name}`, a whole segment. */
   path: string;
   operationId: string;
-  tag: 'Warehouses' | 'Fulfillment orders';
+  tag: 'Warehouses' | 'Fulfillment orders' | 'Sales orders';
   summary: string;
   /** The ACL action (docs/behaviour.md, Tokens and ACL) whose resource the token must grant. */
   action: ApiAction;
@@ -59,8 +67,13 @@ export interface Operation {
    * finished response may be kept while the repository's change stamp stays the same.
    */
   cacheable?: boolean;
-  /** The response resource; `many` answers an array of it. */
-  response: { schema: v.GenericSchema; many: boolean };
+  /**
+   * The response resource; `many` answers an array of it; `created`: 201 when the run answers
+   * a `WithStatus` of 201 (the first intake), else 200.
+   */
+  response: { schema: v.GenericSchema; many: boolean; created?: boolean };
+  /** Error statuses the operation answers beyond those of every operation (409 of an intake). */
+  conflict?: boolean;
   run(engine: HttpEngine, input: OperationInput): Promise<unknown>;
 }
 
@@ -115,6 +128,19 @@ function camelCase(name: string): string {
 const order = { schema: OrderResourceSchema, many: false } as const;
 const orders = { schema: OrderResourceSchema, many: true } as const;
 
+/** A page of a queue or feed: its stored documents, its cursor, what a long poll needs. */
+function pageAnswer(page: QueuePage): JsonDocuments {
+  return new JsonDocuments(
+    page.documents,
+    { [CURSOR_HEADER]: page.cursor },
+    { pending: page.pending, storeId: page.store_id },
+    page.json,
+  );
+}
+
+/** The polling parameters of a queue GET and of a feed (docs/polling.md). */
+const PAGED = ['page', 'date', 'after', 'since', 'wait'] as const;
+
 export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
@@ -148,19 +174,12 @@ export const OPERATIONS: readonly Operation[] = [
       summary,
       action: queue,
       // `after`, `since` and `wait` are extensions (docs/polling.md): without them, the contract.
-      query: ['page', 'date', 'after', 'since', 'wait'],
+      query: PAGED,
       cacheable: true,
       longPoll: true,
       response: orders,
-      run: async (engine, { principal, query }) => {
-        const page = await engine.pollPage(principal, queue, query);
-        return new JsonDocuments(
-          page.documents,
-          { [CURSOR_HEADER]: page.cursor },
-          { pending: page.pending, storeId: page.store_id },
-          page.json,
-        );
-      },
+      run: async (engine, { principal, query }) =>
+        pageAnswer(await engine.pollPage(principal, queue, query)),
     }),
   ),
   ...ACTIONS.map(
@@ -177,7 +196,73 @@ export const OPERATIONS: readonly Operation[] = [
       run: (engine, { principal, body }) => engine[action](principal, unverified(body)),
     }),
   ),
+  // A sales channel's operations (docs/channel-guide.md).
+  {
+    method: 'POST',
+    path: '/V1/salesOrders',
+    operationId: 'createSalesOrder',
+    tag: 'Sales orders',
+    summary:
+      'Take in a sales order, once by its number: 201 the first time, 200 and the same view for a repeat with the same content, 409 naming each differing field for other content.',
+    action: 'create_sales_order',
+    request: SalesOrderRequest,
+    query: [],
+    response: { schema: SalesOrderResourceSchema, many: false, created: true },
+    conflict: true,
+    run: async (engine, { principal, body }) => {
+      const taken = await engine.createSalesOrder(principal, unverified(body));
+      return new WithStatus(taken.outcome === 'created' ? 201 : 200, taken.sales_order);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/V1/salesOrders/batch',
+    operationId: 'createSalesOrders',
+    tag: 'Sales orders',
+    summary:
+      'Take in 1 to 100 sales orders in one transaction, each answered on its own, in order: its status (201, 200, 409 or 400) and its view or error body.',
+    action: 'create_sales_order',
+    request: SalesOrdersRequest,
+    query: [],
+    response: { schema: SalesOrderBatchEntrySchema, many: true },
+    run: async (engine, { principal, body }) =>
+      (await engine.createSalesOrders(principal, unverified(body))).map(batchEntryOf),
+  },
+  {
+    method: 'GET',
+    path: '/V1/salesOrders/{sales_order_number}',
+    operationId: 'getSalesOrder',
+    tag: 'Sales orders',
+    summary:
+      'The Sales order view: status, fulfillment orders, shipments with their tracks, invoices.',
+    action: 'read_sales_orders',
+    query: [],
+    cacheable: true,
+    response: { schema: SalesOrderResourceSchema, many: false },
+    run: (engine, { principal, params }) =>
+      engine.getSalesOrder(principal, params.sales_order_number ?? ''),
+  },
+  {
+    method: 'GET',
+    path: '/V1/salesOrders',
+    operationId: 'listSalesOrders',
+    tag: 'Sales orders',
+    summary:
+      "The store's sales orders as their views, by id; followed with `since` and `wait`, a sales order comes again whenever its view changes.",
+    action: 'read_sales_orders',
+    query: PAGED,
+    cacheable: true,
+    longPoll: true,
+    response: { schema: SalesOrderResourceSchema, many: true },
+    run: async (engine, { principal, query }) =>
+      pageAnswer(await engine.pollSalesOrders(principal, query)),
+  },
 ];
+
+/** The router's pattern of an operation's path: `{name}` as `:name`. */
+export function routePattern(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
 
 /** The OpenAPI document's own path, public like the contract it describes. */
 export const SCHEMA_PATH = '/schema';

@@ -56,6 +56,10 @@ export type HttpEngine = Pick<
   | 'allocate'
   | 'ship'
   | 'invoice'
+  | 'createSalesOrder'
+  | 'createSalesOrders'
+  | 'getSalesOrder'
+  | 'pollSalesOrders'
   | 'listStores'
   | 'queueDepths'
 > &

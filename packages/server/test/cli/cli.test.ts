@@ -227,10 +227,24 @@ describe('fulfil: data commands', () => {
       expires_at: '2099-12-31 23:59:59',
     });
 
+    // A sales channel's token: the channel preset, or its actions by name.
+    const shop = await cli(['token', 'create', '--name', 'shop', '--acl', 'channel']);
+    expect(shop.code).toBe(0);
+    expect(shop.stdout.json<{ resources: string[] }>().resources.sort()).toEqual([
+      'Fulfil_SalesOrder::api_cancel',
+      'Fulfil_SalesOrder::api_create',
+      'Fulfil_SalesOrder::api_hold',
+      'Fulfil_SalesOrder::api_read',
+    ]);
+    const reader = await cli(['token', 'create', '--name', 'reader', '--acl', 'read_sales_orders']);
+    expect(reader.stdout.json<{ resources: string[] }>().resources).toEqual([
+      'Fulfil_SalesOrder::api_read',
+    ]);
+
     const listed = await cli(['token', 'list']);
     expect(listed.code).toBe(0);
     const tokens = listed.stdout.json<{ name: string; revoked_at: string | null }[]>();
-    expect(tokens.map((t) => t.name)).toEqual(['erp', 'ops', 'partner-a']);
+    expect(tokens.map((t) => t.name)).toEqual(['erp', 'ops', 'partner-a', 'reader', 'shop']);
     expect(listed.stdout.text).not.toContain(token.token);
     expect(listed.stdout.text).not.toContain(PARTNER_SECRET);
     expect(listed.stdout.text).not.toMatch(/"hash"/);

@@ -63,6 +63,10 @@ function stubEngine(failure: () => never): HttpEngine {
     allocate: unused,
     ship: unused,
     invoice: unused,
+    createSalesOrder: unused,
+    createSalesOrders: unused,
+    getSalesOrder: unused,
+    pollSalesOrders: unused,
     listStores: unused,
     queueDepths: unused,
   };

@@ -126,6 +126,8 @@ describe('the operations', () => {
       'ShipRequest',
       'InvoiceRequest',
       'StockItemsRequest',
+      'SalesOrderRequest',
+      'SalesOrdersRequest',
     ];
     expect(Object.keys(document.components.requestBodies).sort()).toEqual([...names].sort());
     const bodies = operations

@@ -87,7 +87,8 @@ export function createOpenApiValidator(document: Json): OpenApiValidator {
 
   return {
     problems(response) {
-      const operation = paths[response.path]?.[response.method.toLowerCase()];
+      const template = templateOf(Object.keys(paths), response.path);
+      const operation = paths[template]?.[response.method.toLowerCase()];
       if (!operation) {
         if (response.status < 400) return [`${response.method} ${response.path} is undocumented`];
         if (mediaTypeOf(response.headers) !== 'application/json') return [];
@@ -105,10 +106,27 @@ export function createOpenApiValidator(document: Json): OpenApiValidator {
       const resolved = resolveResponse(declared);
       const location = resolved
         ? resolved.location
-        : ['paths', response.path, response.method.toLowerCase(), 'responses', key];
+        : ['paths', template, response.method.toLowerCase(), 'responses', key];
       return check(location, resolved ? resolved.object : declared, response).map(
         (problem) => `${response.method} ${response.path} ${response.status}: ${problem}`,
       );
     },
   };
+}
+
+/**
+ * The document's path that `path` is: itself, or a template whose `{name}` segments match the
+ * path's segments (`/V1/salesOrders/{sales_order_number}` for `/V1/salesOrders/5001`).
+ */
+function templateOf(templates: readonly string[], path: string): string {
+  if (templates.includes(path)) return path;
+  const parts = path.split('/');
+  const found = templates.find((template) => {
+    const segments = template.split('/');
+    return (
+      segments.length === parts.length &&
+      segments.every((segment, index) => /^\{\w+\}$/.test(segment) || segment === parts[index])
+    );
+  });
+  return found ?? path;
 }

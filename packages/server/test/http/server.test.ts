@@ -65,6 +65,10 @@ function brokenEngine(
     allocate: fail,
     ship: fail,
     invoice: fail,
+    createSalesOrder: fail,
+    createSalesOrders: fail,
+    getSalesOrder: fail,
+    pollSalesOrders: fail,
     listStores: fail,
     queueDepths: fail,
   };
@@ -346,6 +350,9 @@ describe('OpenAPI', () => {
         ...['accept', 'reject', 'allocate', 'ship', 'invoice'].map(
           (action) => `/V1/fulfillmentOrder/${action}`,
         ),
+        '/V1/salesOrders',
+        '/V1/salesOrders/batch',
+        '/V1/salesOrders/{sales_order_number}',
         '/schema',
       ].sort(),
     );

@@ -39,6 +39,10 @@ function engineWithoutDatabase(): HttpEngine {
     allocate: away,
     ship: away,
     invoice: away,
+    createSalesOrder: away,
+    createSalesOrders: away,
+    getSalesOrder: away,
+    pollSalesOrders: away,
     listStores: away,
     queueDepths: away,
   };

@@ -7,31 +7,33 @@ import type { ContractHarness } from './harness.js';
 
 /** The repository contract: keyset paging, the change feed and its notifications. */
 export function changeFeedContract(h: ContractHarness): void {
-  const { write, read, seedStore, insert, update, pollIds } = h;
+  const { write, read, seedStore, insert, update, pollIds, settledHorizon } = h;
 
   /** Every entry of the queue after `from`, page by page, as `since` serves them. */
   const changesAfter = (store: Store, queue: QueueName, from: ChangePosition, pageSize = 2) =>
-    read(async (tx) => {
-      const horizon = await tx.changeHorizon();
-      const ids: number[] = [];
-      let after = from;
-      for (;;) {
-        const entries = await tx.pollChanges({
-          store_id: store.id,
-          queue,
-          page_size: pageSize,
-          warehouses: null,
-          after,
-        });
-        const served = entries.filter((entry) => entry.change < horizon.horizon);
-        ids.push(...served.map((entry) => entry.order_id));
-        const last = served.at(-1);
-        if (served.length < pageSize || !last) return { ids, next: positionAt(horizon) };
-        after = { ...after, change: last.change, order_id: last.order_id };
-      }
-    });
+    settledHorizon().then(() =>
+      read(async (tx) => {
+        const horizon = await tx.changeHorizon();
+        const ids: number[] = [];
+        let after = from;
+        for (;;) {
+          const entries = await tx.pollChanges({
+            store_id: store.id,
+            queue,
+            page_size: pageSize,
+            warehouses: null,
+            after,
+          });
+          const served = entries.filter((entry) => entry.change < horizon.horizon);
+          ids.push(...served.map((entry) => entry.order_id));
+          const last = served.at(-1);
+          if (served.length < pageSize || !last) return { ids, next: positionAt(horizon) };
+          after = { ...after, change: last.change, order_id: last.order_id };
+        }
+      }),
+    );
 
-  const horizonNow = () => read((tx) => tx.changeHorizon());
+  const horizonNow = settledHorizon;
 
   describe('keyset paging (after)', () => {
     it('answers the orders with a greater id, in id order, without an offset', async () => {

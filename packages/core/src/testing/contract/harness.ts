@@ -1,5 +1,6 @@
 import { expect, type TestContext } from 'vitest';
 import type { ActionOutcome } from '../../domain/actions/outcome.js';
+import type { ChangeHorizon } from '../../domain/change-cursor.js';
 import { ACTIVE_QUEUES } from '../../domain/item-stage.js';
 import { deriveOrderStatus } from '../../domain/order-status.js';
 import { presentOrder } from '../../domain/present.js';
@@ -146,6 +147,21 @@ export function contractHarness(
     });
 
   /**
+   * The change horizon once it has passed every change committed before the call. On Postgres
+   * the horizon is the cluster's oldest running transaction: another connection's (another
+   * test's, on a shared server) holds it back a moment, and a reader that did not wait would
+   * see those changes later rather than now.
+   */
+  const settledHorizon = async (): Promise<ChangeHorizon> => {
+    const { newest } = await read((tx) => tx.changeHorizon());
+    for (let attempt = 0; ; attempt++) {
+      const horizon = await read((tx) => tx.changeHorizon());
+      if (horizon.horizon >= newest || attempt >= 400) return horizon;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+
+  /**
    * Another repository on the same database, closed by the caller; the running test is skipped,
    * saying why, where the adapter cannot open one (an in-memory database).
    */
@@ -165,6 +181,7 @@ export function contractHarness(
       return openAnother();
     },
     anotherOrSkip,
+    settledHorizon,
     write,
     read,
     seedStore,

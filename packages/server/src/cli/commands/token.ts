@@ -1,15 +1,15 @@
 import {
-  type ApiAction,
-  FULFILLMENT_ACTIONS,
-  INVENTORY_ACTIONS,
+  API_ACTIONS,
+  isApiAction,
   isRolePreset,
   parseTimestamp,
+  ROLE_PRESET_NAMES,
   resourceOf,
 } from '@fulfil/core';
 import { listOption, stringOption, UsageError } from '../args.js';
 import { type Command, printJson, withEngine } from '../command.js';
 
-const ACTIONS: readonly string[] = [...FULFILLMENT_ACTIONS, ...INVENTORY_ACTIONS];
+const ROLES = ROLE_PRESET_NAMES.join(', ');
 
 /**
  * `--acl`: a role preset, or a comma-separated list whose entries are ACL resources
@@ -25,9 +25,9 @@ export function parseAcl(text: string): string | string[] {
   if (entries.length === 0) throw new UsageError('--acl must not be empty');
   return entries.map((entry) => {
     if (entry.includes('::')) return entry;
-    if (ACTIONS.includes(entry)) return resourceOf(entry as ApiAction);
+    if (isApiAction(entry)) return resourceOf(entry);
     throw new UsageError(
-      `--acl: "${entry}" is neither a role (partner, erp, all), a resource nor an action (${ACTIONS.join(', ')})`,
+      `--acl: "${entry}" is neither a role (${ROLES}), a resource nor an action (${API_ACTIONS.join(', ')})`,
     );
   });
 }
@@ -41,7 +41,7 @@ export const tokenCreateCommand: Command = {
     acl: {
       type: 'string',
       value: 'acl',
-      description: 'partner, erp, all, or resources/actions separated by commas (required)',
+      description: `${ROLES}, or resources/actions separated by commas (required)`,
     },
     warehouses: {
       type: 'string',

@@ -5,6 +5,7 @@ import {
   characterLimitOf,
   DEFAULT_ACL_PREFIX,
   InvoiceRequest,
+  InvoiceResourceSchema,
   ItemResourceSchema,
   MAX_PAGE,
   MAX_WAIT_PARAMETER,
@@ -13,17 +14,26 @@ import {
   QueuePollParams,
   RejectRequest,
   resourceOf,
+  SalesOrderInput,
+  SalesOrderItemInput,
+  SalesOrderRequest,
+  SalesOrderResourceSchema,
+  SalesOrdersRequest,
+  ShipmentResourceSchema,
   ShippingInput,
   ShipRequest,
+  STRING_LIMITS,
   StockItem,
   StockItemResourceSchema,
   StockItemsRequest,
   TrackInput,
+  TrackResourceSchema,
   WarehouseResourceSchema,
 } from '@fulfil/core';
 import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { OPERATIONS, type Operation, SCHEMA_PATH } from '../routes.js';
+import { SalesOrderBatchEntrySchema } from '../sales-orders.js';
 import { EXAMPLES } from './examples.js';
 import { ErrorBodySchema, ErrorParameterSchema } from './resources.js';
 
@@ -75,6 +85,15 @@ const COMPONENTS: Record<string, v.GenericSchema> = {
   AllocateRequest,
   ShipRequest,
   InvoiceRequest,
+  SalesOrderItem: SalesOrderItemInput,
+  SalesOrderInput,
+  SalesOrderTrack: TrackResourceSchema,
+  SalesOrderShipment: ShipmentResourceSchema,
+  SalesOrderInvoice: InvoiceResourceSchema,
+  SalesOrder: SalesOrderResourceSchema,
+  SalesOrderBatchEntry: SalesOrderBatchEntrySchema,
+  SalesOrderRequest,
+  SalesOrdersRequest,
 };
 
 const REQUEST_COMPONENTS = new Set(
@@ -231,7 +250,8 @@ const ERROR_RESPONSES: Record<string, { description: string; headers?: HeaderNam
     description: "The token lacks the operation's ACL resource, named in parameters[].resources.",
   },
   NotFound: {
-    description: "Unknown route, or an order_id that does not exist in the token's scope.",
+    description:
+      "Unknown route, an order_id that does not exist in the token's scope, or a sales order number the store has not taken in.",
   },
   MethodNotAllowed: {
     description:
@@ -251,6 +271,10 @@ const ERROR_RESPONSES: Record<string, { description: string; headers?: HeaderNam
       'More than 20 failed authentications within 10 s from this address: its failures are refused until Retry-After (seconds) has passed. A valid token is never refused. ' +
       'On a queue GET with `wait`: too many long polls are held for this token or on this server; retry after Retry-After, or poll without `wait`.',
     headers: ['Retry-After'],
+  },
+  Conflict: {
+    description:
+      'The sales order number was taken in with other content (code 1409): `errors` names each field that differs. Nothing was written.',
   },
   CursorExpired: {
     description:
@@ -308,17 +332,34 @@ function errorResponse(name: string): Json {
   return { $ref: `#/components/responses/${name}` };
 }
 
+/** The path parameters of an operation (`{sales_order_number}`), each a whole segment. */
+function pathParameters(operation: Operation): Json[] {
+  return [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: 'The sales order number, percent-encoded as a path segment.',
+    schema: { type: 'string', minLength: 1, maxLength: STRING_LIMITS.sales_order_number },
+  }));
+}
+
 function operationObject(operation: Operation, aclPrefix: string): Json {
   const resource = resourceOf(operation.action, aclPrefix);
-  const responses: Json = {
-    200: { description: 'OK', content: content(responseSchema(operation)) },
-    400: errorResponse('BadRequest'),
-    401: errorResponse('Unauthorized'),
-    403: errorResponse('Forbidden'),
-  };
-  if (operation.method === 'POST') responses[404] = errorResponse('NotFound');
+  const ok = { description: 'OK', content: content(responseSchema(operation)) };
+  const responses: Json = operation.response.created
+    ? {
+        200: { ...ok, description: 'Taken in before with the same content: nothing was written.' },
+        201: { ...ok, description: 'Taken in now.' },
+      }
+    : { 200: ok };
+  responses[400] = errorResponse('BadRequest');
+  responses[401] = errorResponse('Unauthorized');
+  responses[403] = errorResponse('Forbidden');
+  const params = pathParameters(operation);
+  if (operation.method === 'POST' || params.length > 0) responses[404] = errorResponse('NotFound');
   responses[405] = errorResponse('MethodNotAllowed');
   responses[406] = errorResponse('NotAcceptable');
+  if (operation.conflict) responses[409] = errorResponse('Conflict');
   if (operation.method === 'POST') {
     responses[413] = errorResponse('PayloadTooLarge');
     responses[415] = errorResponse('UnsupportedMediaType');
@@ -337,7 +378,7 @@ function operationObject(operation: Operation, aclPrefix: string): Json {
     summary: operation.summary,
     description: `Requires the ACL resource \`${resource}\`.`,
     'x-acl-resource': resource,
-    parameters: operation.query.map(queryParameter),
+    parameters: [...params, ...operation.query.map(queryParameter)],
     responses,
   };
   if (operation.request) {
@@ -405,7 +446,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       title: 'Fulfil fulfillment order service',
       version: '1',
       description:
-        'Warehouse listing, stock synchronisation and the staged processing of fulfillment orders. ' +
+        'Warehouse listing, stock synchronisation, the staged processing of fulfillment orders, and the sales orders a sales channel hands in and follows. ' +
         'Requests and responses are JSON or XML (root `<request>` / `<response>`, array entries as `<item>`). ' +
         'Timestamps are UTC "YYYY-MM-DD HH:MM:SS".',
       license: { name: 'MIT', identifier: 'MIT' },
@@ -417,6 +458,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         name: 'Fulfillment orders',
         description:
           'The four polled queues (pending_accept, pending_allocation, pending_shipment, pending_invoice), the read-only failed queue, and the actions that move an order between them.',
+      },
+      {
+        name: 'Sales orders',
+        description:
+          "A sales channel's side: sales orders taken in once by their number, the Sales order view of each, and a feed of their changes.",
       },
       { name: 'Schema', description: 'This document.' },
     ],

@@ -29,6 +29,102 @@ const ITEM = {
 
 const STOCK_ITEM = { warehouse_code: 'WH-MILAN', sku: 'MOKA-3', qty: 40 };
 
+/** A sales order as a channel hands it in (docs/channel-guide.md). */
+const SALES_ORDER_ITEM = {
+  sku: 'MOKA-3',
+  name: 'Moka pot, 3 cups',
+  qty: 1,
+  price: 29.9,
+  price_excl_tax: 24.51,
+  tax_amount: 5.39,
+  tax_rate: 22,
+  total_price: 29.9,
+  total_price_excl_tax: 24.51,
+  total_tax_amount: 5.39,
+};
+
+const SALES_ORDER_INPUT = {
+  sales_order_id: 5001,
+  sales_order_number: '100005001',
+  customer_firstname: 'Giulia',
+  customer_lastname: 'Rossi',
+  customer_email: 'giulia.rossi@example.it',
+  customer_is_guest: false,
+  shipping_amount: 6.9,
+  shipping_amount_excl_tax: 5.66,
+  shipping_tax_amount: 1.24,
+  shipping_tax_rate: 22,
+  grand_total: 36.8,
+  grand_total_excl_tax: 30.17,
+  tax_amount: 6.63,
+  cod_amount: 0,
+  package_value: 29.9,
+  payment: { method_code: 'card', method_name: 'Credit or debit card' },
+  shipping: {
+    method_code: 'standard',
+    method_name: 'Standard delivery (2-4 days)',
+    internal_method_code: 'brt_standard',
+  },
+  billing_address: ADDRESS,
+  shipping_address: ADDRESS,
+  items: [SALES_ORDER_ITEM],
+};
+
+const SALES_ORDER_TRACK = {
+  carrier_code: 'ups',
+  title: 'UPS',
+  track_number: '1Z999AA10123456784',
+  tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+};
+
+const SALES_ORDER_SHIPMENT = {
+  id: 1,
+  fulfillment_order_number: '100005001-1',
+  created_at: '2026-11-24 16:20:05',
+  items: [{ item_id: 1, sku: 'MOKA-3', name: 'Moka pot, 3 cups', qty: 1 }],
+  tracks: [SALES_ORDER_TRACK],
+};
+
+const SALES_ORDER = {
+  id: 1,
+  sales_order_number: '100005001',
+  sales_order_id: 5001,
+  status: 'shipped',
+  created_at: '2026-11-23 11:09:41',
+  updated_at: '2026-11-24 16:20:05',
+  holds: [],
+  fulfillment_orders: [
+    {
+      id: 1,
+      fulfillment_order_number: '100005001-1',
+      sales_order_id: 5001,
+      sales_order_number: '100005001',
+      warehouse_code: 'WH-MILAN',
+      customer_firstname: 'Giulia',
+      customer_lastname: 'Rossi',
+      customer_email: 'giulia.rossi@example.it',
+      customer_is_guest: false,
+      shipping_amount: 6.9,
+      grand_total: 36.8,
+      package_value: 29.9,
+      status: 'pending_invoice',
+      allocated_at: '2026-11-23 15:02:11',
+      shipped_at: '2026-11-24 16:20:05',
+      created_at: '2026-11-23 11:09:41',
+      updated_at: '2026-11-24 16:20:05',
+      payment: SALES_ORDER_INPUT.payment,
+      shipping: SALES_ORDER_INPUT.shipping,
+      billing_address: ADDRESS,
+      shipping_address: ADDRESS,
+      items: [{ ...ITEM, status: 'pending_invoice', price: 29.9, total_price: 29.9 }],
+    },
+  ],
+  shipments: [SALES_ORDER_SHIPMENT],
+  invoices: [],
+  cancellation_requests: [],
+  returns: [],
+};
+
 export const EXAMPLES: Readonly<Record<string, unknown>> = {
   Warehouse: { name: 'Milan 3PL', code: 'WH-MILAN', active: true },
   StockItem: STOCK_ITEM,
@@ -105,5 +201,36 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
       invoice_number: 'INV-2026-0001',
       shipping_amount_incl_tax: 6.9,
     },
+  },
+  SalesOrderItem: SALES_ORDER_ITEM,
+  SalesOrderInput: SALES_ORDER_INPUT,
+  SalesOrderTrack: SALES_ORDER_TRACK,
+  SalesOrderShipment: SALES_ORDER_SHIPMENT,
+  SalesOrderInvoice: {
+    fulfillment_order_number: '100005001-1',
+    invoice_number: 'INV-2026-0001',
+    item_ids: [1],
+    shipping_amount_incl_tax: 6.9,
+    created_at: '2026-11-25 09:00:00',
+  },
+  SalesOrder: SALES_ORDER,
+  SalesOrderBatchEntry: {
+    sales_order_number: '100005002',
+    status: 409,
+    error: {
+      message: 'Sales order %fieldValue was already taken in with other content; see errors.',
+      code: 1409,
+      parameters: [{ fieldName: 'sales_orders[1].sales_order_number', fieldValue: '100005002' }],
+      errors: [
+        {
+          message: 'Field "%fieldName" differs from the sales order taken in under this number.',
+          parameters: [{ fieldName: 'sales_orders[1].items[0].qty' }],
+        },
+      ],
+    },
+  },
+  SalesOrderRequest: { sales_order: SALES_ORDER_INPUT },
+  SalesOrdersRequest: {
+    sales_orders: [SALES_ORDER_INPUT, { ...SALES_ORDER_INPUT, sales_order_number: '100005002' }],
   },
 };

@@ -1,0 +1,66 @@
+import { type FulfilInstance, fixtures, startFulfil } from '@fulfil/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, FulfilApiError, type SalesOrder } from '../src/index.js';
+
+/** The client as a sales channel (docs/channel-guide.md), in JSON and in XML, against the test kit. */
+describe.each(['json', 'xml'] as const)('@fulfil/client as a sales channel (%s)', (format) => {
+  let fulfil: FulfilInstance;
+  const client = (token: string) =>
+    createClient({ baseUrl: fulfil.url, storeCode: fulfil.storeCode, token, format });
+
+  beforeAll(async () => {
+    fulfil = await startFulfil();
+  });
+  afterAll(() => fulfil.close());
+
+  it('createSalesOrder, its repeat, a conflict, getSalesOrder; a batch; the watch follows changes', async () => {
+    const channel = client(fulfil.tokens.channel as string);
+    const order = fixtures.salesOrder('S-1', [{ sku: 'SKU-1', qty: 2, name: 'Tea & <Biscuits>' }]);
+    const created = await channel.createSalesOrder(order);
+    expect(created).toMatchObject({ sales_order_number: 'S-1', status: 'open', holds: [] });
+    expect(created.fulfillment_orders[0]?.items[0]?.name).toBe('Tea & <Biscuits>');
+    expect(await channel.createSalesOrder(order)).toEqual(created);
+    const conflict = await channel
+      .createSalesOrder({ ...order, customer_lastname: 'Else' })
+      .catch((error: unknown) => error);
+    expect(conflict).toBeInstanceOf(FulfilApiError);
+    expect((conflict as FulfilApiError).status).toBe(409);
+    expect(await channel.getSalesOrder('S-1')).toEqual(created);
+
+    const batch = await channel.createSalesOrders([order, fixtures.salesOrder('S-2')]);
+    expect(batch.map((entry) => [entry.sales_order_number, entry.status])).toEqual([
+      ['S-1', 200],
+      ['S-2', 201],
+    ]);
+
+    const seen: SalesOrder[] = [];
+    const watching = (async () => {
+      for await (const salesOrder of channel.watchSalesOrders({ wait: 2 })) {
+        seen.push(salesOrder);
+        if (salesOrder.status === 'shipped') break;
+      }
+    })();
+    // The partner ships S-1 through the engine meanwhile.
+    const operator = fulfil.engine.operator(fulfil.storeCode);
+    const [fo] = created.fulfillment_orders;
+    const items = (fo?.items ?? []).map((item) => ({ item_id: item.id, qty: item.qty }));
+    const orderId = fo?.fulfillment_order_number as string;
+    await fulfil.engine.accept(operator, { order: { order_id: orderId, items } });
+    await fulfil.engine.allocate(operator, { allocation: { order_id: orderId, items } });
+    await fulfil.engine.ship(operator, {
+      shipment: {
+        order_id: orderId,
+        items,
+        tracks: [{ carrier_code: 'fedex', title: 'FedEx', track_number: '7777' }],
+      },
+    });
+    await watching;
+    // The first pass saw S-1 first, in whatever state it was; the last one seen has shipped.
+    expect(seen[0]?.sales_order_number).toBe('S-1');
+    const shipped = seen.at(-1);
+    expect(shipped?.sales_order_number).toBe('S-1');
+    expect(shipped?.shipments[0]?.tracks[0]?.tracking_url).toBe(
+      'https://www.fedex.com/fedextrack/?trknbr=7777',
+    );
+  });
+});

@@ -1,0 +1,104 @@
+import type { SalesOrder } from '../schemas/sales-order.js';
+import type {
+  InvoiceResource,
+  SalesOrderResource,
+  ShipmentResource,
+} from '../schemas/sales-order-view.js';
+import { fromMoney } from './money.js';
+import { presentOrder } from './present.js';
+import { deriveSalesOrderStatus } from './sales-order-status.js';
+import type { Timestamp } from './timestamp.js';
+import { trackingUrl } from './tracking-urls.js';
+import type { FulfillmentOrder } from './types.js';
+
+/** A sales order as the store keeps it: what was taken in, under which number. */
+export interface SalesOrderRecord {
+  /** 0 until the repository stores it. */
+  id: number;
+  store_id: number;
+  sales_order_number: string;
+  sales_order_id: number;
+  /**
+   * The sales order as taken in, as parsed (amounts in ten-thousandths): what a repeated intake
+   * is compared with. Null for one taken in before the store kept sales orders.
+   */
+  received: SalesOrder | null;
+  created_at: Timestamp;
+}
+
+/** Everything the view of one sales order is made of. */
+export interface SalesOrderParts {
+  record: SalesOrderRecord;
+  /** Every fulfillment order of the sales order. */
+  fulfillment_orders: readonly FulfillmentOrder[];
+}
+
+function shipmentsOf(orders: readonly FulfillmentOrder[]): ShipmentResource[] {
+  const shipments = orders.flatMap((order) => {
+    const lines = new Map(order.items.map((item) => [item.id, item]));
+    return order.shipments.map((shipment) => ({
+      id: shipment.id,
+      fulfillment_order_number: order.fulfillment_order_number,
+      created_at: shipment.created_at,
+      items: shipment.items.map(({ item_id, qty }) => ({
+        item_id,
+        sku: lines.get(item_id)?.sku ?? '',
+        name: lines.get(item_id)?.name ?? '',
+        qty,
+      })),
+      tracks: shipment.tracks.map((track) => {
+        const url = trackingUrl(track.carrier_code, track.track_number);
+        return url === undefined ? { ...track } : { ...track, tracking_url: url };
+      }),
+    }));
+  });
+  return shipments.sort((a, b) => a.id - b.id);
+}
+
+function invoicesOf(orders: readonly FulfillmentOrder[]): (InvoiceResource & { id: number })[] {
+  return orders
+    .flatMap((order) =>
+      order.invoices.map((invoice) => ({
+        id: invoice.id,
+        fulfillment_order_number: order.fulfillment_order_number,
+        invoice_number: invoice.invoice_number,
+        item_ids: [...invoice.item_ids],
+        shipping_amount_incl_tax: fromMoney(invoice.shipping_amount_incl_tax),
+        ...(invoice.invoice_time === null ? {} : { invoice_time: invoice.invoice_time }),
+        created_at: invoice.created_at,
+      })),
+    )
+    .sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The Sales order view (docs/channel-guide.md): its status over all its fulfillment orders, each
+ * of them whole (amounts included), every shipment with its tracks (and the carrier's tracking
+ * page where it has one), every invoice. Holds, cancellation requests and returns are empty
+ * lists until the engine has them.
+ */
+export function presentSalesOrder({
+  record,
+  fulfillment_orders,
+}: SalesOrderParts): SalesOrderResource {
+  const orders = [...fulfillment_orders].sort((a, b) => a.id - b.id);
+  // Timestamps of one format: text order is time order.
+  const updated = [record.created_at, ...orders.map((order) => order.updated_at)].sort().at(-1);
+  return {
+    id: record.id,
+    sales_order_number: record.sales_order_number,
+    sales_order_id: record.sales_order_id,
+    status: deriveSalesOrderStatus(
+      orders.flatMap((order) => order.items),
+      0,
+    ),
+    created_at: record.created_at,
+    updated_at: updated ?? record.created_at,
+    holds: [],
+    fulfillment_orders: orders.map((order) => presentOrder(order, 'whole')),
+    shipments: shipmentsOf(orders),
+    invoices: invoicesOf(orders).map(({ id: _id, ...invoice }) => invoice),
+    cancellation_requests: [],
+    returns: [],
+  };
+}

@@ -1,0 +1,85 @@
+import * as v from 'valibot';
+import { SALES_ORDER_STATUSES } from '../domain/sales-order-status.js';
+import { TIMESTAMP_PATTERN } from '../domain/timestamp.js';
+import { OrderResourceSchema } from './resources.js';
+
+/**
+ * The Sales order view (docs/channel-guide.md): what a sales channel shows its customer and its
+ * support staff of one sales order. The engine answers with these types, and the server's
+ * OpenAPI document is generated from the same objects.
+ */
+
+const integer = v.pipe(v.number(), v.integer());
+const timestamp = v.pipe(
+  v.string(),
+  v.regex(TIMESTAMP_PATTERN),
+  v.description('UTC, "YYYY-MM-DD HH:MM:SS"'),
+);
+
+/** Parts of the view that later versions fill; empty lists until then. */
+function notYet(what: string) {
+  return v.pipe(
+    v.array(v.unknown()),
+    v.maxLength(0),
+    v.description(`${what}: always an empty list in this version.`),
+  );
+}
+
+export const TrackResourceSchema = v.object({
+  carrier_code: v.string(),
+  title: v.string(),
+  track_number: v.string(),
+  tracking_url: v.pipe(
+    v.optional(v.string()),
+    v.description("The carrier's tracking page for this number, where the carrier has one."),
+  ),
+});
+
+export const ShipmentResourceSchema = v.object({
+  id: integer,
+  fulfillment_order_number: v.string(),
+  created_at: timestamp,
+  items: v.array(v.object({ item_id: integer, sku: v.string(), name: v.string(), qty: integer })),
+  tracks: v.array(TrackResourceSchema),
+});
+
+export const InvoiceResourceSchema = v.object({
+  fulfillment_order_number: v.string(),
+  invoice_number: v.string(),
+  item_ids: v.array(integer),
+  shipping_amount_incl_tax: v.number(),
+  invoice_time: v.optional(v.string()),
+  created_at: timestamp,
+});
+
+export const SalesOrderResourceSchema = v.object({
+  id: v.pipe(
+    integer,
+    v.description("The sales order's id in Fulfil: `after` of the feed pages by it."),
+  ),
+  sales_order_number: v.string(),
+  sales_order_id: integer,
+  status: v.pipe(
+    v.picklist(SALES_ORDER_STATUSES),
+    v.description(
+      'on_hold while a hold is active; else, over the live lines of all its fulfillment orders: invoiced, shipped, partially_shipped or open; with no live line, canceled or rejected.',
+    ),
+  ),
+  created_at: timestamp,
+  updated_at: v.pipe(
+    timestamp,
+    v.description('The latest change of the sales order or of any of its fulfillment orders.'),
+  ),
+  holds: notYet('Holds of the sales order'),
+  fulfillment_orders: v.array(OrderResourceSchema),
+  shipments: v.array(ShipmentResourceSchema),
+  invoices: v.array(InvoiceResourceSchema),
+  cancellation_requests: notYet('Cancellation requests and their answers'),
+  returns: notYet('Returns'),
+});
+
+export type TrackResource = v.InferOutput<typeof TrackResourceSchema>;
+export type ShipmentResource = v.InferOutput<typeof ShipmentResourceSchema>;
+export type InvoiceResource = v.InferOutput<typeof InvoiceResourceSchema>;
+/** The public Sales order view. */
+export type SalesOrderResource = v.InferOutput<typeof SalesOrderResourceSchema>;
