@@ -71,24 +71,47 @@ export async function openSql(
   return repository;
 }
 
-/** Migrates the database `url` names up to `last` and no further, as a release that ended there. */
+/**
+ * Migrations these tests apply with the schema of the release before, out of order (as
+ * `allowUnorderedMigrations` lets a later migration arrive before an earlier one): the tests play
+ * the release before with this code, and this code cannot write its orders without the tables
+ * they create (the sales orders it keeps, and their feed). A migration that adds a table every
+ * write of an order touches belongs here.
+ */
+const NEEDED_BY_THIS_CODE = ['0013_sales_orders'];
+
+/**
+ * Migrates the database `url` names up to `last` and no further, as a release that ended there
+ * (with what this code needs to write at all: {@link NEEDED_BY_THIS_CODE}).
+ */
 export async function migrateUpTo(url: string, last: string): Promise<void> {
   const target = parseDatabaseUrl(url);
   const schema = target.kind === 'postgres' ? target.schema : undefined;
   const repository = await openSql(url, { skipMigrations: true });
+  const every = new FulfilMigrationProvider(
+    target.kind === 'postgres' ? POSTGRES_SCHEMA_FLAGS : SQLITE_SCHEMA_FLAGS,
+  );
+  const provider = {
+    async getMigrations() {
+      const migrations = await every.getMigrations();
+      return Object.fromEntries(
+        Object.entries(migrations).filter(
+          ([name]) => name <= last || NEEDED_BY_THIS_CODE.includes(name),
+        ),
+      );
+    },
+  };
   try {
     if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(repository.db);
     const migrator = new Migrator({
       db: repository.db,
-      provider: new FulfilMigrationProvider(
-        target.kind === 'postgres' ? POSTGRES_SCHEMA_FLAGS : SQLITE_SCHEMA_FLAGS,
-      ),
+      provider,
       migrationTableName: MIGRATION_TABLE,
       migrationLockTableName: MIGRATION_LOCK_TABLE,
       allowUnorderedMigrations: true,
       ...(schema ? { migrationTableSchema: schema } : {}),
     });
-    const { error } = await migrator.migrateTo(last);
+    const { error } = await migrator.migrateToLatest();
     if (error) throw error;
   } finally {
     await repository.close();
