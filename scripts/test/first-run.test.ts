@@ -82,7 +82,7 @@ describe('the commands serve prints', () => {
       .map((line) => line.trim());
     const curls = printed.filter((line) => line.startsWith('curl '));
     const creates = printed.filter((line) => line.startsWith('npx '));
-    expect(curls).toHaveLength(2);
+    expect(curls).toHaveLength(3);
     expect(creates).toEqual([
       `npx -y pnpm@${PNPM_VERSION} -s fulfil operator create --name admin --role admin --db sqlite:${join(userDir, 'fulfil.db')}`,
     ]);

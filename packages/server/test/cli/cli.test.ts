@@ -587,7 +587,7 @@ describe('fulfil: data commands', () => {
       tokens: { created: string[] };
     }>();
     expect(report.orders.created).toHaveLength(30);
-    expect(report.tokens.created).toEqual(['partner-milan', 'erp']);
+    expect(report.tokens.created).toEqual(['partner-milan', 'erp', 'shop']);
 
     // A relative --db resolves there too (and FULFIL_DATABASE_URL stands in for --db).
     const relative = await runCli(['migrate'], {

@@ -1,4 +1,5 @@
 import {
+  type ApiAction,
   type CourierCallEvent,
   type Engine,
   isDomainError,
@@ -57,14 +58,20 @@ async function seedTokenLines(engine: Engine, seed: SeedTokens, url: string): Pr
       }
       const role = typeof token.acl === 'string' ? token.acl : 'custom';
       tokens.push([`${token.name} (${role}, store ${store.code})`, token.token]);
-      // The first queue the token may poll: pending_accept for a partner, pending_allocation for an ERP.
-      const queue = QUEUES.find((candidate) =>
-        principal.resources.includes(resourceOf(candidate, engine.aclPrefix)),
-      );
-      if (queue) {
+      // The first list the token may read: pending_accept for a partner, pending_allocation for
+      // an ERP, the sales orders feed for a channel.
+      const grants = (action: ApiAction) =>
+        principal.resources.includes(resourceOf(action, engine.aclPrefix));
+      const queue = QUEUES.find(grants);
+      const path = queue
+        ? `fulfillmentOrders/${queue}`
+        : grants('read_sales_orders')
+          ? 'salesOrders'
+          : undefined;
+      if (path) {
         const header = `Authorization: Bearer ${token.token}`;
-        const queueUrl = `${url}/rest/${store.code}/V1/fulfillmentOrders/${queue}`;
-        curls.push(`  curl -H ${shellQuote(header)} ${shellQuote(queueUrl)}`);
+        const listUrl = `${url}/rest/${store.code}/V1/${path}`;
+        curls.push(`  curl -H ${shellQuote(header)} ${shellQuote(listUrl)}`);
       }
     }
   }
