@@ -182,6 +182,19 @@ export const ACL_ACTION: Record<ApiAction, { words: string; group: AclGroup; res
     group: 'channel',
     resource: 'SalesOrder::api_hold',
   },
+  create_return: { words: 'Open returns', group: 'channel', resource: 'Return::api_create' },
+  returns_pending_receipt: {
+    words: 'Poll returns awaiting receipt',
+    group: 'partner',
+    resource: 'Return::api_pending_receipt',
+  },
+  receive_return: { words: 'Receive returns', group: 'partner', resource: 'Return::api_receive' },
+  returns_pending_credit: {
+    words: 'Poll returns awaiting credit',
+    group: 'erp',
+    resource: 'Return::api_pending_credit',
+  },
+  credit_return: { words: 'Credit returns', group: 'erp', resource: 'Return::api_credit' },
 };
 
 /** The role presets a token is created with. */
