@@ -60,6 +60,10 @@ export type HttpEngine = Pick<
   | 'createSalesOrders'
   | 'getSalesOrder'
   | 'pollSalesOrders'
+  | 'createReturn'
+  | 'pollReturns'
+  | 'receiveReturn'
+  | 'creditReturn'
   | 'listStores'
   | 'queueDepths'
 > &
