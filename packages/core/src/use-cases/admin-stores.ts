@@ -117,17 +117,28 @@ export interface StockRow {
   on_hand: number;
   reserved: number;
   available: number;
+  /** Returned goods counted apart from on hand (docs/admin-api.md): never available. */
+  quarantined: number;
 }
 
-const stockRow = (level: {
-  warehouse_code: string;
-  sku: string;
-  on_hand: number;
-  reserved: number;
-}): StockRow => ({
+const stockRow = (
+  level: { warehouse_code: string; sku: string; on_hand: number; reserved: number },
+  quarantined: ReadonlyMap<string, number> = new Map(),
+): StockRow => ({
   ...level,
   available: level.on_hand - level.reserved,
+  quarantined: quarantined.get(quarantineKey(level)) ?? 0,
 });
+
+/** The quarantined counts of these warehouses, by `quarantineKey`. */
+async function quarantineOf(
+  tx: RepositoryTx,
+  storeId: number,
+  warehouses: readonly string[],
+): Promise<Map<string, number>> {
+  const rows = await tx.listQuarantine(storeId, [...new Set(warehouses)]);
+  return new Map(rows.map((row) => [quarantineKey(row), row.qty]));
+}
 
 const StockCursor = v.tuple([code, code]);
 
@@ -170,8 +181,13 @@ export async function stockFor(
     const more = rows.length > input.limit;
     const shown = more ? rows.slice(0, input.limit) : rows;
     const last = shown[shown.length - 1];
+    const quarantined = await quarantineOf(
+      tx,
+      store.id,
+      shown.map((row) => row.warehouse_code),
+    );
     return {
-      items: shown.map(stockRow),
+      items: shown.map((row) => stockRow(row, quarantined)),
       next:
         more && last
           ? Buffer.from(JSON.stringify([last.warehouse_code, last.sku])).toString('base64url')
@@ -218,12 +234,10 @@ export async function setOnHand(
         before: before?.on_hand ?? null,
       }),
     ]);
-    return stockRow({
-      warehouse_code: key.warehouse,
-      sku: key.sku,
-      on_hand,
-      reserved: before?.reserved ?? 0,
-    });
+    return stockRow(
+      { warehouse_code: key.warehouse, sku: key.sku, on_hand, reserved: before?.reserved ?? 0 },
+      await quarantineOf(tx, store.id, [key.warehouse]),
+    );
   });
 }
 

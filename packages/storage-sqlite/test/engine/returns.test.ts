@@ -215,11 +215,11 @@ describe('returns in the engine', () => {
   });
 });
 
-describe('the reservation check knows returns', () => {
+describe('stock and the reservation check know returns', () => {
   let repository: SqliteRepository;
   afterEach(() => repository.close());
 
-  it('counts quarantined goods against the receipts, and the fix sets them right', async () => {
+  it('counts quarantined goods apart and against the receipts, the fix sets them right, a stock sync stays absolute', async () => {
     repository = await openSqliteRepository(':memory:');
     const engine = createEngine({ repository });
     await engine.loadSeed({
@@ -270,7 +270,31 @@ describe('the reservation check knows returns', () => {
       quarantine_fixed: drift,
     });
     expect((await engine.admin.checkReservations(operator, 'default')).quarantine).toEqual([]);
-    // On hand: 10 - 2 shipped + 1 restocked.
+    // On hand: 10 - 2 shipped + 1 restocked; the quarantined unit apart, on the stock page.
     expect((await engine.listStock('default')).map((row) => row.on_hand)).toEqual([9]);
+    const page = await engine.admin.listStock(operator, 'default', {});
+    expect(page.items).toEqual([
+      {
+        warehouse_code: 'WH-A',
+        sku: 'SKU-1',
+        on_hand: 9,
+        reserved: 0,
+        available: 9,
+        quarantined: 1,
+      },
+    ]);
+    // A stock sync still sets on hand absolutely: it neither adds to a restock nor counts quarantine.
+    await engine.syncStock(op, { stock_items: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 4 }] });
+    expect((await engine.admin.listStock(operator, 'default', {})).items).toEqual([
+      {
+        warehouse_code: 'WH-A',
+        sku: 'SKU-1',
+        on_hand: 4,
+        reserved: 0,
+        available: 4,
+        quarantined: 1,
+      },
+    ]);
+    expect((await engine.admin.checkReservations(operator, 'default')).quarantine).toEqual([]);
   });
 });

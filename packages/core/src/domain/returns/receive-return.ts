@@ -79,8 +79,9 @@ export function receiveReturn(
     return next;
   });
   const skuOf = new Map(record.items.map((line) => [line.item_id, line.sku]));
+  // A quarantined sku gets its stock row too (at 0 more on hand), so the stock page lists it.
   const stock: StockDelta[] = input.items
-    .filter((entry) => entry.qty_restocked > 0)
+    .filter((entry) => entry.qty_restocked > 0 || entry.qty_quarantined > 0)
     .map((entry) => ({
       warehouse_code: record.warehouse_code,
       sku: skuOf.get(entry.item_id) as string,
