@@ -54,7 +54,7 @@ import {
 } from './use-cases/order-actions.js';
 import { getOrder, getOrderHistory } from './use-cases/orders.js';
 import { pollQueue, pollQueueDocuments, pollQueuePage } from './use-cases/poll.js';
-import { queueDepths } from './use-cases/queue-depths.js';
+import { queueDepths, returnCounts } from './use-cases/queue-depths.js';
 import {
   createReturn,
   creditReturnGoods,
@@ -322,6 +322,8 @@ export function createEngine(options: EngineOptions) {
     now: () => now(deps),
     /** How many orders each queue of each store lists, for monitoring. */
     queueDepths: () => queueDepths(deps),
+    /** How many returns each store has in each status, for monitoring. */
+    returnCounts: () => returnCounts(deps),
     /** The operator's side: operators, sessions and what the admin API serves (admin-engine.ts). */
     admin: createAdminEngine(deps),
     loadSeed: (document: SeedInput | Unverified, options?: SeedOptions) =>

@@ -89,7 +89,7 @@ export {
 } from './use-cases/operator-accounts.js';
 export type { OrderHistory } from './use-cases/orders.js';
 export type { QueuePage } from './use-cases/poll.js';
-export type { QueueDepth } from './use-cases/queue-depths.js';
+export type { QueueDepth, ReturnCount } from './use-cases/queue-depths.js';
 export type { OpenedReturn } from './use-cases/returns.js';
 export type { SalesOrderIntake } from './use-cases/sales-orders.js';
 export type { SeedOptions, SeedReport } from './use-cases/seed.js';

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { RETURN_REASONS } from '../domain/returns/return-record.js';
+import { RETURN_STATUSES } from '../domain/returns/return-status.js';
 import {
   code,
   itemList,
@@ -66,6 +67,22 @@ export const CreditRequest = v.object({
     shipping_refund_incl_tax: v.optional(refund),
     amount_incl_tax: v.optional(refund),
   }),
+});
+
+/** The console's list of returns (admin API): one status or all, a page after an id. */
+export const ReturnListInput = v.object({
+  status: v.optional(v.picklist(RETURN_STATUSES, `must be one of ${RETURN_STATUSES.join(', ')}`)),
+  after: v.optional(
+    v.pipe(
+      v.union([
+        v.pipe(v.string(), v.regex(/^\d+$/, 'must be an integer of 0 or more')),
+        v.number(),
+      ]),
+      v.transform(Number),
+      v.safeInteger('must be an integer of 0 or more'),
+      v.minValue(0),
+    ),
+  ),
 });
 
 export type ReturnRequestInput = v.InferInput<typeof ReturnRequest>;

@@ -1,4 +1,3 @@
-import * as v from 'valibot';
 import type { ApiAction } from '../domain/acl.js';
 import { differingPaths } from '../domain/differences.js';
 import { DomainError, fieldError } from '../domain/errors.js';
@@ -10,15 +9,12 @@ import { openReturn, requestOf } from '../domain/returns/open-return.js';
 import { receiveReturn } from '../domain/returns/receive-return.js';
 import type { ReturnOutcome } from '../domain/returns/return-outcome.js';
 import type { ReturnRecord } from '../domain/returns/return-record.js';
-import {
-  RETURN_STATUSES,
-  type ReturnQueue,
-  returnQueues,
-} from '../domain/returns/return-status.js';
+import { type ReturnQueue, returnQueues } from '../domain/returns/return-status.js';
 import { presentReturn } from '../domain/returns/return-view.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type { Actor, FulfillmentOrder } from '../domain/types.js';
 import type { FeedEntry, RepositoryTx } from '../ports/repository.js';
+import { ReasonInput } from '../schemas/admin.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import type { ReturnResource } from '../schemas/return-resource.js';
 import {
@@ -26,6 +22,7 @@ import {
   type ParsedReturn,
   ReceiptRequest,
   ReturnInput,
+  ReturnListInput,
   ReturnRequest,
 } from '../schemas/returns.js';
 import { operatorActorOf, requireRole } from './admin-access.js';
@@ -309,8 +306,6 @@ export async function creditReturnGoods(
   );
 }
 
-const CancelInput = v.object({ reason: v.optional(v.pipe(v.string(), v.maxLength(1000))) });
-
 /** The admin API's cancel of a return before any receipt. */
 export async function cancelReturnAsOperator(
   deps: EngineDeps,
@@ -321,7 +316,7 @@ export async function cancelReturnAsOperator(
 ): Promise<ReturnResource> {
   requireRole(operator, 'operator', storeCode);
   assertWellFormed({ rma_number: rma });
-  const { reason = null } = parseWith(CancelInput, body ?? {});
+  const { reason = null } = parseWith(ReasonInput, body ?? {});
   const actor = operatorActorOf(operator, storeCode, reason);
   return onReturn(deps, actor, rma, 'rma_number', 'return_cancel', (record, _, __, at) =>
     cancelReturn(record, at),
@@ -377,21 +372,6 @@ export async function getReturnAsOperator(
   }, 'read');
 }
 
-const ReturnListQuery = v.object({
-  status: v.optional(v.picklist(RETURN_STATUSES, `must be one of ${RETURN_STATUSES.join(', ')}`)),
-  after: v.optional(
-    v.pipe(
-      v.union([
-        v.pipe(v.string(), v.regex(/^\d+$/, 'must be an integer of 0 or more')),
-        v.number(),
-      ]),
-      v.transform(Number),
-      v.safeInteger('must be an integer of 0 or more'),
-      v.minValue(0),
-    ),
-  ),
-});
-
 /**
  * The store's returns for the console, a page of `PAGE_SIZE` by id after `after`, in one
  * `status` or all.
@@ -403,7 +383,7 @@ export async function listReturnsAsOperator(
   query: unknown = {},
 ): Promise<ReturnResource[]> {
   requireRole(operator, 'viewer', storeCode);
-  const { status, after } = parseWith(ReturnListQuery, query ?? {});
+  const { status, after } = parseWith(ReturnListInput, query ?? {});
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
     const records = await tx.listStoreReturns(store.id, {

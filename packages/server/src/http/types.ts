@@ -67,6 +67,11 @@ export type HttpEngine = Pick<
   | 'listStores'
   | 'queueDepths'
 > &
-  Partial<Pick<Engine, 'changeStamp' | 'now' | 'admin' | 'onQueueChange' | 'onTokenChange'>> & {
+  Partial<
+    Pick<
+      Engine,
+      'changeStamp' | 'now' | 'admin' | 'onQueueChange' | 'onTokenChange' | 'returnCounts'
+    >
+  > & {
     aclPrefix?: string;
   };
