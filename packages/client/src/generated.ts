@@ -512,7 +512,180 @@ export type ReturnQueue = 'pending_receipt' | 'pending_credit';
 export type SalesOrderBatchEntry = {
   sales_order_number: string | null;
   status: 201 | 200 | 409 | 400;
-  sales_order?: any;
+  sales_order?:
+    | {
+        id: number;
+        sales_order_number: string;
+        sales_order_id: number;
+        status:
+          | 'invoiced'
+          | 'partially_shipped'
+          | 'rejected'
+          | 'canceled'
+          | 'on_hold'
+          | 'open'
+          | 'shipped';
+        created_at: string;
+        updated_at: string;
+        holds: unknown[];
+        fulfillment_orders: {
+          id: number;
+          fulfillment_order_number: string;
+          sales_order_id: number;
+          sales_order_number: string;
+          warehouse_code: string;
+          customer_firstname: string;
+          customer_lastname: string;
+          customer_email: string;
+          customer_is_guest: boolean;
+          shipping_amount?: number | undefined;
+          shipping_amount_excl_tax?: number | undefined;
+          shipping_tax_amount?: number | undefined;
+          shipping_tax_rate?: number | undefined;
+          grand_total?: number | undefined;
+          grand_total_excl_tax?: number | undefined;
+          tax_amount?: number | undefined;
+          cod_amount?: number | undefined;
+          package_value?: number | undefined;
+          status:
+            | 'pending_accept'
+            | 'pending_allocation'
+            | 'pending_shipment'
+            | 'pending_invoice'
+            | 'invoiced'
+            | 'partially_accepted'
+            | 'partially_allocated'
+            | 'partially_shipped'
+            | 'partially_invoiced'
+            | 'rejected'
+            | 'canceled'
+            | 'failed';
+          allocated_at?: string | undefined;
+          shipped_at?: string | undefined;
+          invoiced_at?: string | undefined;
+          created_at: string;
+          updated_at: string;
+          payment: { method_code: string; method_name: string };
+          shipping: {
+            method_code: string;
+            method_name: string;
+            internal_method_code: string;
+            customer_note?: string | undefined;
+            pickup_point_delivery?: { location_id: string; location_name: string } | undefined;
+          };
+          billing_address: {
+            firstname: string;
+            lastname: string;
+            email: string;
+            street: string;
+            city: string;
+            postcode: string;
+            region: string;
+            country_id: string;
+            telephone: string;
+            company: string;
+            vat_id: string;
+          };
+          shipping_address: {
+            firstname: string;
+            lastname: string;
+            email: string;
+            street: string;
+            city: string;
+            postcode: string;
+            region: string;
+            country_id: string;
+            telephone: string;
+            company: string;
+            vat_id: string;
+          };
+          items: {
+            id: number;
+            status:
+              | 'pending_accept'
+              | 'pending_allocation'
+              | 'pending_shipment'
+              | 'pending_invoice'
+              | 'invoiced'
+              | 'rejected'
+              | 'canceled';
+            warehouse_code?: string | undefined;
+            name: string;
+            sku: string;
+            qty: number;
+            price?: number | undefined;
+            price_excl_tax?: number | undefined;
+            tax_amount?: number | undefined;
+            tax_rate?: number | undefined;
+            total_price?: number | undefined;
+            total_price_excl_tax?: number | undefined;
+            total_tax_amount?: number | undefined;
+          }[];
+        }[];
+        shipments: {
+          id: number;
+          fulfillment_order_number: string;
+          created_at: string;
+          items: { item_id: number; sku: string; name: string; qty: number }[];
+          tracks: {
+            carrier_code: string;
+            title: string;
+            track_number: string;
+            tracking_url?: string | undefined;
+          }[];
+        }[];
+        invoices: {
+          fulfillment_order_number: string;
+          invoice_number: string;
+          item_ids: number[];
+          shipping_amount_incl_tax: number;
+          invoice_time?: string | undefined;
+          created_at: string;
+        }[];
+        cancellation_requests: unknown[];
+        returns: {
+          id: number;
+          rma_number: string;
+          sales_order_number: string;
+          warehouse_code: string;
+          status: 'canceled' | 'pending_receipt' | 'pending_credit' | 'credited' | 'closed';
+          created_at: string;
+          updated_at: string;
+          items: {
+            qty_credited: number;
+            qty_restocked: number;
+            qty_quarantined: number;
+            qty_disposed: number;
+            qty_missing: number;
+            item_id: number;
+            fulfillment_order_number: string;
+            sku: string;
+            name: string;
+            qty: number;
+            reason: 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted' | 'other';
+            price: number;
+          }[];
+          receipts: {
+            receipt_number: string;
+            created_at: string;
+            items: {
+              qty_restocked: number;
+              qty_quarantined: number;
+              qty_disposed: number;
+              qty_missing: number;
+              item_id: number;
+            }[];
+          }[];
+          credits: {
+            credit_note_number: string;
+            created_at: string;
+            items: { item_id: number; qty: number }[];
+            amount_incl_tax: number;
+            shipping_refund_incl_tax: number;
+          }[];
+        }[];
+      }
+    | undefined;
   error?:
     | {
         message: string;
@@ -539,8 +712,19 @@ export type SalesOrderBatchEntry = {
 export type ErrorBody = {
   message: string;
   code: number;
-  parameters: any[];
-  errors: any[];
+  parameters: {
+    resources?: string | undefined;
+    fieldName?: string | undefined;
+    fieldValue?: string | undefined;
+  }[];
+  errors: {
+    message: string;
+    parameters: {
+      resources?: string | undefined;
+      fieldName?: string | undefined;
+      fieldValue?: string | undefined;
+    }[];
+  }[];
   trace?: string | undefined;
 };
 
