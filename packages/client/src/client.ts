@@ -187,37 +187,31 @@ export function createClient(options: ClientOptions) {
     );
   }
 
-  async function pollPage(queue: QueueName, params: PollOptions = {}): Promise<QueuePage> {
-    const { value, response } = await exchange<FulfillmentOrder[]>(
+  /** One page of a queue or feed at `path`: its resources and the `Fulfil-Cursor` it carried. */
+  async function pageAt<T>(path: string, shape: Shape, params: PollOptions) {
+    const { value, response } = await exchange<T[]>(
       'GET',
-      `/fulfillmentOrders/${queue}${query(params)}`,
-      [ORDER],
+      `${path}${query(params)}`,
+      [shape],
       undefined,
       params,
     );
-    return { orders: value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
+    return { value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
+  }
+
+  async function pollPage(queue: QueueName, params: PollOptions = {}): Promise<QueuePage> {
+    const page = await pageAt<FulfillmentOrder>(`/fulfillmentOrders/${queue}`, ORDER, params);
+    return { orders: page.value, cursor: page.cursor };
   }
 
   async function salesOrdersPage(params: PollOptions = {}): Promise<SalesOrdersPage> {
-    const { value, response } = await exchange<SalesOrder[]>(
-      'GET',
-      `/salesOrders${query(params)}`,
-      [SALES_ORDER],
-      undefined,
-      params,
-    );
-    return { salesOrders: value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
+    const page = await pageAt<SalesOrder>('/salesOrders', SALES_ORDER, params);
+    return { salesOrders: page.value, cursor: page.cursor };
   }
 
   async function returnsPage(queue: ReturnQueue, params: PollOptions = {}): Promise<ReturnsPage> {
-    const { value, response } = await exchange<Return[]>(
-      'GET',
-      `/returns/${queue}${query(params)}`,
-      [RETURN],
-      undefined,
-      params,
-    );
-    return { returns: value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
+    const page = await pageAt<Return>(`/returns/${queue}`, RETURN, params);
+    return { returns: page.value, cursor: page.cursor };
   }
 
   /** A page of the feed as the watch reads it. */

@@ -10,6 +10,7 @@ import {
   requiredText,
   STRING_LIMITS,
 } from './fields.js';
+import { QueuePollParams } from './requests.js';
 
 /**
  * Request bodies of returns (docs/channel-guide.md, Returns): a channel's return, a partner's
@@ -72,17 +73,7 @@ export const CreditRequest = v.object({
 /** The console's list of returns (admin API): one status or all, a page after an id. */
 export const ReturnListInput = v.object({
   status: v.optional(v.picklist(RETURN_STATUSES, `must be one of ${RETURN_STATUSES.join(', ')}`)),
-  after: v.optional(
-    v.pipe(
-      v.union([
-        v.pipe(v.string(), v.regex(/^\d+$/, 'must be an integer of 0 or more')),
-        v.number(),
-      ]),
-      v.transform(Number),
-      v.safeInteger('must be an integer of 0 or more'),
-      v.minValue(0),
-    ),
-  ),
+  after: QueuePollParams.entries.after,
 });
 
 export type ReturnRequestInput = v.InferInput<typeof ReturnRequest>;

@@ -1,4 +1,5 @@
 import type { ParsedCredit } from '../../schemas/returns.js';
+import { sameIds } from '../actions/invoice.js';
 import { type ErrorDetail, fieldError, fieldErrors } from '../errors.js';
 import { formatMoney, fromMoney, type Money } from '../money.js';
 import type { Timestamp } from '../timestamp.js';
@@ -12,11 +13,6 @@ export interface CreditContext {
   shipping_paid: Money;
   /** The shipping every other credit of the sales order's returns already refunded. */
   shipping_refunded: Money;
-}
-
-function sameIds(a: readonly number[], b: readonly number[]): boolean {
-  const set = new Set(a);
-  return a.length === b.length && b.every((id) => set.has(id));
 }
 
 /** The amount a credit of these lines must state: their received, uncredited units at their price. */
