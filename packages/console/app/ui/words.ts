@@ -8,6 +8,8 @@ import type {
   OperatorRole,
   OrderStatus,
   QueueName,
+  ReturnReason,
+  ReturnStatus,
   RolePreset,
 } from '@fulfil/core';
 
@@ -34,6 +36,24 @@ export const STATUS: Record<OrderStatus, { words: string; tone: Tone }> = {
   failed: { words: 'Failed', tone: 'critical' },
   rejected: { words: 'Rejected', tone: 'neutral' },
   canceled: { words: 'Canceled', tone: 'neutral' },
+};
+
+/** A return's status (docs/channel-guide.md, Returns), by what it waits for. */
+export const RETURN_STATUS: Record<ReturnStatus, { words: string; tone: Tone }> = {
+  pending_receipt: { words: 'Awaiting receipt', tone: 'attention' },
+  pending_credit: { words: 'Awaiting credit', tone: 'info' },
+  credited: { words: 'Credited', tone: 'success' },
+  closed: { words: 'Closed, nothing received', tone: 'neutral' },
+  canceled: { words: 'Canceled', tone: 'neutral' },
+};
+
+/** Why a customer sent a line back. */
+export const RETURN_REASON: Record<ReturnReason, string> = {
+  damaged: 'Damaged',
+  wrong_item: 'Wrong item',
+  not_as_described: 'Not as described',
+  unwanted: 'Unwanted',
+  other: 'Other',
 };
 
 /** The stage of one line; a shipped line awaits its invoice. */
