@@ -9,10 +9,14 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   AcceptRequest,
+  CreditRequest,
   InvoiceRequest,
   ItemResourceSchema,
   OrderResourceSchema,
+  ReceiptRequest,
   RejectRequest,
+  ReturnRequest,
+  ReturnResourceSchema,
   SalesOrderInput,
   SalesOrderResourceSchema,
   ShipRequest,
@@ -77,6 +81,31 @@ const TYPES: readonly { name: string; doc: string; source: string }[] = [
     name: 'SalesOrder',
     doc: 'The Sales order view: status, fulfillment orders, shipments with tracks, invoices.',
     source: 'core.SalesOrderResource',
+  },
+  {
+    name: 'ReturnRequest',
+    doc: 'Body of POST /V1/returns: a return of shipped lines, once by its rma_number.',
+    source: 'core.ReturnRequestInput',
+  },
+  {
+    name: 'ReceiptRequest',
+    doc: 'Body of receive: what one receipt at the receiving warehouse found, per line.',
+    source: 'core.ReceiptInput',
+  },
+  {
+    name: 'CreditRequest',
+    doc: 'Body of credit: the credit note of the received, uncredited lines.',
+    source: 'core.CreditInput',
+  },
+  {
+    name: 'Return',
+    doc: 'A return: its lines with what receipts and credits made of them.',
+    source: 'core.ReturnResource',
+  },
+  {
+    name: 'ReturnQueue',
+    doc: 'The two polled queues of returns.',
+    source: 'core.ReturnQueue',
   },
   {
     name: 'SalesOrderBatchEntry',
@@ -185,6 +214,7 @@ function shapeDeclarations(): string {
     ['ERROR_BODY', 'ErrorBody', ErrorBodySchema],
     ['SALES_ORDER', 'SalesOrder', SalesOrderResourceSchema],
     ['SALES_ORDER_BATCH_ENTRY', 'SalesOrderBatchEntry', SalesOrderBatchEntrySchema],
+    ['RETURN', 'Return', ReturnResourceSchema],
   ];
   const shapeType =
     "/** What the XML decoder knows of a resource: leaf types and lists. */\nexport type Shape = 'string' | 'number' | 'boolean' | readonly [Shape] | { readonly [key: string]: Shape };";
@@ -205,6 +235,9 @@ void [
   InvoiceRequest,
   StockItemsRequest,
   SalesOrderInput,
+  ReturnRequest,
+  ReceiptRequest,
+  CreditRequest,
 ];
 
 /** The whole file, formatted as the repository formats code. */

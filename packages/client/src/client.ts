@@ -3,12 +3,18 @@ import type { FetchLike, FetchResponseLike } from './fetch-like.js';
 import {
   type AcceptRequest,
   type AllocateRequest,
+  type CreditRequest,
   ERROR_BODY,
   type FulfillmentOrder,
   type InvoiceRequest,
   ORDER,
   type QueueName,
+  RETURN,
+  type ReceiptRequest,
   type RejectRequest,
+  type Return,
+  type ReturnQueue,
+  type ReturnRequest,
   SALES_ORDER,
   SALES_ORDER_BATCH_ENTRY,
   type SalesOrder,
@@ -23,7 +29,13 @@ import {
   type Warehouse,
 } from './generated.js';
 import { type InvoiceDetails, invoiceFor } from './invoice.js';
-import type { CallOptions, PollOptions, QueuePage, SalesOrdersPage } from './poll-options.js';
+import type {
+  CallOptions,
+  PollOptions,
+  QueuePage,
+  ReturnsPage,
+  SalesOrdersPage,
+} from './poll-options.js';
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
@@ -34,7 +46,13 @@ import {
 import { passByAfter, type WatchOptions, watchQueue } from './watch.js';
 import { decodeXmlResponse, encodeXmlRequest } from './xml.js';
 
-export type { CallOptions, PollOptions, QueuePage, SalesOrdersPage } from './poll-options.js';
+export type {
+  CallOptions,
+  PollOptions,
+  QueuePage,
+  ReturnsPage,
+  SalesOrdersPage,
+} from './poll-options.js';
 
 export interface ClientOptions {
   /** Where the service runs, e.g. `https://fulfil.example.com` (no `/rest/...`). */
@@ -169,26 +187,31 @@ export function createClient(options: ClientOptions) {
     );
   }
 
-  async function pollPage(queue: QueueName, params: PollOptions = {}): Promise<QueuePage> {
-    const { value, response } = await exchange<FulfillmentOrder[]>(
+  /** One page of a queue or feed at `path`: its resources and the `Fulfil-Cursor` it carried. */
+  async function pageAt<T>(path: string, shape: Shape, params: PollOptions) {
+    const { value, response } = await exchange<T[]>(
       'GET',
-      `/fulfillmentOrders/${queue}${query(params)}`,
-      [ORDER],
+      `${path}${query(params)}`,
+      [shape],
       undefined,
       params,
     );
-    return { orders: value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
+    return { value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
+  }
+
+  async function pollPage(queue: QueueName, params: PollOptions = {}): Promise<QueuePage> {
+    const page = await pageAt<FulfillmentOrder>(`/fulfillmentOrders/${queue}`, ORDER, params);
+    return { orders: page.value, cursor: page.cursor };
   }
 
   async function salesOrdersPage(params: PollOptions = {}): Promise<SalesOrdersPage> {
-    const { value, response } = await exchange<SalesOrder[]>(
-      'GET',
-      `/salesOrders${query(params)}`,
-      [SALES_ORDER],
-      undefined,
-      params,
-    );
-    return { salesOrders: value, cursor: response.headers.get('fulfil-cursor') ?? undefined };
+    const page = await pageAt<SalesOrder>('/salesOrders', SALES_ORDER, params);
+    return { salesOrders: page.value, cursor: page.cursor };
+  }
+
+  async function returnsPage(queue: ReturnQueue, params: PollOptions = {}): Promise<ReturnsPage> {
+    const page = await pageAt<Return>(`/returns/${queue}`, RETURN, params);
+    return { returns: page.value, cursor: page.cursor };
   }
 
   /** A page of the feed as the watch reads it. */
@@ -299,6 +322,33 @@ export function createClient(options: ClientOptions) {
         ...watchOptions,
         startOver: passByAfter(feedPage),
       }),
+
+    // ── returns (docs/channel-guide.md, Returns) ───────────────────────────────────────────
+    /**
+     * POST /V1/returns: opens a return of shipped lines, once by its rma_number; a repeat with
+     * the same content answers the same return, other content is a FulfilApiError 409.
+     */
+    createReturn: (body: ReturnRequest['return'], call?: CallOptions): Promise<Return> =>
+      request('POST', '/returns', RETURN, { return: body }, call),
+    /** One page of a returns queue (`pending_receipt`, `pending_credit`) with its cursor. */
+    returnsPage,
+    /**
+     * The returns of a queue as they change, for as long as the loop runs, as `watch` does for
+     * a fulfillment queue. See `WatchOptions`.
+     */
+    watchReturns: (queue: ReturnQueue, watchOptions: WatchOptions = {}) => {
+      const page = async (params: PollOptions) => {
+        const answer = await returnsPage(queue, params);
+        return { orders: answer.returns, cursor: answer.cursor };
+      };
+      return watchQueue(page, { sleep, ...watchOptions, startOver: passByAfter(page) });
+    },
+    /** POST /V1/return/receive: a receipt at the receiving warehouse. Idempotent by number. */
+    receiveReturn: (body: ReceiptRequest['receipt'], call?: CallOptions): Promise<Return> =>
+      request('POST', '/return/receive', RETURN, { receipt: body }, call),
+    /** POST /V1/return/credit: the credit note, reconciled like an invoice. Idempotent. */
+    creditReturn: (body: CreditRequest['credit'], call?: CallOptions): Promise<Return> =>
+      request('POST', '/return/credit', RETURN, { credit: body }, call),
 
     /** Accept items (qty = the ordered qty) or reject them (qty 0). Idempotent. */
     accept: action<AcceptRequest>('accept'),

@@ -378,8 +378,135 @@ export type SalesOrder = {
     created_at: string;
   }[];
   cancellation_requests: unknown[];
-  returns: unknown[];
+  returns: {
+    id: number;
+    rma_number: string;
+    sales_order_number: string;
+    warehouse_code: string;
+    status: 'canceled' | 'pending_receipt' | 'pending_credit' | 'credited' | 'closed';
+    created_at: string;
+    updated_at: string;
+    items: {
+      qty_credited: number;
+      qty_restocked: number;
+      qty_quarantined: number;
+      qty_disposed: number;
+      qty_missing: number;
+      item_id: number;
+      fulfillment_order_number: string;
+      sku: string;
+      name: string;
+      qty: number;
+      reason: 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted' | 'other';
+      price: number;
+    }[];
+    receipts: {
+      receipt_number: string;
+      created_at: string;
+      items: {
+        qty_restocked: number;
+        qty_quarantined: number;
+        qty_disposed: number;
+        qty_missing: number;
+        item_id: number;
+      }[];
+    }[];
+    credits: {
+      credit_note_number: string;
+      created_at: string;
+      items: { item_id: number; qty: number }[];
+      amount_incl_tax: number;
+      shipping_refund_incl_tax: number;
+    }[];
+  }[];
 };
+
+/** Body of POST /V1/returns: a return of shipped lines, once by its rma_number. */
+export type ReturnRequest = {
+  return: {
+    rma_number: string;
+    sales_order_number: string;
+    warehouse_code?: string | undefined;
+    items: {
+      fulfillment_order_number: string;
+      item_id: number;
+      qty: number;
+      reason: 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted' | 'other';
+    }[];
+  };
+};
+
+/** Body of receive: what one receipt at the receiving warehouse found, per line. */
+export type ReceiptRequest = {
+  receipt: {
+    rma_number: string;
+    receipt_number: string;
+    items: {
+      item_id: number;
+      qty_restocked?: number | undefined;
+      qty_quarantined?: number | undefined;
+      qty_disposed?: number | undefined;
+      qty_missing?: number | undefined;
+    }[];
+  };
+};
+
+/** Body of credit: the credit note of the received, uncredited lines. */
+export type CreditRequest = {
+  credit: {
+    rma_number: string;
+    credit_note_number: string;
+    items: { item_id: number }[];
+    shipping_refund_incl_tax?: number | undefined;
+    amount_incl_tax?: number | undefined;
+  };
+};
+
+/** A return: its lines with what receipts and credits made of them. */
+export type Return = {
+  id: number;
+  rma_number: string;
+  sales_order_number: string;
+  warehouse_code: string;
+  status: 'canceled' | 'pending_receipt' | 'pending_credit' | 'credited' | 'closed';
+  created_at: string;
+  updated_at: string;
+  items: {
+    qty_credited: number;
+    qty_restocked: number;
+    qty_quarantined: number;
+    qty_disposed: number;
+    qty_missing: number;
+    item_id: number;
+    fulfillment_order_number: string;
+    sku: string;
+    name: string;
+    qty: number;
+    reason: 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted' | 'other';
+    price: number;
+  }[];
+  receipts: {
+    receipt_number: string;
+    created_at: string;
+    items: {
+      qty_restocked: number;
+      qty_quarantined: number;
+      qty_disposed: number;
+      qty_missing: number;
+      item_id: number;
+    }[];
+  }[];
+  credits: {
+    credit_note_number: string;
+    created_at: string;
+    items: { item_id: number; qty: number }[];
+    amount_incl_tax: number;
+    shipping_refund_incl_tax: number;
+  }[];
+};
+
+/** The two polled queues of returns. */
+export type ReturnQueue = 'pending_receipt' | 'pending_credit';
 
 /** The answer to one sales order of a batch intake: its status, and its view or error. */
 export type SalesOrderBatchEntry = {
@@ -516,7 +643,47 @@ export type SalesOrderBatchEntry = {
           created_at: string;
         }[];
         cancellation_requests: unknown[];
-        returns: unknown[];
+        returns: {
+          id: number;
+          rma_number: string;
+          sales_order_number: string;
+          warehouse_code: string;
+          status: 'canceled' | 'pending_receipt' | 'pending_credit' | 'credited' | 'closed';
+          created_at: string;
+          updated_at: string;
+          items: {
+            qty_credited: number;
+            qty_restocked: number;
+            qty_quarantined: number;
+            qty_disposed: number;
+            qty_missing: number;
+            item_id: number;
+            fulfillment_order_number: string;
+            sku: string;
+            name: string;
+            qty: number;
+            reason: 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted' | 'other';
+            price: number;
+          }[];
+          receipts: {
+            receipt_number: string;
+            created_at: string;
+            items: {
+              qty_restocked: number;
+              qty_quarantined: number;
+              qty_disposed: number;
+              qty_missing: number;
+              item_id: number;
+            }[];
+          }[];
+          credits: {
+            credit_note_number: string;
+            created_at: string;
+            items: { item_id: number; qty: number }[];
+            amount_incl_tax: number;
+            shipping_refund_incl_tax: number;
+          }[];
+        }[];
       }
     | undefined;
   error?:
@@ -795,7 +962,57 @@ export const SALES_ORDER: Shape = {
     },
   ],
   cancellation_requests: ['string'],
-  returns: ['string'],
+  returns: [
+    {
+      id: 'number',
+      rma_number: 'string',
+      sales_order_number: 'string',
+      warehouse_code: 'string',
+      status: 'string',
+      created_at: 'string',
+      updated_at: 'string',
+      items: [
+        {
+          item_id: 'number',
+          fulfillment_order_number: 'string',
+          sku: 'string',
+          name: 'string',
+          qty: 'number',
+          reason: 'string',
+          price: 'number',
+          qty_restocked: 'number',
+          qty_quarantined: 'number',
+          qty_disposed: 'number',
+          qty_missing: 'number',
+          qty_credited: 'number',
+        },
+      ],
+      receipts: [
+        {
+          receipt_number: 'string',
+          created_at: 'string',
+          items: [
+            {
+              item_id: 'number',
+              qty_restocked: 'number',
+              qty_quarantined: 'number',
+              qty_disposed: 'number',
+              qty_missing: 'number',
+            },
+          ],
+        },
+      ],
+      credits: [
+        {
+          credit_note_number: 'string',
+          created_at: 'string',
+          items: [{ item_id: 'number', qty: 'number' }],
+          amount_incl_tax: 'number',
+          shipping_refund_incl_tax: 'number',
+        },
+      ],
+    },
+  ],
 };
 
 /** The XML shape of SalesOrderBatchEntry. */
@@ -916,7 +1133,57 @@ export const SALES_ORDER_BATCH_ENTRY: Shape = {
       },
     ],
     cancellation_requests: ['string'],
-    returns: ['string'],
+    returns: [
+      {
+        id: 'number',
+        rma_number: 'string',
+        sales_order_number: 'string',
+        warehouse_code: 'string',
+        status: 'string',
+        created_at: 'string',
+        updated_at: 'string',
+        items: [
+          {
+            item_id: 'number',
+            fulfillment_order_number: 'string',
+            sku: 'string',
+            name: 'string',
+            qty: 'number',
+            reason: 'string',
+            price: 'number',
+            qty_restocked: 'number',
+            qty_quarantined: 'number',
+            qty_disposed: 'number',
+            qty_missing: 'number',
+            qty_credited: 'number',
+          },
+        ],
+        receipts: [
+          {
+            receipt_number: 'string',
+            created_at: 'string',
+            items: [
+              {
+                item_id: 'number',
+                qty_restocked: 'number',
+                qty_quarantined: 'number',
+                qty_disposed: 'number',
+                qty_missing: 'number',
+              },
+            ],
+          },
+        ],
+        credits: [
+          {
+            credit_note_number: 'string',
+            created_at: 'string',
+            items: [{ item_id: 'number', qty: 'number' }],
+            amount_incl_tax: 'number',
+            shipping_refund_incl_tax: 'number',
+          },
+        ],
+      },
+    ],
   },
   error: {
     message: 'string',
@@ -930,4 +1197,55 @@ export const SALES_ORDER_BATCH_ENTRY: Shape = {
     ],
     trace: 'string',
   },
+};
+
+/** The XML shape of Return. */
+export const RETURN: Shape = {
+  id: 'number',
+  rma_number: 'string',
+  sales_order_number: 'string',
+  warehouse_code: 'string',
+  status: 'string',
+  created_at: 'string',
+  updated_at: 'string',
+  items: [
+    {
+      item_id: 'number',
+      fulfillment_order_number: 'string',
+      sku: 'string',
+      name: 'string',
+      qty: 'number',
+      reason: 'string',
+      price: 'number',
+      qty_restocked: 'number',
+      qty_quarantined: 'number',
+      qty_disposed: 'number',
+      qty_missing: 'number',
+      qty_credited: 'number',
+    },
+  ],
+  receipts: [
+    {
+      receipt_number: 'string',
+      created_at: 'string',
+      items: [
+        {
+          item_id: 'number',
+          qty_restocked: 'number',
+          qty_quarantined: 'number',
+          qty_disposed: 'number',
+          qty_missing: 'number',
+        },
+      ],
+    },
+  ],
+  credits: [
+    {
+      credit_note_number: 'string',
+      created_at: 'string',
+      items: [{ item_id: 'number', qty: 'number' }],
+      amount_incl_tax: 'number',
+      shipping_refund_incl_tax: 'number',
+    },
+  ],
 };

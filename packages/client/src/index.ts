@@ -6,6 +6,7 @@ export {
   type FulfilClient,
   type PollOptions,
   type QueuePage,
+  type ReturnsPage,
   type SalesOrdersPage,
 } from './client.js';
 export { FulfilApiError } from './errors.js';
@@ -13,12 +14,17 @@ export type { AbortSignalLike, FetchInit, FetchLike, FetchResponseLike } from '.
 export type {
   AcceptRequest,
   AllocateRequest,
+  CreditRequest,
   ErrorBody,
   FulfillmentOrder,
   FulfillmentOrderItem,
   InvoiceRequest,
   QueueName,
+  ReceiptRequest,
   RejectRequest,
+  Return,
+  ReturnQueue,
+  ReturnRequest,
   SalesOrder,
   SalesOrderBatchEntry,
   SalesOrderInput,

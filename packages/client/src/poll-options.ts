@@ -1,5 +1,5 @@
 import type { AbortSignalLike } from './fetch-like.js';
-import type { FulfillmentOrder, SalesOrder } from './generated.js';
+import type { FulfillmentOrder, Return, SalesOrder } from './generated.js';
 
 /** Options of one call. */
 export interface CallOptions {
@@ -30,5 +30,11 @@ export interface QueuePage {
 /** One answer of the sales orders feed, with the `Fulfil-Cursor` it carried. */
 export interface SalesOrdersPage {
   salesOrders: SalesOrder[];
+  cursor: string | undefined;
+}
+
+/** One answer of a returns queue, with the `Fulfil-Cursor` it carried. */
+export interface ReturnsPage {
+  returns: Return[];
   cursor: string | undefined;
 }

@@ -105,6 +105,8 @@ export type StockRow = Answer<'listStock'>['items'][number];
 export type TokenInfo = Answer<'listTokens'>['tokens'][number];
 export type Operator = Answer<'listOperators'>[number];
 export type ReservationMismatch = Answer<'checkReservations'>['mismatches'][number];
+export type QuarantineMismatch = Answer<'checkReservations'>['quarantine'][number];
+export type ReturnView = Answer<'getReturn'>;
 export type BulkCount = { count: number; selected: number };
 
 export interface Session {

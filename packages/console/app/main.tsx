@@ -8,6 +8,7 @@ import { LoginPage } from './pages/login.js';
 import { OperatorsPage } from './pages/operators.js';
 import { OrderPage } from './pages/order/order-page.js';
 import { OrdersPage } from './pages/orders.js';
+import { ReturnPage, ReturnsPage } from './pages/returns.js';
 import { StockPage } from './pages/stock.js';
 import { StorePage } from './pages/store.js';
 import { TokensPage } from './pages/tokens.js';
@@ -22,6 +23,7 @@ import { OPERATOR_ROLE } from './ui/words.js';
 const STORE_PAGES = [
   ['orders', 'Orders'],
   ['failed', 'Failed'],
+  ['returns', 'Returns'],
   ['stock', 'Stock'],
   ['tokens', 'Tokens'],
   ['settings', 'Store & warehouses'],
@@ -53,6 +55,12 @@ function Routed({ route, session, stores }: { route: Route; session: Session; st
       );
     case 'failed':
       return <FailedPage store={store} params={route.params} role={role} />;
+    case 'returns':
+      return arg === undefined ? (
+        <ReturnsPage store={store} role={role} params={route.params} />
+      ) : (
+        <ReturnPage store={store} role={role} rma={arg} />
+      );
     case 'stock':
       return <StockPage store={store} role={role} />;
     case 'tokens':

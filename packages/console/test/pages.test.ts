@@ -10,7 +10,7 @@ import {
   WIDTHS,
   withConsole,
 } from './browser.js';
-import { shipByCourier, walkThrough } from './scenarios.js';
+import { orderOf, shipByCourier, walkThrough } from './scenarios.js';
 
 /**
  * Every page, at a laptop's width and at a phone's: axe-core finds no serious or critical
@@ -29,6 +29,8 @@ const PAGES = [
   { name: 'order-courier', hash: '#/default/orders/530000001-1', heading: 'Order 530000001-1' },
   { name: 'order-failed', hash: '#/default/orders/600000001-1', heading: 'Order 600000001-1' },
   { name: 'failed', hash: '#/default/failed', heading: 'Failed orders' },
+  { name: 'returns', hash: '#/default/returns', heading: 'Returns' },
+  { name: 'return', hash: '#/default/returns/RMA-1', heading: 'Return RMA-1' },
   { name: 'stock', hash: '#/default/stock', heading: 'Stock' },
   { name: 'tokens', hash: '#/default/tokens', heading: 'Tokens' },
   { name: 'store', hash: '#/default/settings', heading: 'Store default' },
@@ -47,6 +49,21 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
       await walkThrough(server, later);
       later();
       await shipByCourier(server);
+      later();
+      // A return of the courier's parcel, half received: the returns pages have one to show.
+      const shipped = (await orderOf(server, '530000001-1')).order.items[0];
+      await server.adminApi('POST', 'stores/default/returns', {
+        rma_number: 'RMA-1',
+        sales_order_number: '530000001',
+        items: [
+          {
+            fulfillment_order_number: '530000001-1',
+            item_id: shipped?.id,
+            qty: shipped?.qty,
+            reason: 'damaged',
+          },
+        ],
+      });
       later();
       await server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {
         reason: 'no such street',

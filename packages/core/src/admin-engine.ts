@@ -42,6 +42,12 @@ import {
   sessionMs,
   sessionOperator,
 } from './use-cases/operator-accounts.js';
+import {
+  cancelReturnAsOperator,
+  getReturnAsOperator,
+  listReturnsAsOperator,
+  openReturnAsOperator,
+} from './use-cases/returns.js';
 
 /**
  * The operator's side of the engine (docs/admin-api.md): what the admin API serves, for an
@@ -123,6 +129,18 @@ export function createAdminEngine(deps: EngineDeps) {
     checkReservations: (op: Op, store: string) => checkReservations(deps, op, store),
     fixReservations: (op: Op, store: string, body: unknown) =>
       fixReservations(deps, op, store, body),
+
+    // ── returns (docs/channel-guide.md, Returns) ──
+    /** A page of the store's returns by id (`status`, `after`). */
+    returns: (op: Op, store: string, query: unknown) =>
+      listReturnsAsOperator(deps, op, store, query),
+    getReturn: (op: Op, store: string, rma: string) => getReturnAsOperator(deps, op, store, rma),
+    /** Opens a return as a channel would (the body is the `return` object). */
+    openReturn: (op: Op, store: string, body: unknown) =>
+      openReturnAsOperator(deps, op, store, body),
+    /** Cancels a return before any receipt; again, a no-op. */
+    cancelReturn: (op: Op, store: string, rma: string, body: unknown) =>
+      cancelReturnAsOperator(deps, op, store, rma, body),
   };
 }
 

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { createAdminEngine } from './admin-engine.js';
 import { type ApiAction, DEFAULT_ACL_PREFIX } from './domain/acl.js';
 import { type CarrierAccounts, SIMULATED_COURIER } from './domain/carrier-accounts.js';
+import type { ReturnQueue } from './domain/returns/return-status.js';
 import type { Router } from './domain/routing.js';
 import { defaultRouter } from './domain/routing.js';
 import type { FailureStage, QueueName } from './domain/types.js';
@@ -27,6 +28,7 @@ import type {
   ShipInput,
   StockItemsInput,
 } from './schemas/requests.js';
+import type { CreditInput, ReceiptInput, ReturnRequestInput } from './schemas/returns.js';
 import type {
   SalesOrderInput,
   SalesOrderRequestInput,
@@ -52,7 +54,13 @@ import {
 } from './use-cases/order-actions.js';
 import { getOrder, getOrderHistory } from './use-cases/orders.js';
 import { pollQueue, pollQueueDocuments, pollQueuePage } from './use-cases/poll.js';
-import { queueDepths } from './use-cases/queue-depths.js';
+import { queueDepths, returnCounts } from './use-cases/queue-depths.js';
+import {
+  createReturn,
+  creditReturnGoods,
+  pollReturns,
+  receiveReturnGoods,
+} from './use-cases/returns.js';
 import {
   createSalesOrder,
   createSalesOrders,
@@ -224,6 +232,24 @@ export function createEngine(options: EngineOptions) {
     /** The sales orders feed, paged and followed like a queue (docs/polling.md). */
     pollSalesOrders: (actor: Principal, query?: QueuePollParamsInput | Unverified) =>
       pollSalesOrders(deps, actor, query),
+    /**
+     * Opens a return of shipped lines (`{ return }`, docs/channel-guide.md): `created` the first
+     * time, `exists` for a repeat of the same rma number and content, 409 for other content.
+     */
+    createReturn: (actor: Principal, body: ReturnRequestInput | Unverified) =>
+      createReturn(deps, actor, body),
+    /** A returns queue (`pending_receipt`, `pending_credit`), paged and followed like a queue. */
+    pollReturns: (
+      actor: Principal,
+      queue: ReturnQueue,
+      query?: QueuePollParamsInput | Unverified,
+    ) => pollReturns(deps, actor, queue, query),
+    /** A receipt of returned goods (`{ receipt }`), idempotent by `receipt_number`. */
+    receiveReturn: (actor: Principal, body: ReceiptInput | Unverified) =>
+      receiveReturnGoods(deps, actor, body),
+    /** A credit of received goods (`{ credit }`), reconciled like an invoice. */
+    creditReturn: (actor: Principal, body: CreditInput | Unverified) =>
+      creditReturnGoods(deps, actor, body),
 
     // ── the operator side (docs/behaviour.md) ──────────────────────────────────────────────────
     /**
@@ -296,6 +322,8 @@ export function createEngine(options: EngineOptions) {
     now: () => now(deps),
     /** How many orders each queue of each store lists, for monitoring. */
     queueDepths: () => queueDepths(deps),
+    /** How many returns each store has in each status, for monitoring. */
+    returnCounts: () => returnCounts(deps),
     /** The operator's side: operators, sessions and what the admin API serves (admin-engine.ts). */
     admin: createAdminEngine(deps),
     loadSeed: (document: SeedInput | Unverified, options?: SeedOptions) =>

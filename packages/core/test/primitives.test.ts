@@ -55,6 +55,8 @@ describe('docs/behaviour.md: tokens and ACL', () => {
         'ship',
         'warehouses',
         'stock_items',
+        'returns_pending_receipt',
+        'receive_return',
       ].sort(),
     );
     expect([...ROLE_PRESETS.erp].sort()).toEqual(
@@ -65,16 +67,25 @@ describe('docs/behaviour.md: tokens and ACL', () => {
         'allocate',
         'invoice',
         'warehouses',
+        'returns_pending_credit',
+        'credit_return',
       ].sort(),
     );
     expect([...ROLE_PRESETS.channel].sort()).toEqual(
-      ['create_sales_order', 'read_sales_orders', 'cancel_sales_order', 'hold_sales_order'].sort(),
+      [
+        'create_sales_order',
+        'read_sales_orders',
+        'cancel_sales_order',
+        'hold_sales_order',
+        'create_return',
+      ].sort(),
     );
-    expect(resolveAcl('all')).toHaveLength(16);
+    expect(resolveAcl('all')).toHaveLength(21);
   });
 
   it('a resource is one row: its group, and its name when it is not the action', () => {
     expect(resolveAcl('channel', 'Acme').sort()).toEqual([
+      'Acme_Return::api_create',
       'Acme_SalesOrder::api_cancel',
       'Acme_SalesOrder::api_create',
       'Acme_SalesOrder::api_hold',

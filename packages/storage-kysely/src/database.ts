@@ -23,6 +23,8 @@ export interface Database {
   sales_order_sequences: SalesOrderSequenceTable;
   sales_orders: SalesOrderTable;
   feed_entries: FeedEntryTable;
+  returns: ReturnTable;
+  return_quarantine: ReturnQuarantineTable;
   fulfillment_orders: FulfillmentOrderTable;
   order_items: OrderItemTable;
   shipments: ShipmentTable;
@@ -114,6 +116,29 @@ export interface FeedEntryTable {
   warehouse_code: string | null;
   updated_at: TimestampText;
   change_id: number;
+}
+
+/** A return (migration 0019): its lines, receipts and credits are `document` (core's record). */
+export interface ReturnTable {
+  id: Generated<number>;
+  store_id: number;
+  rma_number: string;
+  sales_order_number: string;
+  warehouse_code: string;
+  /** Core's `deriveReturnStatus`, kept for counting by status. */
+  status: string;
+  document: JsonText;
+  canceled_at: TimestampText | null;
+  created_at: TimestampText;
+  updated_at: TimestampText;
+}
+
+/** Returned goods counted apart from on hand, never available (migration 0019). */
+export interface ReturnQuarantineTable {
+  store_id: number;
+  warehouse_code: string;
+  sku: string;
+  qty: number;
 }
 
 /** Money columns of an order header (ten-thousandths), null when the amount is absent. */

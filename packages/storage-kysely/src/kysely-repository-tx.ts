@@ -16,9 +16,12 @@ import type {
   NewToken,
   PageVersions,
   PollQuery,
+  QuarantineDelta,
   QueueCount,
   QueueName,
   RepositoryTx,
+  ReturnRecord,
+  ReturnStatus,
   SalesOrderRecord,
   SequenceClaim,
   StockDelta,
@@ -65,6 +68,7 @@ import {
   versionsSqlOf,
 } from './poll-query.js';
 import { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
+import * as returnSql from './return-persistence.js';
 import {
   decodeAuditEvent,
   decodeStore,
@@ -486,6 +490,64 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     return this.#moves.flush(this.#db, this.#bulk, this.#prepared, (storeId) =>
       this.changes.idFor([storeId]),
     );
+  }
+
+  // ── returns ──────────────────────────────────────────────────────────────────────────────
+
+  insertReturn(record: ReturnRecord): Promise<ReturnRecord | null> {
+    return returnSql.insertReturn(this.#db, record);
+  }
+
+  findReturns(storeId: number, rmaNumbers: readonly string[]): Promise<ReturnRecord[]> {
+    return returnSql.findReturnsBy(this.#db, storeId, 'rma_number', rmaNumbers);
+  }
+
+  listSalesOrderReturns(storeId: number, numbers: readonly string[]): Promise<ReturnRecord[]> {
+    return returnSql.findReturnsBy(this.#db, storeId, 'sales_order_number', numbers);
+  }
+
+  lockSalesOrderReturns(storeId: number, salesOrderNumber: string): Promise<ReturnRecord[]> {
+    return returnSql.findReturnsBy(
+      this.#db,
+      storeId,
+      'sales_order_number',
+      [salesOrderNumber],
+      this.#rowLocks,
+    );
+  }
+
+  returnsById(ids: readonly number[]): Promise<ReturnRecord[]> {
+    return returnSql.returnsById(this.#db, ids);
+  }
+
+  saveReturn(record: ReturnRecord): Promise<ReturnRecord> {
+    return returnSql.saveReturn(this.#db, record);
+  }
+
+  listStoreReturns(
+    storeId: number,
+    filter?: { status?: ReturnStatus; after?: number; limit?: number },
+  ): Promise<ReturnRecord[]> {
+    return returnSql.listStoreReturns(this.#db, storeId, filter);
+  }
+
+  countReturns(): Promise<{ store_id: number; status: ReturnStatus; returns: number }[]> {
+    return returnSql.countReturns(this.#db);
+  }
+
+  adjustQuarantine(storeId: number, deltas: readonly QuarantineDelta[]): Promise<void> {
+    return returnSql.writeQuarantine(this.#db, storeId, deltas, 'add');
+  }
+
+  setQuarantine(storeId: number, entries: readonly QuarantineDelta[]): Promise<void> {
+    return returnSql.writeQuarantine(this.#db, storeId, entries, 'set');
+  }
+
+  listQuarantine(
+    storeId: number,
+    warehouses: readonly string[] | null = null,
+  ): Promise<QuarantineDelta[]> {
+    return returnSql.listQuarantine(this.#db, storeId, warehouses);
   }
 
   nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number> {

@@ -41,6 +41,9 @@ export const STORE_TABLES: readonly { table: string; key: readonly string[] }[] 
   { table: 'sales_orders', key: ['id'] },
   // Their feed: an imported entry is change 0, like a queue entry.
   { table: 'feed_entries', key: ['feed', 'entry_id'] },
+  // Returns and their quarantined goods (migration 0019).
+  { table: 'returns', key: ['id'] },
+  { table: 'return_quarantine', key: ['warehouse_code', 'sku'] },
   // What operators did to the store (migration 0004): no one could rebuild it.
   { table: 'store_audit', key: ['id'] },
 ];
@@ -60,6 +63,7 @@ const ID_TABLES = [
   'tokens',
   'store_audit',
   'sales_orders',
+  'returns',
   'fulfillment_orders',
   ...ORDER_TABLES.map((t) => t.table),
 ].filter((table) => table !== 'queue_entries');

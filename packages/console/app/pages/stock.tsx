@@ -1,5 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, query, type ReservationMismatch, type StockRow, seg } from '../api.js';
+import {
+  api,
+  type QuarantineMismatch,
+  query,
+  type ReservationMismatch,
+  type StockRow,
+  seg,
+} from '../api.js';
 import { may } from '../context.js';
 import { ErrorBanner } from '../ui/banner.js';
 import { Button } from '../ui/button.js';
@@ -57,13 +64,20 @@ function Reservations({
   onFixed: () => void;
 }) {
   const [mismatches, setMismatches] = useState<ReservationMismatch[]>();
+  const [quarantine, setQuarantine] = useState<QuarantineMismatch[]>([]);
   const [asking, setAsking] = useState(false);
   const action = useAction();
   const path = `stores/${seg(store)}/reservations`;
   const check = async () => {
-    const answer = await action.run(() => api<{ mismatches: ReservationMismatch[] }>('GET', path));
-    if (answer) setMismatches(answer.mismatches);
+    const answer = await action.run(() =>
+      api<{ mismatches: ReservationMismatch[]; quarantine: QuarantineMismatch[] }>('GET', path),
+    );
+    if (answer) {
+      setMismatches(answer.mismatches);
+      setQuarantine(answer.quarantine);
+    }
   };
+  const differing = (mismatches?.length ?? 0) + quarantine.length;
   return (
     <Card
       title="Reservations"
@@ -80,20 +94,35 @@ function Reservations({
           not.
         </p>
       )}
-      {mismatches && mismatches.length === 0 && <p role="status">Every reservation matches.</p>}
-      {mismatches && mismatches.length > 0 && (
+      {mismatches && differing === 0 && <p role="status">Every reservation matches.</p>}
+      {quarantine.length > 0 && (
+        <DataTable<QuarantineMismatch>
+          label="Quarantined counts that differ from the returns' receipts"
+          rows={quarantine}
+          rowKey={(row) => `${row.warehouse_code}/${row.sku}`}
+          columns={[
+            { title: 'SKU', primary: true, cell: (row) => row.sku },
+            { title: 'Warehouse', cell: (row) => row.warehouse_code },
+            { title: 'Quarantined', numeric: true, cell: (row) => row.quarantined },
+            { title: 'Receipts quarantined', numeric: true, cell: (row) => row.expected },
+          ]}
+        />
+      )}
+      {mismatches && differing > 0 && (
         <>
-          <DataTable<ReservationMismatch>
-            label="Reservations that differ"
-            rows={mismatches}
-            rowKey={(row) => `${row.warehouse_code}/${row.sku}`}
-            columns={[
-              { title: 'SKU', primary: true, cell: (row) => row.sku },
-              { title: 'Warehouse', cell: (row) => row.warehouse_code },
-              { title: 'Reserved', numeric: true, cell: (row) => row.reserved },
-              { title: 'Open orders hold', numeric: true, cell: (row) => row.expected },
-            ]}
-          />
+          {mismatches.length > 0 && (
+            <DataTable<ReservationMismatch>
+              label="Reservations that differ"
+              rows={mismatches}
+              rowKey={(row) => `${row.warehouse_code}/${row.sku}`}
+              columns={[
+                { title: 'SKU', primary: true, cell: (row) => row.sku },
+                { title: 'Warehouse', cell: (row) => row.warehouse_code },
+                { title: 'Reserved', numeric: true, cell: (row) => row.reserved },
+                { title: 'Open orders hold', numeric: true, cell: (row) => row.expected },
+              ]}
+            />
+          )}
           {editable && (
             <div>
               <Button variant="destructive" onClick={() => setAsking(true)}>
@@ -105,21 +134,22 @@ function Reservations({
       )}
       {asking && mismatches && (
         <ConfirmDialog
-          title={`Set ${plural(mismatches.length, 'reservation')} right?`}
+          title={`Set ${plural(differing, 'row')} right?`}
           confirm="Set reserved"
           keep="Keep as it is"
           reason={{ label: 'Reason (optional)' }}
           onClose={() => setAsking(false)}
           onConfirm={async (reason) => {
             await api('POST', `${path}/fix`, reason ? { reason } : {});
-            toast(`${plural(mismatches.length, 'reservation')} set to what open orders hold`);
+            toast(`${plural(differing, 'row')} set to what open orders and receipts hold`);
             setMismatches([]);
+            setQuarantine([]);
             onFixed();
           }}
         >
           <p>
-            Each row's reserved becomes what the open orders hold there; available follows. The
-            store's audit records it.
+            Each row's reserved becomes what the open orders hold there, and each quarantined count
+            what the returns' receipts quarantined; available follows. The store's audit records it.
           </p>
         </ConfirmDialog>
       )}
@@ -142,7 +172,7 @@ export function StockPage({ store, role }: { store: string; role: string }) {
   return (
     <Page
       title="Stock"
-      subtitle={<p>On hand, reserved and available per warehouse of store {store}.</p>}
+      subtitle={<p>On hand, reserved, available and quarantined per warehouse of store {store}.</p>}
     >
       <Card flush label="Stock rows">
         <form
@@ -193,6 +223,8 @@ export function StockPage({ store, role }: { store: string; role: string }) {
                 numeric: true,
                 cell: (row) => <span class="available">{row.available}</span>,
               },
+              // Returned goods held apart: not on hand, never available.
+              { title: 'Quarantined', numeric: true, cell: (row) => row.quarantined },
             ]}
           />
         )}

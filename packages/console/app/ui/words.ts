@@ -8,6 +8,8 @@ import type {
   OperatorRole,
   OrderStatus,
   QueueName,
+  ReturnReason,
+  ReturnStatus,
   RolePreset,
 } from '@fulfil/core';
 
@@ -34,6 +36,24 @@ export const STATUS: Record<OrderStatus, { words: string; tone: Tone }> = {
   failed: { words: 'Failed', tone: 'critical' },
   rejected: { words: 'Rejected', tone: 'neutral' },
   canceled: { words: 'Canceled', tone: 'neutral' },
+};
+
+/** A return's status (docs/channel-guide.md, Returns), by what it waits for. */
+export const RETURN_STATUS: Record<ReturnStatus, { words: string; tone: Tone }> = {
+  pending_receipt: { words: 'Awaiting receipt', tone: 'attention' },
+  pending_credit: { words: 'Awaiting credit', tone: 'info' },
+  credited: { words: 'Credited', tone: 'success' },
+  closed: { words: 'Closed, nothing received', tone: 'neutral' },
+  canceled: { words: 'Canceled', tone: 'neutral' },
+};
+
+/** Why a customer sent a line back. */
+export const RETURN_REASON: Record<ReturnReason, string> = {
+  damaged: 'Damaged',
+  wrong_item: 'Wrong item',
+  not_as_described: 'Not as described',
+  unwanted: 'Unwanted',
+  other: 'Other',
 };
 
 /** The stage of one line; a shipped line awaits its invoice. */
@@ -182,6 +202,19 @@ export const ACL_ACTION: Record<ApiAction, { words: string; group: AclGroup; res
     group: 'channel',
     resource: 'SalesOrder::api_hold',
   },
+  create_return: { words: 'Open returns', group: 'channel', resource: 'Return::api_create' },
+  returns_pending_receipt: {
+    words: 'Poll returns awaiting receipt',
+    group: 'partner',
+    resource: 'Return::api_pending_receipt',
+  },
+  receive_return: { words: 'Receive returns', group: 'partner', resource: 'Return::api_receive' },
+  returns_pending_credit: {
+    words: 'Poll returns awaiting credit',
+    group: 'erp',
+    resource: 'Return::api_pending_credit',
+  },
+  credit_return: { words: 'Credit returns', group: 'erp', resource: 'Return::api_credit' },
 };
 
 /** The role presets a token is created with. */

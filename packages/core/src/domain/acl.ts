@@ -21,6 +21,12 @@ export const ACL_RESOURCES = {
   read_sales_orders: { group: 'SalesOrder', name: 'read' },
   cancel_sales_order: { group: 'SalesOrder', name: 'cancel' },
   hold_sales_order: { group: 'SalesOrder', name: 'hold' },
+  // Returns (docs/channel-guide.md): a channel opens them, a partner receives, an ERP credits.
+  create_return: { group: 'Return', name: 'create' },
+  returns_pending_receipt: { group: 'Return', name: 'pending_receipt' },
+  receive_return: { group: 'Return', name: 'receive' },
+  returns_pending_credit: { group: 'Return', name: 'pending_credit' },
+  credit_return: { group: 'Return', name: 'credit' },
 } as const satisfies Record<string, { group: string; name?: string }>;
 
 export type ApiAction = keyof typeof ACL_RESOURCES;
@@ -60,10 +66,21 @@ export const ROLE_PRESETS = {
     'ship',
     'warehouses',
     'stock_items',
+    'returns_pending_receipt',
+    'receive_return',
   ],
-  erp: ['pending_allocation', 'pending_invoice', 'failed', 'allocate', 'invoice', 'warehouses'],
-  /** Every resource of a sales order (docs/channel-guide.md). */
-  channel: actionsOf('SalesOrder'),
+  erp: [
+    'pending_allocation',
+    'pending_invoice',
+    'failed',
+    'allocate',
+    'invoice',
+    'warehouses',
+    'returns_pending_credit',
+    'credit_return',
+  ],
+  /** Every resource of a sales order, and opening returns (docs/channel-guide.md). */
+  channel: [...actionsOf('SalesOrder'), 'create_return'],
   all: API_ACTIONS,
 } as const satisfies Record<string, readonly ApiAction[]>;
 

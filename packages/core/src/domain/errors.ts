@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   conflicts_with_applied: 1008,
   invalid_stock_batch: 1009,
   invalid_seed: 1010,
+  /** A return's credit that does not match what was received (docs/channel-guide.md). */
+  credit_mismatch: 1011,
   not_found: 1404,
   already_exists: 1409,
   unauthenticated: 1401,

@@ -4,6 +4,6 @@
  * (`since`, `wait`) exactly as a queue is, within a token's warehouses. A new feed is a new name
  * here; its entries are written by the repository in the transaction that changes the resource.
  */
-export const FEEDS = ['sales_orders'] as const;
+export const FEEDS = ['sales_orders', 'returns_pending_receipt', 'returns_pending_credit'] as const;
 
 export type FeedName = (typeof FEEDS)[number];

@@ -6,6 +6,8 @@ import type {
 } from '../schemas/sales-order-view.js';
 import { fromMoney } from './money.js';
 import { presentOrder } from './present.js';
+import type { ReturnRecord } from './returns/return-record.js';
+import { presentReturn } from './returns/return-view.js';
 import { deriveSalesOrderStatus } from './sales-order-status.js';
 import type { Timestamp } from './timestamp.js';
 import { trackingUrl } from './tracking-urls.js';
@@ -31,6 +33,8 @@ export interface SalesOrderParts {
   record: SalesOrderRecord;
   /** Every fulfillment order of the sales order. */
   fulfillment_orders: readonly FulfillmentOrder[];
+  /** Every return of the sales order. */
+  returns?: readonly ReturnRecord[];
 }
 
 function shipmentsOf(orders: readonly FulfillmentOrder[]): ShipmentResource[] {
@@ -74,16 +78,23 @@ function invoicesOf(orders: readonly FulfillmentOrder[]): (InvoiceResource & { i
 /**
  * The Sales order view (docs/channel-guide.md): its status over all its fulfillment orders, each
  * of them whole (amounts included), every shipment with its tracks (and the carrier's tracking
- * page where it has one), every invoice. Holds, cancellation requests and returns are empty
+ * page where it has one), every invoice, every return. Holds and cancellation requests are empty
  * lists until the engine has them.
  */
 export function presentSalesOrder({
   record,
   fulfillment_orders,
+  returns = [],
 }: SalesOrderParts): SalesOrderResource {
   const orders = [...fulfillment_orders].sort((a, b) => a.id - b.id);
   // Timestamps of one format: text order is time order.
-  const updated = [record.created_at, ...orders.map((order) => order.updated_at)].sort().at(-1);
+  const updated = [
+    record.created_at,
+    ...orders.map((order) => order.updated_at),
+    ...returns.map((entry) => entry.updated_at),
+  ]
+    .sort()
+    .at(-1);
   return {
     id: record.id,
     sales_order_number: record.sales_order_number,
@@ -99,6 +110,6 @@ export function presentSalesOrder({
     shipments: shipmentsOf(orders),
     invoices: invoicesOf(orders).map(({ id: _id, ...invoice }) => invoice),
     cancellation_requests: [],
-    returns: [],
+    returns: [...returns].sort((a, b) => a.id - b.id).map(presentReturn),
   };
 }

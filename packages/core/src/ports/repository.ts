@@ -1,6 +1,9 @@
 import type { ChangeHorizon, ChangePosition } from '../domain/change-cursor.js';
 import type { CourierLabel } from '../domain/courier-labels.js';
 import type { FeedName } from '../domain/feeds.js';
+import type { QuarantineDelta } from '../domain/returns/return-outcome.js';
+import type { ReturnRecord } from '../domain/returns/return-record.js';
+import type { ReturnStatus } from '../domain/returns/return-status.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type {
@@ -438,6 +441,49 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * order view shows. Numbers the store has no record of are left alone.
    */
   touchSalesOrders(storeId: number, numbers: readonly string[]): Promise<void>;
+
+  // ── returns (docs/channel-guide.md, Returns) ─────────────────────────────────────────────
+  /**
+   * Stores a new return (id 0) and returns it with its id; null, writing nothing, when the store
+   * has a return with its `rma_number` (once the transaction that wrote that one has committed:
+   * a racing insert waits for it). The caller writes its feed entries.
+   */
+  insertReturn(record: ReturnRecord): Promise<ReturnRecord | null>;
+  /** The store's returns with these rma numbers, in no particular order. */
+  findReturns(storeId: number, rmaNumbers: readonly string[]): Promise<ReturnRecord[]>;
+  /** The store's returns of these sales orders, ordered by id. */
+  listSalesOrderReturns(storeId: number, numbers: readonly string[]): Promise<ReturnRecord[]>;
+  /**
+   * Every return of one sales order, ordered by id, each locked until the transaction ends: the
+   * actions on returns lock these first, so that two of them on one sales order take turns.
+   */
+  lockSalesOrderReturns(storeId: number, salesOrderNumber: string): Promise<ReturnRecord[]>;
+  /** The stored returns with these ids, of any store, in no particular order. */
+  returnsById(ids: readonly number[]): Promise<ReturnRecord[]>;
+  /** Rewrites every field of a stored return, locked in this transaction. */
+  saveReturn(record: ReturnRecord): Promise<ReturnRecord>;
+  /**
+   * The store's returns ordered by id: every one (the quarantine check reads them all), or a page
+   * of those in one status (core's `deriveReturnStatus`) after an id.
+   */
+  listStoreReturns(
+    storeId: number,
+    filter?: { status?: ReturnStatus; after?: number; limit?: number },
+  ): Promise<ReturnRecord[]>;
+  /** How many returns each store has in each status; statuses with none may be left out. */
+  countReturns(): Promise<{ store_id: number; status: ReturnStatus; returns: number }[]>;
+  /**
+   * Adds each delta to the quarantined count of its (warehouse, sku) atomically (`x = x + d`),
+   * creating missing rows from 0: goods counted apart from on hand, never available.
+   */
+  adjustQuarantine(storeId: number, deltas: readonly QuarantineDelta[]): Promise<void>;
+  /** Sets the quarantined counts of these (warehouse, sku), creating missing rows. */
+  setQuarantine(storeId: number, entries: readonly QuarantineDelta[]): Promise<void>;
+  /** The non-zero quarantined counts, ordered by warehouse then sku; only `warehouses` when given. */
+  listQuarantine(
+    storeId: number,
+    warehouses?: readonly string[] | null,
+  ): Promise<QuarantineDelta[]>;
 
   // ── courier labels ───────────────────────────────────────────────────────────────────────
   /** The order's labels (docs/couriers.md), oldest first. */

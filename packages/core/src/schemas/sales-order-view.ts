@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { SALES_ORDER_STATUSES } from '../domain/sales-order-status.js';
 import { TIMESTAMP_PATTERN } from '../domain/timestamp.js';
 import { OrderResourceSchema } from './resources.js';
+import { ReturnResourceSchema } from './return-resource.js';
 
 /**
  * The Sales order view (docs/channel-guide.md): what a sales channel shows its customer and its
@@ -75,7 +76,10 @@ export const SalesOrderResourceSchema = v.object({
   shipments: v.array(ShipmentResourceSchema),
   invoices: v.array(InvoiceResourceSchema),
   cancellation_requests: notYet('Cancellation requests and their answers'),
-  returns: notYet('Returns'),
+  returns: v.pipe(
+    v.array(ReturnResourceSchema),
+    v.description('Every return of the sales order, canceled ones included, oldest first.'),
+  ),
 });
 
 export type TrackResource = v.InferOutput<typeof TrackResourceSchema>;

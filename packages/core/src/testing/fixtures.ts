@@ -10,6 +10,7 @@ import type {
   Warehouse,
 } from '../domain/types.js';
 import type { SeedInput } from '../schemas/operator.js';
+import type { CreditInput, ReceiptInput, ReturnRequestInput } from '../schemas/returns.js';
 import type { SalesOrderInput } from '../schemas/sales-order.js';
 
 /** Builders of valid records for tests: every field set, overridable piece by piece. */
@@ -264,5 +265,65 @@ export function seed(overrides: Partial<SeedInput['stores'][number]> = {}): Seed
         ...overrides,
       },
     ],
+  };
+}
+
+/** What the return fixtures need of a shipped fulfillment order (a queue's or an action's answer). */
+export interface ShippedFixture {
+  sales_order_number: string;
+  fulfillment_order_number: string;
+  items: readonly { id: number; qty: number }[];
+}
+
+/**
+ * A return (`POST /V1/returns`) of every line of a shipped fulfillment order, whole, for
+ * `reason` (docs/channel-guide.md, Returns); override any field, e.g. `warehouse_code`.
+ */
+export function returnOf(
+  rma: string,
+  order: ShippedFixture,
+  overrides: Partial<ReturnRequestInput['return']> = {},
+): ReturnRequestInput['return'] {
+  return {
+    rma_number: rma,
+    sales_order_number: order.sales_order_number,
+    items: order.items.map((line) => ({
+      fulfillment_order_number: order.fulfillment_order_number,
+      item_id: line.id,
+      qty: line.qty,
+      reason: 'unwanted' as const,
+    })),
+    ...overrides,
+  };
+}
+
+/** A receipt (`POST /V1/return/receive`) of every line of a return, whole, in one disposition. */
+export function receiptOf(
+  opened: { rma_number: string; items: readonly { item_id: number; qty: number }[] },
+  receiptNumber: string,
+  disposition:
+    | 'qty_restocked'
+    | 'qty_quarantined'
+    | 'qty_disposed'
+    | 'qty_missing' = 'qty_restocked',
+): ReceiptInput['receipt'] {
+  return {
+    rma_number: opened.rma_number,
+    receipt_number: receiptNumber,
+    items: opened.items.map((line) => ({ item_id: line.item_id, [disposition]: line.qty })),
+  };
+}
+
+/** A credit (`POST /V1/return/credit`) of every line of a return, without amounts to check. */
+export function creditOf(
+  opened: { rma_number: string; items: readonly { item_id: number }[] },
+  creditNoteNumber: string,
+  overrides: Partial<CreditInput['credit']> = {},
+): CreditInput['credit'] {
+  return {
+    rma_number: opened.rma_number,
+    credit_note_number: creditNoteNumber,
+    items: opened.items.map((line) => ({ item_id: line.item_id })),
+    ...overrides,
   };
 }

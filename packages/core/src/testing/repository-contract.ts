@@ -16,6 +16,7 @@ import { labelsContract } from './contract/labels.js';
 import { ordersContract } from './contract/orders.js';
 import { pageVersionsContract } from './contract/page-versions.js';
 import { queuesContract } from './contract/queues.js';
+import { returnsContract } from './contract/returns.js';
 import { salesOrdersContract } from './contract/sales-orders.js';
 import { sequencesContract } from './contract/sequences.js';
 import { shipmentTracksContract } from './contract/shipment-tracks.js';
@@ -79,6 +80,7 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
     pageVersionsContract(h);
     feedsContract(h);
     salesOrdersContract(h);
+    returnsContract(h);
     sequencesContract(h);
     courierDueContract(h);
     labelsContract(h);

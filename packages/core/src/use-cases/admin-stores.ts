@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { attentionHours } from '../domain/attention.js';
 import { fieldError } from '../domain/errors.js';
 import { operatorSees } from '../domain/operator.js';
+import { quarantinedBy, quarantineKey } from '../domain/returns/quarantined.js';
 import type { ActiveQueueName, Store, StoreSettings, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { ReasonInput, SetOnHandInput, StockSearchInput } from '../schemas/admin.js';
@@ -116,17 +117,28 @@ export interface StockRow {
   on_hand: number;
   reserved: number;
   available: number;
+  /** Returned goods counted apart from on hand (docs/admin-api.md): never available. */
+  quarantined: number;
 }
 
-const stockRow = (level: {
-  warehouse_code: string;
-  sku: string;
-  on_hand: number;
-  reserved: number;
-}): StockRow => ({
+const stockRow = (
+  level: { warehouse_code: string; sku: string; on_hand: number; reserved: number },
+  quarantined: ReadonlyMap<string, number> = new Map(),
+): StockRow => ({
   ...level,
   available: level.on_hand - level.reserved,
+  quarantined: quarantined.get(quarantineKey(level)) ?? 0,
 });
+
+/** The quarantined counts of these warehouses, by `quarantineKey`. */
+async function quarantineOf(
+  tx: RepositoryTx,
+  storeId: number,
+  warehouses: readonly string[],
+): Promise<Map<string, number>> {
+  const rows = await tx.listQuarantine(storeId, [...new Set(warehouses)]);
+  return new Map(rows.map((row) => [quarantineKey(row), row.qty]));
+}
 
 const StockCursor = v.tuple([code, code]);
 
@@ -169,8 +181,13 @@ export async function stockFor(
     const more = rows.length > input.limit;
     const shown = more ? rows.slice(0, input.limit) : rows;
     const last = shown[shown.length - 1];
+    const quarantined = await quarantineOf(
+      tx,
+      store.id,
+      shown.map((row) => row.warehouse_code),
+    );
     return {
-      items: shown.map(stockRow),
+      items: shown.map((row) => stockRow(row, quarantined)),
       next:
         more && last
           ? Buffer.from(JSON.stringify([last.warehouse_code, last.sku])).toString('base64url')
@@ -217,12 +234,10 @@ export async function setOnHand(
         before: before?.on_hand ?? null,
       }),
     ]);
-    return stockRow({
-      warehouse_code: key.warehouse,
-      sku: key.sku,
-      on_hand,
-      reserved: before?.reserved ?? 0,
-    });
+    return stockRow(
+      { warehouse_code: key.warehouse, sku: key.sku, on_hand, reserved: before?.reserved ?? 0 },
+      await quarantineOf(tx, store.id, [key.warehouse]),
+    );
   });
 }
 
@@ -260,7 +275,36 @@ async function mismatchesIn(tx: RepositoryTx, storeId: number): Promise<Reservat
   return mismatches;
 }
 
-/** Reserved stock against the open lines that hold it, per warehouse and sku. */
+/** A quarantined count that differs from what the returns' receipts quarantined. */
+export interface QuarantineMismatch {
+  warehouse_code: string;
+  sku: string;
+  quarantined: number;
+  expected: number;
+}
+
+async function quarantineMismatchesIn(
+  tx: RepositoryTx,
+  storeId: number,
+): Promise<QuarantineMismatch[]> {
+  const expected = quarantinedBy(await tx.listStoreReturns(storeId));
+  const counted = new Map(
+    (await tx.listQuarantine(storeId)).map((row) => [quarantineKey(row), row.qty]),
+  );
+  const keys = [...new Set([...expected.keys(), ...counted.keys()])].sort();
+  return keys.flatMap((key) => {
+    const quarantined = counted.get(key) ?? 0;
+    const wanted = expected.get(key) ?? 0;
+    if (quarantined === wanted) return [];
+    const [warehouse_code, sku] = key.split('\u0000') as [string, string];
+    return [{ warehouse_code, sku, quarantined, expected: wanted }];
+  });
+}
+
+/**
+ * Reserved stock against the open lines that hold it, per warehouse and sku; and the goods
+ * returns hold in quarantine against what their receipts quarantined.
+ */
 export async function checkReservations(
   deps: EngineDeps,
   operator: OperatorPrincipal,
@@ -268,10 +312,14 @@ export async function checkReservations(
 ) {
   return readStore(deps, operator, storeCode, async (tx, store) => ({
     mismatches: await mismatchesIn(tx, store.id),
+    quarantine: await quarantineMismatchesIn(tx, store.id),
   }));
 }
 
-/** Sets every mismatched `reserved` to what the open lines hold, in one audited transaction. */
+/**
+ * Sets every mismatched `reserved` to what the open lines hold, and every quarantined count to
+ * what the returns' receipts quarantined, in one audited transaction.
+ */
 export async function fixReservations(
   deps: EngineDeps,
   operator: OperatorPrincipal,
@@ -291,11 +339,27 @@ export async function fixReservations(
         reserved: expected,
       })),
     );
-    if (fixed.length) {
+    const quarantine_fixed = await quarantineMismatchesIn(tx, store.id);
+    await tx.setQuarantine(
+      store.id,
+      quarantine_fixed.map(({ warehouse_code, sku, expected }) => ({
+        warehouse_code,
+        sku,
+        qty: expected,
+      })),
+    );
+    if (fixed.length || quarantine_fixed.length) {
       await tx.appendStoreAudit([
-        storeAuditEvent(operator, store.id, now(deps), 'fix_reservations', { fixed }, reason),
+        storeAuditEvent(
+          operator,
+          store.id,
+          now(deps),
+          'fix_reservations',
+          { fixed, quarantine_fixed },
+          reason,
+        ),
       ]);
     }
-    return { fixed };
+    return { fixed, quarantine_fixed };
   });
 }

@@ -1,4 +1,5 @@
 import { QUEUES } from '../domain/item-stage.js';
+import { RETURN_STATUSES, type ReturnStatus } from '../domain/returns/return-status.js';
 import type { QueueName } from '../domain/types.js';
 import type { EngineDeps } from './deps.js';
 
@@ -33,6 +34,33 @@ export function queueDepths(deps: EngineDeps): Promise<QueueDepth[]> {
         const abandoned = count?.abandoned ?? 0;
         return { store_code: store.code, queue, orders: orders - abandoned, abandoned };
       }),
+    );
+  }, 'read');
+}
+
+/** How many returns of one store are in one status. */
+export interface ReturnCount {
+  store_code: string;
+  status: ReturnStatus;
+  returns: number;
+}
+
+/**
+ * Every status of every store's returns with how many are in it, zeros included (a monitor must
+ * see returns leave pending_receipt, not vanish); ordered by store code, then status.
+ */
+export function returnCounts(deps: EngineDeps): Promise<ReturnCount[]> {
+  return deps.repository.transaction(async (tx) => {
+    const stores = await tx.listStores();
+    const counts = new Map(
+      (await tx.countReturns()).map((count) => [`${count.store_id}:${count.status}`, count]),
+    );
+    return stores.flatMap((store) =>
+      RETURN_STATUSES.map((status) => ({
+        store_code: store.code,
+        status,
+        returns: counts.get(`${store.id}:${status}`)?.returns ?? 0,
+      })),
     );
   }, 'read');
 }

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { type ApiAction, resourceOf } from '../domain/acl.js';
 import { differingPaths } from '../domain/differences.js';
 import { DomainError, type ErrorParameter, fieldError } from '../domain/errors.js';
+import type { ReturnRecord } from '../domain/returns/return-record.js';
 import { presentSalesOrder, type SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { FulfillmentOrder } from '../domain/types.js';
 import type { FeedEntry, RepositoryTx } from '../ports/repository.js';
@@ -93,7 +94,7 @@ function takenInUnknown(number: string, prefix: string): DomainError {
   );
 }
 
-/** The views of sales orders, each with all its fulfillment orders, read in `tx`. */
+/** The views of sales orders, each with all its fulfillment orders and returns, read in `tx`. */
 async function viewsOf(
   tx: RepositoryTx,
   storeId: number,
@@ -110,12 +111,21 @@ async function viewsOf(
     list.push(order);
     orders.set(order.sales_order_number, list);
   }
+  const returns = new Map<string, ReturnRecord[]>();
+  const numbers = records.map((record) => record.sales_order_number);
+  for (const entry of await tx.listSalesOrderReturns(storeId, numbers)) {
+    returns.set(entry.sales_order_number, [
+      ...(returns.get(entry.sales_order_number) ?? []),
+      entry,
+    ]);
+  }
   return new Map(
     records.map((record) => [
       record.sales_order_number,
       presentSalesOrder({
         record,
         fulfillment_orders: orders.get(record.sales_order_number) ?? [],
+        returns: returns.get(record.sales_order_number) ?? [],
       }),
     ]),
   );

@@ -10,6 +10,8 @@ import {
   type OperatorRole,
   OrderSearchInput,
   ReasonInput,
+  ReturnInput,
+  ReturnListInput,
   RotateInput,
   SetOnHandInput,
   StockSearchInput,
@@ -344,6 +346,50 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
     request: ReasonInput,
     run: (admin, { operator, params, body }) =>
       admin.fixReservations(operator, params.store as string, body),
+  },
+  {
+    method: 'GET',
+    path: `${STORE}/returns`,
+    operationId: 'listReturns',
+    tag: 'Returns',
+    summary: "The store's returns by id, 100 a page after `after`, in one `status` or all.",
+    role: 'viewer',
+    query: ReturnListInput,
+    run: (admin, { operator, params, query }) =>
+      admin.returns(operator, params.store as string, query),
+  },
+  {
+    method: 'GET',
+    path: `${STORE}/returns/:rma`,
+    operationId: 'getReturn',
+    tag: 'Returns',
+    summary: 'One return with its lines, receipts and credits.',
+    role: 'viewer',
+    run: (admin, { operator, params }) =>
+      admin.getReturn(operator, params.store as string, params.rma as string),
+  },
+  {
+    method: 'POST',
+    path: `${STORE}/returns`,
+    operationId: 'openReturn',
+    tag: 'Returns',
+    summary:
+      'Opens a return of shipped lines for the store, as a sales channel would; the same rma_number and content again answers the same return.',
+    role: 'operator',
+    request: ReturnInput,
+    run: (admin, { operator, params, body }) =>
+      admin.openReturn(operator, params.store as string, body).then((opened) => opened.return),
+  },
+  {
+    method: 'POST',
+    path: `${STORE}/returns/:rma/cancel`,
+    operationId: 'cancelReturn',
+    tag: 'Returns',
+    summary: 'Cancels a return before any receipt; canceling it again changes nothing.',
+    role: 'operator',
+    request: ReasonInput,
+    run: (admin, { operator, params, body }) =>
+      admin.cancelReturn(operator, params.store as string, params.rma as string, body),
   },
   {
     method: 'GET',

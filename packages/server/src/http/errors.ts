@@ -12,6 +12,7 @@ export const HTTP_STATUS_OF_ERROR = {
   conflicts_with_applied: 400,
   invalid_stock_batch: 400,
   invalid_seed: 400,
+  credit_mismatch: 400,
   not_found: 404,
   already_exists: 409,
   unauthenticated: 401,

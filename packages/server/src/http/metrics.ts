@@ -1,4 +1,4 @@
-import type { CourierCallEvent, DispatchReport, QueueDepth } from '@fulfil/core';
+import type { CourierCallEvent, DispatchReport, QueueDepth, ReturnCount } from '@fulfil/core';
 import type { AuthSurface } from './auth-throttle.js';
 import type { WaiterCap } from './long-poll.js';
 import { Counter, family, Histogram } from './prometheus.js';
@@ -21,9 +21,13 @@ export interface Metrics {
   observeWaitRefused(cap: WaiterCap): void;
   /**
    * The exposition text; `depths` is null when the database could not be read, `process` is what
-   * the process holds now (default nothing).
+   * the process holds now (default nothing), `returns` the returns by status (default none).
    */
-  render(depths: readonly QueueDepth[] | null, process?: ProcessState): string;
+  render(
+    depths: readonly QueueDepth[] | null,
+    process?: ProcessState,
+    returns?: readonly ReturnCount[] | null,
+  ): string;
 }
 
 /** What the serving process holds at the moment of a scrape. */
@@ -69,7 +73,7 @@ export function createMetrics(): Metrics {
         if (outcome[kind].length) courierOrders.add({ outcome: kind }, outcome[kind].length);
       }
     },
-    render(depths, process = { waiting: 0 }) {
+    render(depths, process = { waiting: 0 }, returns = []) {
       return [
         family(
           'fulfil_http_requests_total',
@@ -105,6 +109,15 @@ export function createMetrics(): Metrics {
                 value: depth.abandoned ?? 0,
               },
             ]),
+        ),
+        family(
+          'fulfil_returns',
+          'gauge',
+          'Returns of each store by status: pending_receipt, pending_credit, credited, closed, canceled.',
+          (returns ?? []).map((count) => ({
+            labels: { store: count.store_code, status: count.status },
+            value: count.returns,
+          })),
         ),
         family('fulfil_database_up', 'gauge', 'Whether the last read of the database succeeded.', [
           { labels: {}, value: depths === null ? 0 : 1 },

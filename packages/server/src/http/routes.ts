@@ -2,13 +2,18 @@ import {
   AcceptRequest,
   AllocateRequest,
   type ApiAction,
+  CreditRequest,
   InvoiceRequest,
   OrderResourceSchema,
   type Principal,
   type QueueName,
   type QueuePage,
   type QueuePollParams,
+  ReceiptRequest,
   RejectRequest,
+  type ReturnQueue,
+  ReturnRequest,
+  ReturnResourceSchema,
   SalesOrderRequest,
   SalesOrderResourceSchema,
   SalesOrdersRequest,
@@ -52,7 +57,7 @@ export interface Operation {
   /** Below `STORE_PREFIX`; a path parameter in OpenAPI's style, `{name}`, a whole segment. */
   path: string;
   operationId: string;
-  tag: 'Warehouses' | 'Fulfillment orders' | 'Sales orders';
+  tag: 'Warehouses' | 'Fulfillment orders' | 'Sales orders' | 'Returns';
   summary: string;
   /** The ACL action (docs/behaviour.md, Tokens and ACL) whose resource the token must grant. */
   action: ApiAction;
@@ -92,6 +97,18 @@ const QUEUES: readonly { queue: QueueName; summary: string }[] = [
   },
   { queue: 'pending_invoice', summary: 'Orders shipped and ready to be invoiced by the ERP.' },
   { queue: 'failed', summary: 'Orders that ended in a failed state; diagnostic only.' },
+];
+
+const RETURN_QUEUES: readonly { queue: ReturnQueue; summary: string }[] = [
+  {
+    queue: 'pending_receipt',
+    summary:
+      "Returns to the caller's warehouses with goods still expected: neither received nor declared missing.",
+  },
+  {
+    queue: 'pending_credit',
+    summary: 'Returns with received goods not yet credited, awaiting the credit note of the ERP.',
+  },
 ];
 
 type ActionName = 'accept' | 'reject' | 'allocate' | 'ship' | 'invoice';
@@ -256,6 +273,66 @@ export const OPERATIONS: readonly Operation[] = [
     response: { schema: SalesOrderResourceSchema, many: true },
     run: async (engine, { principal, query }) =>
       pageAnswer(await engine.pollSalesOrders(principal, query)),
+  },
+  // Returns (docs/channel-guide.md, Returns): a channel opens, a partner receives, an ERP credits.
+  {
+    method: 'POST',
+    path: '/V1/returns',
+    operationId: 'createReturn',
+    tag: 'Returns',
+    summary:
+      'Open a return of shipped lines, once by its rma_number: 201 the first time, 200 and the same return for a repeat with the same content, 409 naming each differing field for other content.',
+    action: 'create_return',
+    request: ReturnRequest,
+    query: [],
+    response: { schema: ReturnResourceSchema, many: false, created: true },
+    conflict: true,
+    run: async (engine, { principal, body }) => {
+      const opened = await engine.createReturn(principal, unverified(body));
+      return new WithStatus(opened.outcome === 'created' ? 201 : 200, opened.return);
+    },
+  },
+  ...RETURN_QUEUES.map(
+    ({ queue, summary }): Operation => ({
+      method: 'GET',
+      path: `/V1/returns/${queue}`,
+      operationId: `pollReturns${camelCase(queue)}`,
+      tag: 'Returns',
+      summary,
+      action: queue === 'pending_receipt' ? 'returns_pending_receipt' : 'returns_pending_credit',
+      query: PAGED,
+      cacheable: true,
+      longPoll: true,
+      response: { schema: ReturnResourceSchema, many: true },
+      run: async (engine, { principal, query }) =>
+        pageAnswer(await engine.pollReturns(principal, queue, query)),
+    }),
+  ),
+  {
+    method: 'POST',
+    path: '/V1/return/receive',
+    operationId: 'receiveReturn',
+    tag: 'Returns',
+    summary:
+      'Record a receipt of returned goods, partial or whole, per line: restocked (back on hand at the receiving warehouse), quarantined (counted apart), disposed, missing. Idempotent by receipt_number.',
+    action: 'receive_return',
+    request: ReceiptRequest,
+    query: [],
+    response: { schema: ReturnResourceSchema, many: false },
+    run: (engine, { principal, body }) => engine.receiveReturn(principal, unverified(body)),
+  },
+  {
+    method: 'POST',
+    path: '/V1/return/credit',
+    operationId: 'creditReturn',
+    tag: 'Returns',
+    summary:
+      'Record the credit note of the received goods, reconciled like an invoice: a mismatch names each field and the expected value. Idempotent by credit_note_number.',
+    action: 'credit_return',
+    request: CreditRequest,
+    query: [],
+    response: { schema: ReturnResourceSchema, many: false },
+    run: (engine, { principal, body }) => engine.creditReturn(principal, unverified(body)),
   },
 ];
 

@@ -60,9 +60,18 @@ export type HttpEngine = Pick<
   | 'createSalesOrders'
   | 'getSalesOrder'
   | 'pollSalesOrders'
+  | 'createReturn'
+  | 'pollReturns'
+  | 'receiveReturn'
+  | 'creditReturn'
   | 'listStores'
   | 'queueDepths'
 > &
-  Partial<Pick<Engine, 'changeStamp' | 'now' | 'admin' | 'onQueueChange' | 'onTokenChange'>> & {
+  Partial<
+    Pick<
+      Engine,
+      'changeStamp' | 'now' | 'admin' | 'onQueueChange' | 'onTokenChange' | 'returnCounts'
+    >
+  > & {
     aclPrefix?: string;
   };

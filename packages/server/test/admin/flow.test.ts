@@ -218,7 +218,14 @@ describe('stock and tokens', () => {
       { secret },
     );
     expect(listed.body.items).toEqual([
-      { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 7, reserved: 0, available: 7 },
+      {
+        warehouse_code: 'WH-A',
+        sku: 'SKU-1',
+        on_hand: 7,
+        reserved: 0,
+        available: 7,
+        quarantined: 0,
+      },
     ]);
     const bad = await adminCall(server, 'PUT', '/stores/default/stock/WH-A/SKU-1', {
       secret,

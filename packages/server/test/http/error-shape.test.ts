@@ -67,6 +67,10 @@ function stubEngine(failure: () => never): HttpEngine {
     createSalesOrders: unused,
     getSalesOrder: unused,
     pollSalesOrders: unused,
+    createReturn: unused,
+    pollReturns: unused,
+    receiveReturn: unused,
+    creditReturn: unused,
     listStores: unused,
     queueDepths: unused,
   };

@@ -3,7 +3,7 @@ import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { describe, expect, test } from 'vitest';
 import { createMetrics, startCourierLoop } from '../../src/index.js';
-import { call, serverPerTest, type TestServer, TOKENS } from './support.js';
+import { advance, call, serverPerTest, type TestServer, TOKENS } from './support.js';
 
 /** `GET /metrics` (serve --metrics): the Prometheus series and their values. */
 
@@ -100,6 +100,36 @@ describe('GET /metrics', () => {
     expect(sample(text, 'fulfil_http_requests_total{operation="acceptOrder",status="200"}')).toBe(
       1,
     );
+  });
+
+  test('returns are counted by status, every status of every store, zeros included', async () => {
+    const server = await serve();
+    const returns = (status: string) => `fulfil_returns{store="default",status="${status}"}`;
+    let text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, returns('pending_receipt'))).toBe(0);
+    expect(sample(text, 'fulfil_returns{store="other",status="canceled"}')).toBe(0);
+    const shipped = await advance(server, '100001002-1', 'pending_invoice');
+    const opened = await call(server, 'POST', '/V1/returns', {
+      token: TOKENS.all,
+      json: {
+        return: fixtures.returnOf('RMA-M', {
+          sales_order_number: '100001002',
+          fulfillment_order_number: '100001002-1',
+          items: shipped.items,
+        }),
+      },
+    });
+    expect(opened.status).toBe(201);
+    text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, returns('pending_receipt'))).toBe(1);
+    const received = await call(server, 'POST', '/V1/return/receive', {
+      token: TOKENS.partnerA,
+      json: { receipt: fixtures.receiptOf(opened.body, 'RCV-M', 'qty_missing') },
+    });
+    expect(received.status).toBe(200);
+    text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, returns('pending_receipt'))).toBe(0);
+    expect(sample(text, returns('closed'))).toBe(1);
   });
 
   test('an abandoned order leaves the failed queue depth; the failures are counted by state', async () => {

@@ -128,6 +128,9 @@ describe('the operations', () => {
       'StockItemsRequest',
       'SalesOrderRequest',
       'SalesOrdersRequest',
+      'ReturnRequest',
+      'ReceiptRequest',
+      'CreditRequest',
     ];
     expect(Object.keys(document.components.requestBodies).sort()).toEqual([...names].sort());
     const bodies = operations

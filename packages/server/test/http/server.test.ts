@@ -69,6 +69,10 @@ function brokenEngine(
     createSalesOrders: fail,
     getSalesOrder: fail,
     pollSalesOrders: fail,
+    createReturn: fail,
+    pollReturns: fail,
+    receiveReturn: fail,
+    creditReturn: fail,
     listStores: fail,
     queueDepths: fail,
   };
@@ -353,6 +357,11 @@ describe('OpenAPI', () => {
         '/V1/salesOrders',
         '/V1/salesOrders/batch',
         '/V1/salesOrders/{sales_order_number}',
+        '/V1/returns',
+        '/V1/returns/pending_receipt',
+        '/V1/returns/pending_credit',
+        '/V1/return/receive',
+        '/V1/return/credit',
         '/schema',
       ].sort(),
     );

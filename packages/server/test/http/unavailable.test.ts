@@ -43,6 +43,10 @@ function engineWithoutDatabase(): HttpEngine {
     createSalesOrders: away,
     getSalesOrder: away,
     pollSalesOrders: away,
+    createReturn: away,
+    pollReturns: away,
+    receiveReturn: away,
+    creditReturn: away,
     listStores: away,
     queueDepths: away,
   };

@@ -68,6 +68,28 @@ describe('docs/behaviour.md: every public action checks its principal', () => {
         sales_order: salesOrder('90001', [{ sku: 'SKU-1', qty: 1 }]),
       }),
     read_sales_orders: (p) => h.engine.pollSalesOrders(p),
+    create_return: (p) =>
+      h.engine.createReturn(p, {
+        return: {
+          rma_number: 'RMA-1',
+          sales_order_number: '500',
+          items: [{ fulfillment_order_number: order.number, item_id: 1, qty: 1, reason: 'other' }],
+        },
+      }),
+    returns_pending_receipt: (p) => h.engine.pollReturns(p, 'pending_receipt'),
+    receive_return: (p) =>
+      h.engine.receiveReturn(p, {
+        receipt: {
+          rma_number: 'RMA-1',
+          receipt_number: 'R-1',
+          items: [{ item_id: 1, qty_restocked: 1 }],
+        },
+      }),
+    returns_pending_credit: (p) => h.engine.pollReturns(p, 'pending_credit'),
+    credit_return: (p) =>
+      h.engine.creditReturn(p, {
+        credit: { rma_number: 'RMA-1', credit_note_number: 'CN-1', items: [{ item_id: 1 }] },
+      }),
   };
 
   it('issue 16: engine.allocate(partner, …) is refused, naming the resource, and changes nothing', async () => {

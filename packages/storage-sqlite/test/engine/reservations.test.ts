@@ -38,7 +38,10 @@ describe('the reservation check', () => {
       },
     });
     const admin = engine.admin;
-    expect(await admin.checkReservations(operator, 'default')).toEqual({ mismatches: [] });
+    expect(await admin.checkReservations(operator, 'default')).toEqual({
+      mismatches: [],
+      quarantine: [],
+    });
 
     // Drift, as a bug or a hand edit of the database would leave it.
     await sql`update stock set reserved = reserved + 4 where sku = 'SKU-1'`.execute(repository.db);
@@ -47,7 +50,10 @@ describe('the reservation check', () => {
       { warehouse_code: 'WH-A', sku: 'SKU-1', reserved: 7, expected: 3 },
       { warehouse_code: 'WH-A', sku: 'SKU-2', reserved: 2, expected: 0 },
     ];
-    expect(await admin.checkReservations(operator, 'default')).toEqual({ mismatches: expected });
+    expect(await admin.checkReservations(operator, 'default')).toEqual({
+      mismatches: expected,
+      quarantine: [],
+    });
 
     const viewer = { ...operator, role: 'viewer' as const };
     await expect(admin.fixReservations(viewer, 'default', {})).rejects.toBeInstanceOf(DomainError);
@@ -55,8 +61,12 @@ describe('the reservation check', () => {
 
     expect(await admin.fixReservations(operator, 'default', { reason: 'drift' })).toEqual({
       fixed: expected,
+      quarantine_fixed: [],
     });
-    expect(await admin.checkReservations(operator, 'default')).toEqual({ mismatches: [] });
+    expect(await admin.checkReservations(operator, 'default')).toEqual({
+      mismatches: [],
+      quarantine: [],
+    });
     const stock = await engine.listStock('default');
     expect(stock.map(({ sku, on_hand, reserved }) => ({ sku, on_hand, reserved }))).toEqual([
       { sku: 'SKU-1', on_hand: 10, reserved: 3 },
@@ -68,7 +78,10 @@ describe('the reservation check', () => {
       { actor: 'oscar', action: 'fix_reservations', reason: 'drift', request_id: 'r-1' },
     ]);
     // Fixing again changes nothing and records nothing.
-    expect(await admin.fixReservations(operator, 'default', {})).toEqual({ fixed: [] });
+    expect(await admin.fixReservations(operator, 'default', {})).toEqual({
+      fixed: [],
+      quarantine_fixed: [],
+    });
     await engine.close();
   });
 });

@@ -56,6 +56,16 @@ const lines = (context: TimelineContext, value: unknown) =>
     .filter((line): line is string => line !== null)
     .join(', ');
 
+/** What a receipt said of one returned line: `1 restocked, 1 quarantined`. */
+function receiptWords(line: Record<string, unknown>): string {
+  const said = (['restocked', 'quarantined', 'disposed', 'missing'] as const)
+    .filter(
+      (word) => typeof line[`qty_${word}`] === 'number' && (line[`qty_${word}`] as number) > 0,
+    )
+    .map((word) => `${line[`qty_${word}`]} ${word}`);
+  return said.join(', ') || 'nothing';
+}
+
 function tracksOf(value: unknown): Track[] {
   return list(value).filter(
     (track): track is Track => isRecord(track) && typeof track.track_number === 'string',
@@ -240,6 +250,38 @@ export function describe(
           </>,
         ],
       };
+    case 'return_open':
+      return {
+        title: `Return ${text(d.rma_number) ?? '—'} opened`,
+        details: [
+          `Coming back: ${lines(context, d.items)}`,
+          text(d.warehouse_code) && `To ${text(d.warehouse_code)}`,
+        ],
+      };
+    case 'return_receive':
+      return {
+        title: `Return ${text(d.rma_number) ?? '—'} received`,
+        details: [
+          `Receipt ${text(d.receipt_number) ?? '—'}`,
+          ...list(d.items)
+            .filter(isRecord)
+            .map((line) => `${lineOf(context, line.item_id)}: ${receiptWords(line)}`),
+        ],
+      };
+    case 'return_credit':
+      return {
+        title: `Return ${text(d.rma_number) ?? '—'} credited`,
+        details: [
+          `Credit note ${text(d.credit_note_number) ?? '—'}: ${lines(context, d.items)}`,
+          typeof d.amount_incl_tax === 'number' &&
+            `Credited: ${money(d.amount_incl_tax, context.currency)}`,
+          typeof d.shipping_refund_incl_tax === 'number' &&
+            d.shipping_refund_incl_tax > 0 &&
+            `Shipping refunded: ${money(d.shipping_refund_incl_tax, context.currency)}`,
+        ],
+      };
+    case 'return_cancel':
+      return { title: `Return ${text(d.rma_number) ?? '—'} canceled`, details: [] };
     case 'label_void':
       return { title: 'Label voided', details: [`Label ${text(d.reference) ?? '—'}`] };
     case 'label_void_failed':

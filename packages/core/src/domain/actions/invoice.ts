@@ -5,7 +5,8 @@ import type { FulfillmentOrder, Invoice } from '../types.js';
 import { assertInFlow } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
 
-function sameIds(a: readonly number[], b: readonly number[]): boolean {
+/** Whether two lists of item ids name the same items: what a repeat and a reconciliation compare. */
+export function sameIds(a: readonly number[], b: readonly number[]): boolean {
   const set = new Set(a);
   return a.length === b.length && b.every((id) => set.has(id));
 }

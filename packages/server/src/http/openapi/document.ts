@@ -2,6 +2,7 @@ import {
   AcceptRequest,
   AddressInput,
   AllocateRequest,
+  CreditRequest,
   characterLimitOf,
   DEFAULT_ACL_PREFIX,
   InvoiceRequest,
@@ -12,7 +13,10 @@ import {
   OrderResourceSchema,
   PaymentInput,
   QueuePollParams,
+  ReceiptRequest,
   RejectRequest,
+  ReturnRequest,
+  ReturnResourceSchema,
   resourceOf,
   SalesOrderInput,
   SalesOrderItemInput,
@@ -94,6 +98,10 @@ const COMPONENTS: Record<string, v.GenericSchema> = {
   SalesOrderBatchEntry: SalesOrderBatchEntrySchema,
   SalesOrderRequest,
   SalesOrdersRequest,
+  Return: ReturnResourceSchema,
+  ReturnRequest,
+  ReceiptRequest,
+  CreditRequest,
 };
 
 const REQUEST_COMPONENTS = new Set(
@@ -446,7 +454,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       title: 'Fulfil fulfillment order service',
       version: '1',
       description:
-        'Warehouse listing, stock synchronisation, the staged processing of fulfillment orders, and the sales orders a sales channel hands in and follows. ' +
+        'Warehouse listing, stock synchronisation, the staged processing of fulfillment orders, the sales orders a sales channel hands in and follows, and their returns. ' +
         'Requests and responses are JSON or XML (root `<request>` / `<response>`, array entries as `<item>`). ' +
         'Timestamps are UTC "YYYY-MM-DD HH:MM:SS".',
       license: { name: 'MIT', identifier: 'MIT' },
@@ -463,6 +471,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         name: 'Sales orders',
         description:
           "A sales channel's side: sales orders taken in once by their number, the Sales order view of each, and a feed of their changes.",
+      },
+      {
+        name: 'Returns',
+        description:
+          'Goods coming back: a channel opens a return of shipped lines, the receiving warehouse polls pending_receipt and posts receipts (restocked goods go back on hand), the ERP polls pending_credit and posts credits, reconciled like invoices.',
       },
       { name: 'Schema', description: 'This document.' },
     ],

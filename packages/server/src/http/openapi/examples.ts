@@ -125,6 +125,43 @@ const SALES_ORDER = {
   returns: [],
 };
 
+/** A return of the sales order above, half received (docs/channel-guide.md, Returns). */
+const RETURN = {
+  id: 1,
+  rma_number: 'RMA-2026-0042',
+  sales_order_number: '100005001',
+  warehouse_code: 'WH-MILAN',
+  status: 'pending_credit',
+  created_at: '2026-11-27 10:12:00',
+  updated_at: '2026-11-28 08:40:31',
+  items: [
+    {
+      item_id: 1,
+      fulfillment_order_number: '100005001-1',
+      sku: 'MOKA-3',
+      name: 'Moka pot, 3 cups',
+      qty: 1,
+      reason: 'damaged',
+      price: 29.9,
+      qty_restocked: 0,
+      qty_quarantined: 1,
+      qty_disposed: 0,
+      qty_missing: 0,
+      qty_credited: 0,
+    },
+  ],
+  receipts: [
+    {
+      receipt_number: 'RCV-7781',
+      created_at: '2026-11-28 08:40:31',
+      items: [
+        { item_id: 1, qty_restocked: 0, qty_quarantined: 1, qty_disposed: 0, qty_missing: 0 },
+      ],
+    },
+  ],
+  credits: [],
+};
+
 export const EXAMPLES: Readonly<Record<string, unknown>> = {
   Warehouse: { name: 'Milan 3PL', code: 'WH-MILAN', active: true },
   StockItem: STOCK_ITEM,
@@ -230,6 +267,30 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
     },
   },
   SalesOrderRequest: { sales_order: SALES_ORDER_INPUT },
+  Return: RETURN,
+  ReturnRequest: {
+    return: {
+      rma_number: 'RMA-2026-0042',
+      sales_order_number: '100005001',
+      items: [{ fulfillment_order_number: '100005001-1', item_id: 1, qty: 1, reason: 'damaged' }],
+    },
+  },
+  ReceiptRequest: {
+    receipt: {
+      rma_number: 'RMA-2026-0042',
+      receipt_number: 'RCV-7781',
+      items: [{ item_id: 1, qty_quarantined: 1 }],
+    },
+  },
+  CreditRequest: {
+    credit: {
+      rma_number: 'RMA-2026-0042',
+      credit_note_number: 'CN-2026-0007',
+      items: [{ item_id: 1 }],
+      shipping_refund_incl_tax: 0,
+      amount_incl_tax: 29.9,
+    },
+  },
   SalesOrdersRequest: {
     sales_orders: [SALES_ORDER_INPUT, { ...SALES_ORDER_INPUT, sales_order_number: '100005002' }],
   },

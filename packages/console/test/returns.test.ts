@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
+import { orderOf, shipByCourier } from './scenarios.js';
+
+/**
+ * The returns pages (docs/console.md): an operator opens a return of a shipped line from the
+ * form, lands on it, finds it in the queue by status, and cancels it before any receipt, asked
+ * first, with the reason on the order's timeline.
+ */
+
+interface ReturnView {
+  rma_number: string;
+  status: string;
+}
+
+describe('returns in the console', { timeout: 60_000, ...browserOrSkip }, () => {
+  const running = withConsole(async (server) => {
+    await shipByCourier(server);
+  });
+  let tab: ConsolePage;
+
+  afterEach(async () => {
+    await tab?.assertClean();
+    await tab?.page.context().close();
+  });
+
+  const read = (rma: string) =>
+    running.server.adminApi<ReturnView>('GET', `stores/default/returns/${rma}`);
+
+  test('open a return from the form, see it awaiting receipt, cancel it asked first', async () => {
+    const item = (await orderOf(running.server, '530000001-1')).order.items[0];
+    tab = await openAt(running, '#/default/returns');
+    const { page } = tab;
+    await page.getByRole('heading', { name: 'Returns' }).waitFor();
+    await page.getByLabel('RMA number').fill('RMA-UI-1');
+    await page.getByLabel('Sales order number').fill('530000001');
+    await page.getByLabel('Line 1: fulfillment order').fill('530000001-1');
+    await page.getByLabel('Item id').fill(String(item?.id));
+    await page.getByLabel('Qty').fill('1');
+    await page.getByLabel('Reason').selectOption('damaged');
+    await page.getByRole('button', { name: 'Open return' }).click();
+    await page.getByRole('heading', { name: 'Return RMA-UI-1' }).waitFor();
+    expect((await read('RMA-UI-1')).status).toBe('pending_receipt');
+    await page.getByText('Awaiting receipt').first().waitFor();
+
+    await page.goto(`${running.server.url}/admin/#/default/returns?status=pending_receipt`);
+    await page.getByRole('link', { name: 'RMA-UI-1' }).waitFor();
+    await page.getByRole('link', { name: 'RMA-UI-1' }).click();
+
+    await page.getByRole('button', { name: 'Cancel return' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel return RMA-UI-1?' });
+    await dialog.waitFor();
+    expect((await read('RMA-UI-1')).status).toBe('pending_receipt');
+    await dialog.getByLabel('Reason').fill('customer kept it');
+    await dialog.getByRole('button', { name: 'Cancel return' }).click();
+    await expect.poll(async () => (await read('RMA-UI-1')).status).toBe('canceled');
+    // Canceled, it offers no cancel any more.
+    await page.getByText('Canceled').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel return' }).count()).toBe(0);
+    const timeline = (await orderOf(running.server, '530000001-1')).timeline;
+    expect(timeline.at(-1)).toMatchObject({ action: 'return_cancel', reason: 'customer kept it' });
+  });
+});
