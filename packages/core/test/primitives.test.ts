@@ -53,6 +53,9 @@ describe('docs/behaviour.md: tokens and ACL', () => {
         'accept',
         'reject',
         'ship',
+        'pending_cancellation',
+        'accept_cancellation',
+        'reject_cancellation',
         'warehouses',
         'stock_items',
       ].sort(),
@@ -70,7 +73,7 @@ describe('docs/behaviour.md: tokens and ACL', () => {
     expect([...ROLE_PRESETS.channel].sort()).toEqual(
       ['create_sales_order', 'read_sales_orders', 'cancel_sales_order', 'hold_sales_order'].sort(),
     );
-    expect(resolveAcl('all')).toHaveLength(16);
+    expect(resolveAcl('all')).toHaveLength(19);
   });
 
   it('a resource is one row: its group, and its name when it is not the action', () => {

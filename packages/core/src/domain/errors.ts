@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   conflicts_with_applied: 1008,
   invalid_stock_batch: 1009,
   invalid_seed: 1010,
+  /** An action on an order while a hold keeps it out of every queue. */
+  order_on_hold: 1011,
   not_found: 1404,
   already_exists: 1409,
   unauthenticated: 1401,

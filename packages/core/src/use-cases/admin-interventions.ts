@@ -1,8 +1,11 @@
-import { applies, OPERATOR_DECISIONS } from '../domain/actions/interventions.js';
+import {
+  applies,
+  OPERATOR_DECISIONS,
+  type OperatorDecision,
+} from '../domain/actions/interventions.js';
 import { fail } from '../domain/actions/operator.js';
-import { type ActionOutcome, touch, unchanged } from '../domain/actions/outcome.js';
+import { touch, unchanged } from '../domain/actions/outcome.js';
 import { fieldError, isDomainError, renderMessage } from '../domain/errors.js';
-import type { FulfillmentOrder } from '../domain/types.js';
 import {
   AllowPartialInput,
   type BulkAction,
@@ -20,7 +23,7 @@ import type { OperatorPrincipal } from './operator-accounts.js';
 
 /** Interventions through the admin API (docs/admin-api.md), one audited transaction each. */
 
-type Decide = (order: FulfillmentOrder, now: string) => ActionOutcome;
+type Decide = OperatorDecision;
 
 const DECISIONS: Record<BulkAction, Decide> = OPERATOR_DECISIONS;
 
