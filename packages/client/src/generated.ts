@@ -101,6 +101,14 @@ export type FulfillmentOrder = {
     total_price_excl_tax?: number | undefined;
     total_tax_amount?: number | undefined;
   }[];
+  cancellation_request?:
+    | {
+        id: number;
+        requested_at: string;
+        reason: 'customer' | 'fraud' | 'inventory' | 'other';
+        items: { item_id: number; sku: string; qty: number }[];
+      }
+    | undefined;
 };
 
 /** An item line of a fulfillment order. */
@@ -133,7 +141,8 @@ export type QueueName =
   | 'pending_allocation'
   | 'pending_shipment'
   | 'pending_invoice'
-  | 'failed';
+  | 'failed'
+  | 'pending_cancellation';
 
 /** Body of POST /V1/stockItems: absolute on-hand quantities. */
 export type StockItemsRequest = {
@@ -262,7 +271,22 @@ export type SalesOrder = {
     | 'shipped';
   created_at: string;
   updated_at: string;
-  holds: unknown[];
+  holds: {
+    handle: string;
+    reason:
+      | 'other'
+      | 'awaiting_payment'
+      | 'high_risk_of_fraud'
+      | 'incorrect_address'
+      | 'inventory_out_of_stock';
+    note?: string | undefined;
+    status: 'active' | 'released';
+    placed_by: string;
+    placed_at: string;
+    released_by?: string | undefined;
+    released_at?: string | undefined;
+    fulfillment_order_numbers: string[];
+  }[];
   fulfillment_orders: {
     id: number;
     fulfillment_order_number: string;
@@ -356,6 +380,14 @@ export type SalesOrder = {
       total_price_excl_tax?: number | undefined;
       total_tax_amount?: number | undefined;
     }[];
+    cancellation_request?:
+      | {
+          id: number;
+          requested_at: string;
+          reason: 'customer' | 'fraud' | 'inventory' | 'other';
+          items: { item_id: number; sku: string; qty: number }[];
+        }
+      | undefined;
   }[];
   shipments: {
     id: number;
@@ -377,7 +409,18 @@ export type SalesOrder = {
     invoice_time?: string | undefined;
     created_at: string;
   }[];
-  cancellation_requests: unknown[];
+  cancellation_requests: {
+    fulfillment_order_number: string;
+    id: number;
+    reason: 'customer' | 'fraud' | 'inventory' | 'other';
+    status: 'rejected' | 'open' | 'accepted';
+    items: { item_id: number; sku: string; qty: number }[];
+    requested_by: string;
+    requested_at: string;
+    message?: string | undefined;
+    answered_by?: string | undefined;
+    answered_at?: string | undefined;
+  }[];
   returns: unknown[];
 };
 
@@ -400,7 +443,22 @@ export type SalesOrderBatchEntry = {
           | 'shipped';
         created_at: string;
         updated_at: string;
-        holds: unknown[];
+        holds: {
+          handle: string;
+          reason:
+            | 'other'
+            | 'awaiting_payment'
+            | 'high_risk_of_fraud'
+            | 'incorrect_address'
+            | 'inventory_out_of_stock';
+          note?: string | undefined;
+          status: 'active' | 'released';
+          placed_by: string;
+          placed_at: string;
+          released_by?: string | undefined;
+          released_at?: string | undefined;
+          fulfillment_order_numbers: string[];
+        }[];
         fulfillment_orders: {
           id: number;
           fulfillment_order_number: string;
@@ -494,6 +552,14 @@ export type SalesOrderBatchEntry = {
             total_price_excl_tax?: number | undefined;
             total_tax_amount?: number | undefined;
           }[];
+          cancellation_request?:
+            | {
+                id: number;
+                requested_at: string;
+                reason: 'customer' | 'fraud' | 'inventory' | 'other';
+                items: { item_id: number; sku: string; qty: number }[];
+              }
+            | undefined;
         }[];
         shipments: {
           id: number;
@@ -515,7 +581,18 @@ export type SalesOrderBatchEntry = {
           invoice_time?: string | undefined;
           created_at: string;
         }[];
-        cancellation_requests: unknown[];
+        cancellation_requests: {
+          fulfillment_order_number: string;
+          id: number;
+          reason: 'customer' | 'fraud' | 'inventory' | 'other';
+          status: 'rejected' | 'open' | 'accepted';
+          items: { item_id: number; sku: string; qty: number }[];
+          requested_by: string;
+          requested_at: string;
+          message?: string | undefined;
+          answered_by?: string | undefined;
+          answered_at?: string | undefined;
+        }[];
         returns: unknown[];
       }
     | undefined;
@@ -652,6 +729,12 @@ export const ORDER: Shape = {
       total_tax_amount: 'number',
     },
   ],
+  cancellation_request: {
+    id: 'number',
+    requested_at: 'string',
+    reason: 'string',
+    items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+  },
 };
 
 /** The XML shape of FulfillmentOrderItem. */
@@ -693,7 +776,19 @@ export const SALES_ORDER: Shape = {
   status: 'string',
   created_at: 'string',
   updated_at: 'string',
-  holds: ['string'],
+  holds: [
+    {
+      handle: 'string',
+      reason: 'string',
+      note: 'string',
+      status: 'string',
+      placed_by: 'string',
+      placed_at: 'string',
+      released_by: 'string',
+      released_at: 'string',
+      fulfillment_order_numbers: ['string'],
+    },
+  ],
   fulfillment_orders: [
     {
       id: 'number',
@@ -771,6 +866,12 @@ export const SALES_ORDER: Shape = {
           total_tax_amount: 'number',
         },
       ],
+      cancellation_request: {
+        id: 'number',
+        requested_at: 'string',
+        reason: 'string',
+        items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+      },
     },
   ],
   shipments: [
@@ -794,7 +895,20 @@ export const SALES_ORDER: Shape = {
       created_at: 'string',
     },
   ],
-  cancellation_requests: ['string'],
+  cancellation_requests: [
+    {
+      fulfillment_order_number: 'string',
+      id: 'number',
+      reason: 'string',
+      status: 'string',
+      items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+      requested_by: 'string',
+      requested_at: 'string',
+      message: 'string',
+      answered_by: 'string',
+      answered_at: 'string',
+    },
+  ],
   returns: ['string'],
 };
 
@@ -809,7 +923,19 @@ export const SALES_ORDER_BATCH_ENTRY: Shape = {
     status: 'string',
     created_at: 'string',
     updated_at: 'string',
-    holds: ['string'],
+    holds: [
+      {
+        handle: 'string',
+        reason: 'string',
+        note: 'string',
+        status: 'string',
+        placed_by: 'string',
+        placed_at: 'string',
+        released_by: 'string',
+        released_at: 'string',
+        fulfillment_order_numbers: ['string'],
+      },
+    ],
     fulfillment_orders: [
       {
         id: 'number',
@@ -887,6 +1013,12 @@ export const SALES_ORDER_BATCH_ENTRY: Shape = {
             total_tax_amount: 'number',
           },
         ],
+        cancellation_request: {
+          id: 'number',
+          requested_at: 'string',
+          reason: 'string',
+          items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+        },
       },
     ],
     shipments: [
@@ -915,7 +1047,20 @@ export const SALES_ORDER_BATCH_ENTRY: Shape = {
         created_at: 'string',
       },
     ],
-    cancellation_requests: ['string'],
+    cancellation_requests: [
+      {
+        fulfillment_order_number: 'string',
+        id: 'number',
+        reason: 'string',
+        status: 'string',
+        items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+        requested_by: 'string',
+        requested_at: 'string',
+        message: 'string',
+        answered_by: 'string',
+        answered_at: 'string',
+      },
+    ],
     returns: ['string'],
   },
   error: {

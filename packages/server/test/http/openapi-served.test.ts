@@ -128,6 +128,11 @@ describe('the operations', () => {
       'StockItemsRequest',
       'SalesOrderRequest',
       'SalesOrdersRequest',
+      'HoldRequest',
+      'ReleaseRequest',
+      'CancelSalesOrderRequest',
+      'AcceptCancellationRequest',
+      'RejectCancellationRequest',
     ];
     expect(Object.keys(document.components.requestBodies).sort()).toEqual([...names].sort());
     const bodies = operations

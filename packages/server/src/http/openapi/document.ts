@@ -1,9 +1,15 @@
 import {
+  AcceptCancellationRequest,
   AcceptRequest,
   AddressInput,
   AllocateRequest,
+  CancellationRequestBody,
+  CancellationRequestResourceSchema,
+  CancellationRequestViewSchema,
   characterLimitOf,
   DEFAULT_ACL_PREFIX,
+  HoldRequest,
+  HoldResourceSchema,
   InvoiceRequest,
   InvoiceResourceSchema,
   ItemResourceSchema,
@@ -12,7 +18,9 @@ import {
   OrderResourceSchema,
   PaymentInput,
   QueuePollParams,
+  RejectCancellationRequest,
   RejectRequest,
+  ReleaseRequest,
   resourceOf,
   SalesOrderInput,
   SalesOrderItemInput,
@@ -33,7 +41,7 @@ import {
 import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { OPERATIONS, type Operation, SCHEMA_PATH } from '../routes.js';
-import { SalesOrderBatchEntrySchema } from '../sales-orders.js';
+import { HoldAnswerSchema, SalesOrderBatchEntrySchema } from '../sales-orders.js';
 import { EXAMPLES } from './examples.js';
 import { ErrorBodySchema, ErrorParameterSchema } from './resources.js';
 
@@ -94,6 +102,15 @@ const COMPONENTS: Record<string, v.GenericSchema> = {
   SalesOrderBatchEntry: SalesOrderBatchEntrySchema,
   SalesOrderRequest,
   SalesOrdersRequest,
+  CancellationRequestDetail: CancellationRequestResourceSchema,
+  SalesOrderHold: HoldResourceSchema,
+  SalesOrderCancellation: CancellationRequestViewSchema,
+  HoldAnswer: HoldAnswerSchema,
+  HoldRequest,
+  ReleaseRequest,
+  CancelSalesOrderRequest: CancellationRequestBody,
+  AcceptCancellationRequest,
+  RejectCancellationRequest,
 };
 
 const REQUEST_COMPONENTS = new Set(
