@@ -11,14 +11,20 @@ export {
 export { FulfilApiError } from './errors.js';
 export type { AbortSignalLike, FetchInit, FetchLike, FetchResponseLike } from './fetch-like.js';
 export type {
+  AcceptCancellationRequest,
   AcceptRequest,
   AllocateRequest,
+  CancellationRequest,
   ErrorBody,
   FulfillmentOrder,
   FulfillmentOrderItem,
+  HoldAnswer,
+  HoldRequest,
   InvoiceRequest,
   QueueName,
+  RejectCancellationRequest,
   RejectRequest,
+  ReleaseRequest,
   SalesOrder,
   SalesOrderBatchEntry,
   SalesOrderInput,

@@ -11,9 +11,12 @@ import type { Repository } from './ports/repository.js';
 import { createSimulatedCarrier } from './ports/simulated-courier.js';
 import type {
   AcceptCancellationInput,
+  CancellationFieldsInput,
   CancellationInput,
+  HoldFieldsInput,
   HoldInput,
   RejectCancellationInput,
+  ReleaseFieldsInput,
   ReleaseInput,
 } from './schemas/cancellation.js';
 import {
@@ -43,7 +46,7 @@ import type { TrackCorrectionInput } from './schemas/track-correction.js';
 import type { Unverified } from './schemas/unverified.js';
 import {
   acceptCancellationOf,
-  cancelAs,
+  cancelByNumber,
   cancelSalesOrder,
   rejectCancellationOf,
 } from './use-cases/cancellations.js';
@@ -52,7 +55,12 @@ import { dispatchCourier } from './use-cases/courier-dispatch.js';
 import { CourierRateLimiter } from './use-cases/courier-rate-limit.js';
 import { type EngineDeps, now, operatorActor } from './use-cases/deps.js';
 import { DEFAULT_DOCUMENT_CACHE_BYTES, DocumentCache } from './use-cases/document-cache.js';
-import { holdAs, holdSalesOrder, releaseAs, releaseSalesOrder } from './use-cases/holds.js';
+import {
+  holdByNumber,
+  holdSalesOrder,
+  releaseByNumber,
+  releaseSalesOrder,
+} from './use-cases/holds.js';
 import { intakeBatch, intakeSalesOrder } from './use-cases/intake-batch.js';
 import { listStock, listWarehouses, syncStock } from './use-cases/inventory.js';
 import { listOrderLabels, reprintLabels } from './use-cases/labels.js';
@@ -297,18 +305,33 @@ export function createEngine(options: EngineOptions) {
     requeueOrder: (storeCode: string, number: string) => requeueOrder(deps, storeCode, number),
     abandonOrder: (storeCode: string, number: string) => abandonOrder(deps, storeCode, number),
     cancelOrder: (storeCode: string, number: string) => cancelOrder(deps, storeCode, number),
-    /** `holdSalesOrder` as the operator `actorName`, for the whole store. */
-    hold: (storeCode: string, body: HoldInput | Unverified, actorName = 'operator') =>
-      holdAs(deps, operatorActor(storeCode, actorName), body),
-    /** `releaseSalesOrder` as the operator `actorName`. */
-    release: (storeCode: string, body: ReleaseInput | Unverified, actorName = 'operator') =>
-      releaseAs(deps, operatorActor(storeCode, actorName), body),
-    /** `cancelSalesOrder` as the operator `actorName`, by the same rules. */
+    /**
+     * Holds the sales order `salesOrderNumber` as the operator `actorName` (`{ handle, reason,
+     * note }`), by the rules of `holdSalesOrder`.
+     */
+    holdSalesOrderAs: (
+      storeCode: string,
+      salesOrderNumber: string,
+      hold: HoldFieldsInput | Unverified,
+      actorName = 'operator',
+    ) => holdByNumber(deps, operatorActor(storeCode, actorName), salesOrderNumber, hold),
+    /** Releases the hold `{ handle }` of the sales order as the operator `actorName`. */
+    releaseSalesOrderAs: (
+      storeCode: string,
+      salesOrderNumber: string,
+      release: ReleaseFieldsInput | Unverified,
+      actorName = 'operator',
+    ) => releaseByNumber(deps, operatorActor(storeCode, actorName), salesOrderNumber, release),
+    /**
+     * Cancels the sales order, or the lines `items` names, as the operator `actorName`: by the
+     * rules of `cancelSalesOrder`, so accepted lines are asked of their partner.
+     */
     cancelSalesOrderAs: (
       storeCode: string,
-      body: CancellationInput | Unverified,
+      salesOrderNumber: string,
+      cancellation: CancellationFieldsInput | Unverified,
       actorName = 'operator',
-    ) => cancelAs(deps, operatorActor(storeCode, actorName), body),
+    ) => cancelByNumber(deps, operatorActor(storeCode, actorName), salesOrderNumber, cancellation),
     /**
      * Replaces the tracks of one recorded shipment of the order (its id as `getOrderHistory`
      * shows it): one audited transaction, a no-op when repeated. Returns the shipment.

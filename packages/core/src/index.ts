@@ -60,7 +60,11 @@ export * from './schemas/track-correction.js';
 export * from './schemas/unverified.js';
 export * from './schemas/well-formed.js';
 export * from './state-machine/transitions.js';
-export type { BulkOutcome, BulkResult } from './use-cases/admin-interventions.js';
+export type {
+  BulkOutcome,
+  BulkResult,
+  SalesOrderAction,
+} from './use-cases/admin-interventions.js';
 export {
   COUNT_CAP,
   type OrderDetail,

@@ -7,11 +7,12 @@ import { fieldError } from '../domain/errors.js';
 import type { Actor } from '../domain/types.js';
 import {
   AcceptCancellationRequest,
+  CancellationFields,
   CancellationRequestBody,
   type ParsedCancellation,
   RejectCancellationRequest,
 } from '../schemas/cancellation.js';
-import { parseWith } from '../schemas/parse.js';
+import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import type { SalesOrderResource } from '../schemas/sales-order-view.js';
 import { canApply } from '../state-machine/transitions.js';
 import type { EngineDeps } from './deps.js';
@@ -79,9 +80,8 @@ function decideCancellation(
 export async function cancelAs(
   deps: EngineDeps,
   actor: Actor,
-  body: unknown,
+  cancellation: ParsedCancellation,
 ): Promise<SalesOrderResource> {
-  const { cancellation } = parseWith(CancellationRequestBody, body);
   return actOnSalesOrder(
     deps,
     actor,
@@ -92,10 +92,24 @@ export async function cancelAs(
   );
 }
 
+/** An operator's cancellation of the sales order `number`: `CancellationFields` as body. */
+export async function cancelByNumber(
+  deps: EngineDeps,
+  actor: Actor,
+  number: string,
+  body: unknown,
+) {
+  assertWellFormed({ sales_order_number: number });
+  return cancelAs(deps, actor, {
+    ...parseWith(CancellationFields, body),
+    sales_order_number: number,
+  });
+}
+
 /** POST /V1/salesOrder/cancel */
 export async function cancelSalesOrder(deps: EngineDeps, actor: Principal, body: unknown) {
   authorizeStoreWide(deps, actor, 'cancel_sales_order');
-  return cancelAs(deps, actor, body);
+  return cancelAs(deps, actor, parseWith(CancellationRequestBody, body).cancellation);
 }
 
 /** POST /V1/fulfillmentOrder/acceptCancellation */

@@ -2,8 +2,15 @@ import { activeHolds, placeHold, releaseHold, whyNotHoldable } from '../domain/a
 import { unchanged } from '../domain/actions/outcome.js';
 import { fieldError } from '../domain/errors.js';
 import type { Actor } from '../domain/types.js';
-import { HoldRequest, ReleaseRequest } from '../schemas/cancellation.js';
-import { parseWith } from '../schemas/parse.js';
+import {
+  HoldFields,
+  HoldRequest,
+  type ParsedHold,
+  type ParsedRelease,
+  ReleaseFields,
+  ReleaseRequest,
+} from '../schemas/cancellation.js';
+import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import type { SalesOrderResource } from '../schemas/sales-order-view.js';
 import type { EngineDeps } from './deps.js';
 import { actOnSalesOrder, type Decided } from './sales-order-actions.js';
@@ -30,8 +37,11 @@ export interface HoldAnswer {
  * release. A handle the sales order knows already changes nothing; a sales order none of whose
  * fulfillment orders can be held is 400, naming why.
  */
-export async function holdAs(deps: EngineDeps, actor: Actor, body: unknown): Promise<HoldAnswer> {
-  const { hold } = parseWith(HoldRequest, body);
+export async function holdAs(
+  deps: EngineDeps,
+  actor: Actor,
+  hold: ParsedHold,
+): Promise<HoldAnswer> {
   const input = { handle: hold.handle, reason: hold.reason, note: hold.note ?? null };
   const held: string[] = [];
   const notHeld: NotHeld[] = [];
@@ -80,9 +90,8 @@ export async function holdAs(deps: EngineDeps, actor: Actor, body: unknown): Pro
 export async function releaseAs(
   deps: EngineDeps,
   actor: Actor,
-  body: unknown,
+  release: ParsedRelease,
 ): Promise<SalesOrderResource> {
-  const { release } = parseWith(ReleaseRequest, body);
   return actOnSalesOrder(
     deps,
     actor,
@@ -109,14 +118,31 @@ export async function releaseAs(
   );
 }
 
+/** An operator's hold on the sales order `number` (admin API, library): `HoldFields` as body. */
+export async function holdByNumber(deps: EngineDeps, actor: Actor, number: string, body: unknown) {
+  assertWellFormed({ sales_order_number: number });
+  return holdAs(deps, actor, { ...parseWith(HoldFields, body), sales_order_number: number });
+}
+
+/** An operator's release of a hold of the sales order `number`: `ReleaseFields` as body. */
+export async function releaseByNumber(
+  deps: EngineDeps,
+  actor: Actor,
+  number: string,
+  body: unknown,
+) {
+  assertWellFormed({ sales_order_number: number });
+  return releaseAs(deps, actor, { ...parseWith(ReleaseFields, body), sales_order_number: number });
+}
+
 /** POST /V1/salesOrder/hold */
 export async function holdSalesOrder(deps: EngineDeps, actor: Principal, body: unknown) {
   authorizeStoreWide(deps, actor, 'hold_sales_order');
-  return holdAs(deps, actor, body);
+  return holdAs(deps, actor, parseWith(HoldRequest, body).hold);
 }
 
 /** POST /V1/salesOrder/release */
 export async function releaseSalesOrder(deps: EngineDeps, actor: Principal, body: unknown) {
   authorizeStoreWide(deps, actor, 'hold_sales_order');
-  return releaseAs(deps, actor, body);
+  return releaseAs(deps, actor, parseWith(ReleaseRequest, body).release);
 }

@@ -37,6 +37,8 @@ export const HoldAnswerSchema = v.object({
   sales_order: SalesOrderResourceSchema,
 });
 
+export type HoldAnswer = v.InferOutput<typeof HoldAnswerSchema>;
+
 /** What one sales order of a batch came to, as its entry of the answer. */
 export function batchEntryOf(intake: SalesOrderIntake): SalesOrderBatchEntry {
   const { sales_order_number } = intake;
