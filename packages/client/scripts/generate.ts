@@ -26,7 +26,10 @@ import {
 } from '@fulfil/core';
 import ts from 'typescript';
 import { ErrorBodySchema } from '../../server/src/http/openapi/resources.js';
-import { SalesOrderBatchEntrySchema } from '../../server/src/http/sales-orders.js';
+import {
+  HoldAnswerSchema,
+  SalesOrderBatchEntrySchema,
+} from '../../server/src/http/sales-orders.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const OUTPUT = fileURLToPath(new URL('../src/generated.ts', import.meta.url));
@@ -49,7 +52,7 @@ const TYPES: readonly { name: string; doc: string; source: string }[] = [
     doc: 'An item line of a fulfillment order.',
     source: 'core.ItemResource',
   },
-  { name: 'QueueName', doc: 'The five polled queues.', source: 'core.QueueName' },
+  { name: 'QueueName', doc: 'The polled queues.', source: 'core.QueueName' },
   {
     name: 'StockItemsRequest',
     doc: 'Body of POST /V1/stockItems: absolute on-hand quantities.',
@@ -111,6 +114,36 @@ const TYPES: readonly { name: string; doc: string; source: string }[] = [
     name: 'SalesOrderBatchEntry',
     doc: 'The answer to one sales order of a batch intake: its status, and its view or error.',
     source: 'import("./packages/server/src/http/sales-orders.js").SalesOrderBatchEntry',
+  },
+  {
+    name: 'HoldRequest',
+    doc: 'Body of POST /V1/salesOrder/hold: a hold under a handle, with a reason and a note.',
+    source: 'core.HoldInput',
+  },
+  {
+    name: 'ReleaseRequest',
+    doc: 'Body of POST /V1/salesOrder/release: the handle of the hold to release.',
+    source: 'core.ReleaseInput',
+  },
+  {
+    name: 'CancellationRequest',
+    doc: 'Body of POST /V1/salesOrder/cancel: the whole sales order, or the items listed.',
+    source: 'core.CancellationInput',
+  },
+  {
+    name: 'AcceptCancellationRequest',
+    doc: 'Body of acceptCancellation: the order whose requested items to cancel.',
+    source: 'core.AcceptCancellationInput',
+  },
+  {
+    name: 'RejectCancellationRequest',
+    doc: 'Body of rejectCancellation: the order, and why its items stay in the flow.',
+    source: 'core.RejectCancellationInput',
+  },
+  {
+    name: 'HoldAnswer',
+    doc: 'The answer to a hold: where it applies, where not and why, and the sales order.',
+    source: 'import("./packages/server/src/http/sales-orders.js").HoldAnswer',
   },
   {
     name: 'ErrorBody',
@@ -215,6 +248,7 @@ function shapeDeclarations(): string {
     ['SALES_ORDER', 'SalesOrder', SalesOrderResourceSchema],
     ['SALES_ORDER_BATCH_ENTRY', 'SalesOrderBatchEntry', SalesOrderBatchEntrySchema],
     ['RETURN', 'Return', ReturnResourceSchema],
+    ['HOLD_ANSWER', 'HoldAnswer', HoldAnswerSchema],
   ];
   const shapeType =
     "/** What the XML decoder knows of a resource: leaf types and lists. */\nexport type Shape = 'string' | 'number' | 'boolean' | readonly [Shape] | { readonly [key: string]: Shape };";

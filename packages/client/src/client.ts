@@ -1,17 +1,24 @@
 import { errorBodyOf, FulfilApiError } from './errors.js';
 import type { FetchLike, FetchResponseLike } from './fetch-like.js';
 import {
+  type AcceptCancellationRequest,
   type AcceptRequest,
   type AllocateRequest,
+  type CancellationRequest,
   type CreditRequest,
   ERROR_BODY,
   type FulfillmentOrder,
+  HOLD_ANSWER,
+  type HoldAnswer,
+  type HoldRequest,
   type InvoiceRequest,
   ORDER,
   type QueueName,
   RETURN,
   type ReceiptRequest,
+  type RejectCancellationRequest,
   type RejectRequest,
+  type ReleaseRequest,
   type Return,
   type ReturnQueue,
   type ReturnRequest,
@@ -242,6 +249,8 @@ export function createClient(options: ClientOptions) {
     pendingShipment: (params?: PollOptions) => poll('pending_shipment', params),
     pendingInvoice: (params?: PollOptions) => poll('pending_invoice', params),
     failed: (params?: PollOptions) => poll('failed', params),
+    /** Orders whose cancellation request awaits your answer (`cancellation_request`). */
+    pendingCancellation: (params?: PollOptions) => poll('pending_cancellation', params),
 
     /**
      * Every order of a queue, page after page by id (`after`, the keyset), until an empty one.
@@ -311,6 +320,27 @@ export function createClient(options: ClientOptions) {
     /** One page of the sales orders feed with its `Fulfil-Cursor` (docs/polling.md). */
     salesOrdersPage,
     /**
+     * POST /V1/salesOrder/hold: holds the fulfillment orders no line of which is allocated yet
+     * under a handle; they leave every queue until released. A repeated handle is a no-op.
+     */
+    holdSalesOrder: (hold: HoldRequest['hold'], call?: CallOptions): Promise<HoldAnswer> =>
+      request('POST', '/salesOrder/hold', HOLD_ANSWER, { hold }, call),
+    /** POST /V1/salesOrder/release: releases the hold of a handle; answers the view. */
+    releaseSalesOrder: (
+      release: ReleaseRequest['release'],
+      call?: CallOptions,
+    ): Promise<SalesOrder> =>
+      request('POST', '/salesOrder/release', SALES_ORDER, { release }, call),
+    /**
+     * POST /V1/salesOrder/cancel: the whole sales order, or the `items` listed. Unaccepted lines
+     * are canceled at once, accepted ones asked of their partner (see `cancellation_requests`).
+     */
+    cancelSalesOrder: (
+      cancellation: CancellationRequest['cancellation'],
+      call?: CallOptions,
+    ): Promise<SalesOrder> =>
+      request('POST', '/salesOrder/cancel', SALES_ORDER, { cancellation }, call),
+    /**
      * The store's sales orders as they change, for as long as the loop runs: every one first,
      * then each again whenever its view changes (a fulfillment order accepted, shipped with its
      * tracks, invoiced, …), through long polls that resume from their cursor, as `watch` does
@@ -360,6 +390,10 @@ export function createClient(options: ClientOptions) {
     ship: action<ShipRequest>('ship'),
     /** Record the fiscal invoice of shipped items. Idempotent for the same invoice_number. */
     invoice: action<InvoiceRequest>('invoice'),
+    /** Cancel the requested items and release their stock. Idempotent. */
+    acceptCancellation: action<AcceptCancellationRequest>('acceptCancellation'),
+    /** Keep the requested items in the flow, saying why (`message`). Idempotent. */
+    rejectCancellation: action<RejectCancellationRequest>('rejectCancellation'),
     /**
      * Invoices an order as the pending_invoice queue shows it: its items awaiting invoice and
      * the shipping amount the service expects (see `invoiceFor`).

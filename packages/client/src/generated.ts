@@ -101,6 +101,14 @@ export type FulfillmentOrder = {
     total_price_excl_tax?: number | undefined;
     total_tax_amount?: number | undefined;
   }[];
+  cancellation_request?:
+    | {
+        id: number;
+        requested_at: string;
+        reason: 'customer' | 'fraud' | 'inventory' | 'other';
+        items: { item_id: number; sku: string; qty: number }[];
+      }
+    | undefined;
 };
 
 /** An item line of a fulfillment order. */
@@ -127,13 +135,14 @@ export type FulfillmentOrderItem = {
   total_tax_amount?: number | undefined;
 };
 
-/** The five polled queues. */
+/** The polled queues. */
 export type QueueName =
   | 'pending_accept'
   | 'pending_allocation'
   | 'pending_shipment'
   | 'pending_invoice'
-  | 'failed';
+  | 'failed'
+  | 'pending_cancellation';
 
 /** Body of POST /V1/stockItems: absolute on-hand quantities. */
 export type StockItemsRequest = {
@@ -262,7 +271,22 @@ export type SalesOrder = {
     | 'shipped';
   created_at: string;
   updated_at: string;
-  holds: unknown[];
+  holds: {
+    handle: string;
+    reason:
+      | 'other'
+      | 'awaiting_payment'
+      | 'high_risk_of_fraud'
+      | 'incorrect_address'
+      | 'inventory_out_of_stock';
+    note?: string | undefined;
+    status: 'active' | 'released';
+    placed_by: string;
+    placed_at: string;
+    released_by?: string | undefined;
+    released_at?: string | undefined;
+    fulfillment_order_numbers: string[];
+  }[];
   fulfillment_orders: {
     id: number;
     fulfillment_order_number: string;
@@ -356,6 +380,14 @@ export type SalesOrder = {
       total_price_excl_tax?: number | undefined;
       total_tax_amount?: number | undefined;
     }[];
+    cancellation_request?:
+      | {
+          id: number;
+          requested_at: string;
+          reason: 'customer' | 'fraud' | 'inventory' | 'other';
+          items: { item_id: number; sku: string; qty: number }[];
+        }
+      | undefined;
   }[];
   shipments: {
     id: number;
@@ -377,7 +409,18 @@ export type SalesOrder = {
     invoice_time?: string | undefined;
     created_at: string;
   }[];
-  cancellation_requests: unknown[];
+  cancellation_requests: {
+    fulfillment_order_number: string;
+    id: number;
+    reason: 'customer' | 'fraud' | 'inventory' | 'other';
+    status: 'rejected' | 'open' | 'accepted';
+    items: { item_id: number; sku: string; qty: number }[];
+    requested_by: string;
+    requested_at: string;
+    message?: string | undefined;
+    answered_by?: string | undefined;
+    answered_at?: string | undefined;
+  }[];
   returns: {
     id: number;
     rma_number: string;
@@ -397,7 +440,7 @@ export type SalesOrder = {
       sku: string;
       name: string;
       qty: number;
-      reason: 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted' | 'other';
+      reason: 'other' | 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted';
       price: number;
     }[];
     receipts: {
@@ -431,7 +474,7 @@ export type ReturnRequest = {
       fulfillment_order_number: string;
       item_id: number;
       qty: number;
-      reason: 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted' | 'other';
+      reason: 'other' | 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted';
     }[];
   };
 };
@@ -482,7 +525,7 @@ export type Return = {
     sku: string;
     name: string;
     qty: number;
-    reason: 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted' | 'other';
+    reason: 'other' | 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted';
     price: number;
   }[];
   receipts: {
@@ -527,7 +570,22 @@ export type SalesOrderBatchEntry = {
           | 'shipped';
         created_at: string;
         updated_at: string;
-        holds: unknown[];
+        holds: {
+          handle: string;
+          reason:
+            | 'other'
+            | 'awaiting_payment'
+            | 'high_risk_of_fraud'
+            | 'incorrect_address'
+            | 'inventory_out_of_stock';
+          note?: string | undefined;
+          status: 'active' | 'released';
+          placed_by: string;
+          placed_at: string;
+          released_by?: string | undefined;
+          released_at?: string | undefined;
+          fulfillment_order_numbers: string[];
+        }[];
         fulfillment_orders: {
           id: number;
           fulfillment_order_number: string;
@@ -621,6 +679,14 @@ export type SalesOrderBatchEntry = {
             total_price_excl_tax?: number | undefined;
             total_tax_amount?: number | undefined;
           }[];
+          cancellation_request?:
+            | {
+                id: number;
+                requested_at: string;
+                reason: 'customer' | 'fraud' | 'inventory' | 'other';
+                items: { item_id: number; sku: string; qty: number }[];
+              }
+            | undefined;
         }[];
         shipments: {
           id: number;
@@ -642,7 +708,18 @@ export type SalesOrderBatchEntry = {
           invoice_time?: string | undefined;
           created_at: string;
         }[];
-        cancellation_requests: unknown[];
+        cancellation_requests: {
+          fulfillment_order_number: string;
+          id: number;
+          reason: 'customer' | 'fraud' | 'inventory' | 'other';
+          status: 'rejected' | 'open' | 'accepted';
+          items: { item_id: number; sku: string; qty: number }[];
+          requested_by: string;
+          requested_at: string;
+          message?: string | undefined;
+          answered_by?: string | undefined;
+          answered_at?: string | undefined;
+        }[];
         returns: {
           id: number;
           rma_number: string;
@@ -662,7 +739,7 @@ export type SalesOrderBatchEntry = {
             sku: string;
             name: string;
             qty: number;
-            reason: 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted' | 'other';
+            reason: 'other' | 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted';
             price: number;
           }[];
           receipts: {
@@ -706,6 +783,256 @@ export type SalesOrderBatchEntry = {
         trace?: string | undefined;
       }
     | undefined;
+};
+
+/** Body of POST /V1/salesOrder/hold: a hold under a handle, with a reason and a note. */
+export type HoldRequest = {
+  hold: {
+    handle: string;
+    reason:
+      | 'other'
+      | 'awaiting_payment'
+      | 'high_risk_of_fraud'
+      | 'incorrect_address'
+      | 'inventory_out_of_stock';
+    note?: string | undefined;
+    sales_order_number: string;
+  };
+};
+
+/** Body of POST /V1/salesOrder/release: the handle of the hold to release. */
+export type ReleaseRequest = { release: { handle: string; sales_order_number: string } };
+
+/** Body of POST /V1/salesOrder/cancel: the whole sales order, or the items listed. */
+export type CancellationRequest = {
+  cancellation: {
+    reason: 'customer' | 'fraud' | 'inventory' | 'other';
+    items?: { fulfillment_order_number: string; item_id: number }[] | undefined;
+    sales_order_number: string;
+  };
+};
+
+/** Body of acceptCancellation: the order whose requested items to cancel. */
+export type AcceptCancellationRequest = {
+  cancellation: { order_id: string | number; message?: string | undefined };
+};
+
+/** Body of rejectCancellation: the order, and why its items stay in the flow. */
+export type RejectCancellationRequest = {
+  cancellation: { order_id: string | number; message: string };
+};
+
+/** The answer to a hold: where it applies, where not and why, and the sales order. */
+export type HoldAnswer = {
+  handle: string;
+  held: string[];
+  not_held: { fulfillment_order_number: string; why: string }[];
+  sales_order: {
+    id: number;
+    sales_order_number: string;
+    sales_order_id: number;
+    status:
+      | 'invoiced'
+      | 'partially_shipped'
+      | 'rejected'
+      | 'canceled'
+      | 'on_hold'
+      | 'open'
+      | 'shipped';
+    created_at: string;
+    updated_at: string;
+    holds: {
+      handle: string;
+      reason:
+        | 'other'
+        | 'awaiting_payment'
+        | 'high_risk_of_fraud'
+        | 'incorrect_address'
+        | 'inventory_out_of_stock';
+      note?: string | undefined;
+      status: 'active' | 'released';
+      placed_by: string;
+      placed_at: string;
+      released_by?: string | undefined;
+      released_at?: string | undefined;
+      fulfillment_order_numbers: string[];
+    }[];
+    fulfillment_orders: {
+      id: number;
+      fulfillment_order_number: string;
+      sales_order_id: number;
+      sales_order_number: string;
+      warehouse_code: string;
+      customer_firstname: string;
+      customer_lastname: string;
+      customer_email: string;
+      customer_is_guest: boolean;
+      shipping_amount?: number | undefined;
+      shipping_amount_excl_tax?: number | undefined;
+      shipping_tax_amount?: number | undefined;
+      shipping_tax_rate?: number | undefined;
+      grand_total?: number | undefined;
+      grand_total_excl_tax?: number | undefined;
+      tax_amount?: number | undefined;
+      cod_amount?: number | undefined;
+      package_value?: number | undefined;
+      status:
+        | 'pending_accept'
+        | 'pending_allocation'
+        | 'pending_shipment'
+        | 'pending_invoice'
+        | 'invoiced'
+        | 'partially_accepted'
+        | 'partially_allocated'
+        | 'partially_shipped'
+        | 'partially_invoiced'
+        | 'rejected'
+        | 'canceled'
+        | 'failed';
+      allocated_at?: string | undefined;
+      shipped_at?: string | undefined;
+      invoiced_at?: string | undefined;
+      created_at: string;
+      updated_at: string;
+      payment: { method_code: string; method_name: string };
+      shipping: {
+        method_code: string;
+        method_name: string;
+        internal_method_code: string;
+        customer_note?: string | undefined;
+        pickup_point_delivery?: { location_id: string; location_name: string } | undefined;
+      };
+      billing_address: {
+        firstname: string;
+        lastname: string;
+        email: string;
+        street: string;
+        city: string;
+        postcode: string;
+        region: string;
+        country_id: string;
+        telephone: string;
+        company: string;
+        vat_id: string;
+      };
+      shipping_address: {
+        firstname: string;
+        lastname: string;
+        email: string;
+        street: string;
+        city: string;
+        postcode: string;
+        region: string;
+        country_id: string;
+        telephone: string;
+        company: string;
+        vat_id: string;
+      };
+      items: {
+        id: number;
+        status:
+          | 'pending_accept'
+          | 'pending_allocation'
+          | 'pending_shipment'
+          | 'pending_invoice'
+          | 'invoiced'
+          | 'rejected'
+          | 'canceled';
+        warehouse_code?: string | undefined;
+        name: string;
+        sku: string;
+        qty: number;
+        price?: number | undefined;
+        price_excl_tax?: number | undefined;
+        tax_amount?: number | undefined;
+        tax_rate?: number | undefined;
+        total_price?: number | undefined;
+        total_price_excl_tax?: number | undefined;
+        total_tax_amount?: number | undefined;
+      }[];
+      cancellation_request?:
+        | {
+            id: number;
+            requested_at: string;
+            reason: 'customer' | 'fraud' | 'inventory' | 'other';
+            items: { item_id: number; sku: string; qty: number }[];
+          }
+        | undefined;
+    }[];
+    shipments: {
+      id: number;
+      fulfillment_order_number: string;
+      created_at: string;
+      items: { item_id: number; sku: string; name: string; qty: number }[];
+      tracks: {
+        carrier_code: string;
+        title: string;
+        track_number: string;
+        tracking_url?: string | undefined;
+      }[];
+    }[];
+    invoices: {
+      fulfillment_order_number: string;
+      invoice_number: string;
+      item_ids: number[];
+      shipping_amount_incl_tax: number;
+      invoice_time?: string | undefined;
+      created_at: string;
+    }[];
+    cancellation_requests: {
+      fulfillment_order_number: string;
+      id: number;
+      reason: 'customer' | 'fraud' | 'inventory' | 'other';
+      status: 'rejected' | 'open' | 'accepted';
+      items: { item_id: number; sku: string; qty: number }[];
+      requested_by: string;
+      requested_at: string;
+      message?: string | undefined;
+      answered_by?: string | undefined;
+      answered_at?: string | undefined;
+    }[];
+    returns: {
+      id: number;
+      rma_number: string;
+      sales_order_number: string;
+      warehouse_code: string;
+      status: 'canceled' | 'pending_receipt' | 'pending_credit' | 'credited' | 'closed';
+      created_at: string;
+      updated_at: string;
+      items: {
+        qty_credited: number;
+        qty_restocked: number;
+        qty_quarantined: number;
+        qty_disposed: number;
+        qty_missing: number;
+        item_id: number;
+        fulfillment_order_number: string;
+        sku: string;
+        name: string;
+        qty: number;
+        reason: 'other' | 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted';
+        price: number;
+      }[];
+      receipts: {
+        receipt_number: string;
+        created_at: string;
+        items: {
+          qty_restocked: number;
+          qty_quarantined: number;
+          qty_disposed: number;
+          qty_missing: number;
+          item_id: number;
+        }[];
+      }[];
+      credits: {
+        credit_note_number: string;
+        created_at: string;
+        items: { item_id: number; qty: number }[];
+        amount_incl_tax: number;
+        shipping_refund_incl_tax: number;
+      }[];
+    }[];
+  };
 };
 
 /** The body of every error answer. */
@@ -819,6 +1146,12 @@ export const ORDER: Shape = {
       total_tax_amount: 'number',
     },
   ],
+  cancellation_request: {
+    id: 'number',
+    requested_at: 'string',
+    reason: 'string',
+    items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+  },
 };
 
 /** The XML shape of FulfillmentOrderItem. */
@@ -860,7 +1193,19 @@ export const SALES_ORDER: Shape = {
   status: 'string',
   created_at: 'string',
   updated_at: 'string',
-  holds: ['string'],
+  holds: [
+    {
+      handle: 'string',
+      reason: 'string',
+      note: 'string',
+      status: 'string',
+      placed_by: 'string',
+      placed_at: 'string',
+      released_by: 'string',
+      released_at: 'string',
+      fulfillment_order_numbers: ['string'],
+    },
+  ],
   fulfillment_orders: [
     {
       id: 'number',
@@ -938,6 +1283,12 @@ export const SALES_ORDER: Shape = {
           total_tax_amount: 'number',
         },
       ],
+      cancellation_request: {
+        id: 'number',
+        requested_at: 'string',
+        reason: 'string',
+        items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+      },
     },
   ],
   shipments: [
@@ -961,7 +1312,20 @@ export const SALES_ORDER: Shape = {
       created_at: 'string',
     },
   ],
-  cancellation_requests: ['string'],
+  cancellation_requests: [
+    {
+      fulfillment_order_number: 'string',
+      id: 'number',
+      reason: 'string',
+      status: 'string',
+      items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+      requested_by: 'string',
+      requested_at: 'string',
+      message: 'string',
+      answered_by: 'string',
+      answered_at: 'string',
+    },
+  ],
   returns: [
     {
       id: 'number',
@@ -1026,7 +1390,19 @@ export const SALES_ORDER_BATCH_ENTRY: Shape = {
     status: 'string',
     created_at: 'string',
     updated_at: 'string',
-    holds: ['string'],
+    holds: [
+      {
+        handle: 'string',
+        reason: 'string',
+        note: 'string',
+        status: 'string',
+        placed_by: 'string',
+        placed_at: 'string',
+        released_by: 'string',
+        released_at: 'string',
+        fulfillment_order_numbers: ['string'],
+      },
+    ],
     fulfillment_orders: [
       {
         id: 'number',
@@ -1104,6 +1480,12 @@ export const SALES_ORDER_BATCH_ENTRY: Shape = {
             total_tax_amount: 'number',
           },
         ],
+        cancellation_request: {
+          id: 'number',
+          requested_at: 'string',
+          reason: 'string',
+          items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+        },
       },
     ],
     shipments: [
@@ -1132,7 +1514,20 @@ export const SALES_ORDER_BATCH_ENTRY: Shape = {
         created_at: 'string',
       },
     ],
-    cancellation_requests: ['string'],
+    cancellation_requests: [
+      {
+        fulfillment_order_number: 'string',
+        id: 'number',
+        reason: 'string',
+        status: 'string',
+        items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+        requested_by: 'string',
+        requested_at: 'string',
+        message: 'string',
+        answered_by: 'string',
+        answered_at: 'string',
+      },
+    ],
     returns: [
       {
         id: 'number',
@@ -1248,4 +1643,208 @@ export const RETURN: Shape = {
       shipping_refund_incl_tax: 'number',
     },
   ],
+};
+
+/** The XML shape of HoldAnswer. */
+export const HOLD_ANSWER: Shape = {
+  handle: 'string',
+  held: ['string'],
+  not_held: [{ fulfillment_order_number: 'string', why: 'string' }],
+  sales_order: {
+    id: 'number',
+    sales_order_number: 'string',
+    sales_order_id: 'number',
+    status: 'string',
+    created_at: 'string',
+    updated_at: 'string',
+    holds: [
+      {
+        handle: 'string',
+        reason: 'string',
+        note: 'string',
+        status: 'string',
+        placed_by: 'string',
+        placed_at: 'string',
+        released_by: 'string',
+        released_at: 'string',
+        fulfillment_order_numbers: ['string'],
+      },
+    ],
+    fulfillment_orders: [
+      {
+        id: 'number',
+        fulfillment_order_number: 'string',
+        sales_order_id: 'number',
+        sales_order_number: 'string',
+        warehouse_code: 'string',
+        customer_firstname: 'string',
+        customer_lastname: 'string',
+        customer_email: 'string',
+        customer_is_guest: 'boolean',
+        shipping_amount: 'number',
+        shipping_amount_excl_tax: 'number',
+        shipping_tax_amount: 'number',
+        shipping_tax_rate: 'number',
+        grand_total: 'number',
+        grand_total_excl_tax: 'number',
+        tax_amount: 'number',
+        cod_amount: 'number',
+        package_value: 'number',
+        status: 'string',
+        allocated_at: 'string',
+        shipped_at: 'string',
+        invoiced_at: 'string',
+        created_at: 'string',
+        updated_at: 'string',
+        payment: { method_code: 'string', method_name: 'string' },
+        shipping: {
+          method_code: 'string',
+          method_name: 'string',
+          internal_method_code: 'string',
+          customer_note: 'string',
+          pickup_point_delivery: { location_id: 'string', location_name: 'string' },
+        },
+        billing_address: {
+          firstname: 'string',
+          lastname: 'string',
+          email: 'string',
+          street: 'string',
+          city: 'string',
+          postcode: 'string',
+          region: 'string',
+          country_id: 'string',
+          telephone: 'string',
+          company: 'string',
+          vat_id: 'string',
+        },
+        shipping_address: {
+          firstname: 'string',
+          lastname: 'string',
+          email: 'string',
+          street: 'string',
+          city: 'string',
+          postcode: 'string',
+          region: 'string',
+          country_id: 'string',
+          telephone: 'string',
+          company: 'string',
+          vat_id: 'string',
+        },
+        items: [
+          {
+            id: 'number',
+            status: 'string',
+            warehouse_code: 'string',
+            name: 'string',
+            sku: 'string',
+            qty: 'number',
+            price: 'number',
+            price_excl_tax: 'number',
+            tax_amount: 'number',
+            tax_rate: 'number',
+            total_price: 'number',
+            total_price_excl_tax: 'number',
+            total_tax_amount: 'number',
+          },
+        ],
+        cancellation_request: {
+          id: 'number',
+          requested_at: 'string',
+          reason: 'string',
+          items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+        },
+      },
+    ],
+    shipments: [
+      {
+        id: 'number',
+        fulfillment_order_number: 'string',
+        created_at: 'string',
+        items: [{ item_id: 'number', sku: 'string', name: 'string', qty: 'number' }],
+        tracks: [
+          {
+            carrier_code: 'string',
+            title: 'string',
+            track_number: 'string',
+            tracking_url: 'string',
+          },
+        ],
+      },
+    ],
+    invoices: [
+      {
+        fulfillment_order_number: 'string',
+        invoice_number: 'string',
+        item_ids: ['number'],
+        shipping_amount_incl_tax: 'number',
+        invoice_time: 'string',
+        created_at: 'string',
+      },
+    ],
+    cancellation_requests: [
+      {
+        fulfillment_order_number: 'string',
+        id: 'number',
+        reason: 'string',
+        status: 'string',
+        items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
+        requested_by: 'string',
+        requested_at: 'string',
+        message: 'string',
+        answered_by: 'string',
+        answered_at: 'string',
+      },
+    ],
+    returns: [
+      {
+        id: 'number',
+        rma_number: 'string',
+        sales_order_number: 'string',
+        warehouse_code: 'string',
+        status: 'string',
+        created_at: 'string',
+        updated_at: 'string',
+        items: [
+          {
+            item_id: 'number',
+            fulfillment_order_number: 'string',
+            sku: 'string',
+            name: 'string',
+            qty: 'number',
+            reason: 'string',
+            price: 'number',
+            qty_restocked: 'number',
+            qty_quarantined: 'number',
+            qty_disposed: 'number',
+            qty_missing: 'number',
+            qty_credited: 'number',
+          },
+        ],
+        receipts: [
+          {
+            receipt_number: 'string',
+            created_at: 'string',
+            items: [
+              {
+                item_id: 'number',
+                qty_restocked: 'number',
+                qty_quarantined: 'number',
+                qty_disposed: 'number',
+                qty_missing: 'number',
+              },
+            ],
+          },
+        ],
+        credits: [
+          {
+            credit_note_number: 'string',
+            created_at: 'string',
+            items: [{ item_id: 'number', qty: 'number' }],
+            amount_incl_tax: 'number',
+            shipping_refund_incl_tax: 'number',
+          },
+        ],
+      },
+    ],
+  },
 };

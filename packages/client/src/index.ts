@@ -12,16 +12,22 @@ export {
 export { FulfilApiError } from './errors.js';
 export type { AbortSignalLike, FetchInit, FetchLike, FetchResponseLike } from './fetch-like.js';
 export type {
+  AcceptCancellationRequest,
   AcceptRequest,
   AllocateRequest,
+  CancellationRequest,
   CreditRequest,
   ErrorBody,
   FulfillmentOrder,
   FulfillmentOrderItem,
+  HoldAnswer,
+  HoldRequest,
   InvoiceRequest,
   QueueName,
   ReceiptRequest,
+  RejectCancellationRequest,
   RejectRequest,
+  ReleaseRequest,
   Return,
   ReturnQueue,
   ReturnRequest,

@@ -63,4 +63,55 @@ describe.each(['json', 'xml'] as const)('@fulfil/client as a sales channel (%s)'
       'https://www.fedex.com/fedextrack/?trknbr=7777',
     );
   });
+
+  it('holdSalesOrder, releaseSalesOrder, cancelSalesOrder; the partner answers from queue("pending_cancellation")', async () => {
+    const channel = client(fulfil.tokens.channel as string);
+    const partner = client(fulfil.tokens.partner as string);
+    const created = await channel.createSalesOrder(
+      fixtures.salesOrder('H-1', [
+        { sku: 'SKU-1', qty: 1 },
+        { sku: 'SKU-2', qty: 1 },
+      ]),
+    );
+    const [fo] = created.fulfillment_orders;
+    const orderId = fo?.fulfillment_order_number as string;
+    const items = (fo?.items ?? []).map((item) => ({ item_id: item.id, qty: item.qty }));
+
+    const held = await channel.holdSalesOrder({
+      sales_order_number: 'H-1',
+      handle: 'pay',
+      reason: 'awaiting_payment',
+      note: 'transfer pending',
+    });
+    expect(held).toMatchObject({ handle: 'pay', held: [orderId], not_held: [] });
+    expect(held.sales_order.status).toBe('on_hold');
+    expect(held.sales_order.holds[0]).toMatchObject({ handle: 'pay', note: 'transfer pending' });
+    const refused = await partner
+      .accept({ order: { order_id: orderId, items } })
+      .catch((error: unknown) => error);
+    expect((refused as FulfilApiError).status).toBe(400);
+    const released = await channel.releaseSalesOrder({ sales_order_number: 'H-1', handle: 'pay' });
+    expect(released.status).toBe('open');
+
+    await partner.accept({ order: { order_id: orderId, items } });
+    const requested = await channel.cancelSalesOrder({
+      sales_order_number: 'H-1',
+      reason: 'customer',
+      items: [{ fulfillment_order_number: orderId, item_id: items[0]?.item_id as number }],
+    });
+    expect(requested.cancellation_requests[0]).toMatchObject({ status: 'open', id: 1 });
+    const waiting = [];
+    for await (const order of partner.queue('pending_cancellation')) waiting.push(order);
+    expect(waiting.map((order) => order.cancellation_request?.items.length)).toEqual([1]);
+    const rejected = await partner.rejectCancellation({
+      cancellation: { order_id: orderId, message: 'packed' },
+    });
+    expect(rejected.status).toBe('pending_allocation');
+    await channel.cancelSalesOrder({ sales_order_number: 'H-1', reason: 'customer' });
+    const canceled = await partner.acceptCancellation({ cancellation: { order_id: orderId } });
+    expect(canceled.status).toBe('canceled');
+    expect((await channel.getSalesOrder('H-1')).cancellation_requests.map((r) => r.status)).toEqual(
+      ['rejected', 'accepted'],
+    );
+  });
 });

@@ -6,8 +6,10 @@ import {
   adminCorrectTracks,
   adminFail,
   adminIntervene,
+  adminSalesOrderAction,
   allowPartial,
   bulkIntervene,
+  type SalesOrderAction,
 } from './use-cases/admin-interventions.js';
 import { orderDetail, searchOrders } from './use-cases/admin-orders.js';
 import {
@@ -124,6 +126,14 @@ export function createAdminEngine(deps: EngineDeps) {
       moveLines(deps, op, store, number, body),
     correctTracks: (op: Op, store: string, number: string, body: unknown) =>
       adminCorrectTracks(deps, op, store, number, body),
+    /** Holds (`hold`), releases or cancels a sales order, as a sales channel would. */
+    salesOrderAction: (
+      op: Op,
+      store: string,
+      salesOrderNumber: string,
+      action: SalesOrderAction,
+      body: unknown,
+    ) => adminSalesOrderAction(deps, op, store, salesOrderNumber, action, body),
     bulk: (op: Op, store: string, action: BulkAction, body: unknown) =>
       bulkIntervene(deps, op, store, action, body),
     checkReservations: (op: Op, store: string) => checkReservations(deps, op, store),

@@ -10,6 +10,16 @@ import { type Clock, systemClock } from './ports/clock.js';
 import type { CourierCallEvent, CourierFactory } from './ports/courier.js';
 import type { Repository } from './ports/repository.js';
 import { createSimulatedCarrier } from './ports/simulated-courier.js';
+import type {
+  AcceptCancellationInput,
+  CancellationFieldsInput,
+  CancellationInput,
+  HoldFieldsInput,
+  HoldInput,
+  RejectCancellationInput,
+  ReleaseFieldsInput,
+  ReleaseInput,
+} from './schemas/cancellation.js';
 import {
   CarrierAccountsInput,
   type SeedInput,
@@ -36,11 +46,23 @@ import type {
 } from './schemas/sales-order.js';
 import type { TrackCorrectionInput } from './schemas/track-correction.js';
 import type { Unverified } from './schemas/unverified.js';
+import {
+  acceptCancellationOf,
+  cancelByNumber,
+  cancelSalesOrder,
+  rejectCancellationOf,
+} from './use-cases/cancellations.js';
 import { correctShipmentTracks } from './use-cases/correct-tracks.js';
 import { dispatchCourier } from './use-cases/courier-dispatch.js';
 import { CourierRateLimiter } from './use-cases/courier-rate-limit.js';
 import { type EngineDeps, now, operatorActor } from './use-cases/deps.js';
 import { DEFAULT_DOCUMENT_CACHE_BYTES, DocumentCache } from './use-cases/document-cache.js';
+import {
+  holdByNumber,
+  holdSalesOrder,
+  releaseByNumber,
+  releaseSalesOrder,
+} from './use-cases/holds.js';
 import { intakeBatch, intakeSalesOrder } from './use-cases/intake-batch.js';
 import { listStock, listWarehouses, syncStock } from './use-cases/inventory.js';
 import { listOrderLabels, reprintLabels } from './use-cases/labels.js';
@@ -216,6 +238,12 @@ export function createEngine(options: EngineOptions) {
       allocateOrder(deps, actor, body),
     ship: (actor: Principal, body: ShipInput | Unverified) => shipOrder(deps, actor, body),
     invoice: (actor: Principal, body: InvoiceInput | Unverified) => invoiceOrder(deps, actor, body),
+    /** The partner cancels the requested lines (docs/partner-guide.md); a repeat is a no-op. */
+    acceptCancellation: (actor: Principal, body: AcceptCancellationInput | Unverified) =>
+      acceptCancellationOf(deps, actor, body),
+    /** The partner keeps the requested lines in the flow, saying why; a repeat is a no-op. */
+    rejectCancellation: (actor: Principal, body: RejectCancellationInput | Unverified) =>
+      rejectCancellationOf(deps, actor, body),
     /**
      * A sales channel's intake (docs/channel-guide.md): `{ sales_order }`, taken in once by its
      * number. `created` the first time, `exists` for a repeat with the same content; the number
@@ -250,6 +278,21 @@ export function createEngine(options: EngineOptions) {
     /** A credit of received goods (`{ credit }`), reconciled like an invoice. */
     creditReturn: (actor: Principal, body: CreditInput | Unverified) =>
       creditReturnGoods(deps, actor, body),
+    /**
+     * Holds the sales order's fulfillment orders that no line of is allocated yet, under a handle
+     * (docs/channel-guide.md): they leave every queue until the last hold is released.
+     */
+    holdSalesOrder: (actor: Principal, body: HoldInput | Unverified) =>
+      holdSalesOrder(deps, actor, body),
+    /** Releases the hold of a handle; an order left with none is back in its queues at once. */
+    releaseSalesOrder: (actor: Principal, body: ReleaseInput | Unverified) =>
+      releaseSalesOrder(deps, actor, body),
+    /**
+     * Cancels the sales order or some lines: unaccepted lines at once, accepted ones by a
+     * cancellation request to their partner, a courier warehouse's at once with its labels voided.
+     */
+    cancelSalesOrder: (actor: Principal, body: CancellationInput | Unverified) =>
+      cancelSalesOrder(deps, actor, body),
 
     // ── the operator side (docs/behaviour.md) ──────────────────────────────────────────────────
     /**
@@ -288,6 +331,33 @@ export function createEngine(options: EngineOptions) {
     requeueOrder: (storeCode: string, number: string) => requeueOrder(deps, storeCode, number),
     abandonOrder: (storeCode: string, number: string) => abandonOrder(deps, storeCode, number),
     cancelOrder: (storeCode: string, number: string) => cancelOrder(deps, storeCode, number),
+    /**
+     * Holds the sales order `salesOrderNumber` as the operator `actorName` (`{ handle, reason,
+     * note }`), by the rules of `holdSalesOrder`.
+     */
+    holdSalesOrderAs: (
+      storeCode: string,
+      salesOrderNumber: string,
+      hold: HoldFieldsInput | Unverified,
+      actorName = 'operator',
+    ) => holdByNumber(deps, operatorActor(storeCode, actorName), salesOrderNumber, hold),
+    /** Releases the hold `{ handle }` of the sales order as the operator `actorName`. */
+    releaseSalesOrderAs: (
+      storeCode: string,
+      salesOrderNumber: string,
+      release: ReleaseFieldsInput | Unverified,
+      actorName = 'operator',
+    ) => releaseByNumber(deps, operatorActor(storeCode, actorName), salesOrderNumber, release),
+    /**
+     * Cancels the sales order, or the lines `items` names, as the operator `actorName`: by the
+     * rules of `cancelSalesOrder`, so accepted lines are asked of their partner.
+     */
+    cancelSalesOrderAs: (
+      storeCode: string,
+      salesOrderNumber: string,
+      cancellation: CancellationFieldsInput | Unverified,
+      actorName = 'operator',
+    ) => cancelByNumber(deps, operatorActor(storeCode, actorName), salesOrderNumber, cancellation),
     /**
      * Replaces the tracks of one recorded shipment of the order (its id as `getOrderHistory`
      * shows it): one audited transaction, a no-op when repeated. Returns the shipment.

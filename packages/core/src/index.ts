@@ -2,8 +2,10 @@ export type { AdminEngine } from './admin-engine.js';
 export * from './domain/acl.js';
 export * from './domain/actions/accept.js';
 export * from './domain/actions/allocate.js';
+export * from './domain/actions/cancellation.js';
 export * from './domain/actions/correct-tracks.js';
 export * from './domain/actions/courier.js';
+export * from './domain/actions/holds.js';
 export * from './domain/actions/interventions.js';
 export * from './domain/actions/invoice.js';
 export * from './domain/actions/operator.js';
@@ -55,6 +57,7 @@ export * from './ports/courier.js';
 export * from './ports/repository.js';
 export * from './ports/simulated-courier.js';
 export * from './schemas/admin.js';
+export * from './schemas/cancellation.js';
 export * from './schemas/fields.js';
 export * from './schemas/operator.js';
 export * from './schemas/parse.js';
@@ -68,7 +71,11 @@ export * from './schemas/track-correction.js';
 export * from './schemas/unverified.js';
 export * from './schemas/well-formed.js';
 export * from './state-machine/transitions.js';
-export type { BulkOutcome, BulkResult } from './use-cases/admin-interventions.js';
+export type {
+  BulkOutcome,
+  BulkResult,
+  SalesOrderAction,
+} from './use-cases/admin-interventions.js';
 export {
   COUNT_CAP,
   type OrderDetail,
@@ -81,6 +88,7 @@ export {
   DocumentCache,
   type KeptDocument,
 } from './use-cases/document-cache.js';
+export type { HoldAnswer, NotHeld } from './use-cases/holds.js';
 export { INTAKE_BATCH_SIZE, type IntakeOutcome } from './use-cases/intake-batch.js';
 export {
   type CreatedOperator,

@@ -53,6 +53,9 @@ describe('docs/behaviour.md: tokens and ACL', () => {
         'accept',
         'reject',
         'ship',
+        'pending_cancellation',
+        'accept_cancellation',
+        'reject_cancellation',
         'warehouses',
         'stock_items',
         'returns_pending_receipt',
@@ -80,7 +83,7 @@ describe('docs/behaviour.md: tokens and ACL', () => {
         'create_return',
       ].sort(),
     );
-    expect(resolveAcl('all')).toHaveLength(21);
+    expect(resolveAcl('all')).toHaveLength(24);
   });
 
   it('a resource is one row: its group, and its name when it is not the action', () => {

@@ -177,6 +177,10 @@ export interface FulfillmentOrderTable extends OrderAmountColumns {
   courier_attempts: number;
   courier_last_error: string | null;
   courier_next_attempt_at: TimestampText | null;
+  /** OrderHold[] as JSON, or null for none (migration 0016). */
+  holds: JsonText | null;
+  /** CancellationRequest[] as JSON, or null for none (migration 0016). */
+  cancellation_requests: JsonText | null;
   allocated_at: TimestampText | null;
   shipped_at: TimestampText | null;
   invoiced_at: TimestampText | null;

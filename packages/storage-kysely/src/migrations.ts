@@ -17,6 +17,7 @@ import { writerGenerationMigration } from './migrations/0009-writer-generation.j
 import { liveTotalsMigration } from './migrations/0010-live-totals.js';
 import { sessionExpiryMigration } from './migrations/0011-session-expiry.js';
 import { salesOrdersMigration } from './migrations/0013-sales-orders.js';
+import { holdsAndCancellationsMigration } from './migrations/0016-holds-and-cancellations.js';
 import { returnsMigration } from './migrations/0019-returns.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
@@ -51,6 +52,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0011_session_expiry': sessionExpiryMigration(),
       '0013_sales_orders': salesOrdersMigration(this.#flags),
       '0019_returns': returnsMigration(this.#flags),
+      '0016_holds_and_cancellations': holdsAndCancellationsMigration(this.#flags),
     };
   }
 }

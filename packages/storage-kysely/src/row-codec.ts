@@ -194,6 +194,10 @@ export function encodeOrderHeader(
     courier_attempts: order.courier.attempts,
     courier_last_error: order.courier.last_error,
     courier_next_attempt_at: order.courier.next_attempt_at,
+    // Null for none, as most orders have: no text to store or compare.
+    holds: order.holds.length === 0 ? null : encodeJson(order.holds),
+    cancellation_requests:
+      order.cancellation_requests.length === 0 ? null : encodeJson(order.cancellation_requests),
     allocated_at: order.allocated_at,
     shipped_at: order.shipped_at,
     invoiced_at: order.invoiced_at,
@@ -235,6 +239,9 @@ export function decodeOrder(
       last_error: row.courier_last_error,
       next_attempt_at: row.courier_next_attempt_at,
     },
+    holds: row.holds === null ? [] : decodeJson(row.holds),
+    cancellation_requests:
+      row.cancellation_requests === null ? [] : decodeJson(row.cancellation_requests),
     allocated_at: row.allocated_at,
     shipped_at: row.shipped_at,
     invoiced_at: row.invoiced_at,

@@ -84,6 +84,7 @@ export const QUEUE: Record<QueueName, string> = {
   pending_shipment: 'Ready to ship',
   pending_invoice: 'Awaiting invoice',
   failed: 'Failed',
+  pending_cancellation: 'Cancellation requested',
 };
 
 export const FULFILLED_BY: Record<FulfilledBy, string> = {
@@ -163,6 +164,21 @@ export const ACL_ACTION: Record<ApiAction, { words: string; group: AclGroup; res
     resource: 'FulfillmentOrder::api_pending_shipment',
   },
   ship: { words: 'Ship', group: 'partner', resource: 'FulfillmentOrder::api_ship' },
+  pending_cancellation: {
+    words: 'Poll cancellation requests',
+    group: 'partner',
+    resource: 'FulfillmentOrder::api_pending_cancellation',
+  },
+  accept_cancellation: {
+    words: 'Accept cancellations',
+    group: 'partner',
+    resource: 'FulfillmentOrder::api_accept_cancellation',
+  },
+  reject_cancellation: {
+    words: 'Reject cancellations',
+    group: 'partner',
+    resource: 'FulfillmentOrder::api_reject_cancellation',
+  },
   stock_items: { words: 'Update stock', group: 'partner', resource: 'Inventory::api_stock_items' },
   pending_allocation: {
     words: 'Poll orders awaiting allocation',

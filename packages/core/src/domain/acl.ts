@@ -14,6 +14,10 @@ export const ACL_RESOURCES = {
   allocate: { group: 'FulfillmentOrder' },
   ship: { group: 'FulfillmentOrder' },
   invoice: { group: 'FulfillmentOrder' },
+  // A partner's answers to cancellation requests (docs/partner-guide.md).
+  pending_cancellation: { group: 'FulfillmentOrder' },
+  accept_cancellation: { group: 'FulfillmentOrder' },
+  reject_cancellation: { group: 'FulfillmentOrder' },
   warehouses: { group: 'Inventory' },
   stock_items: { group: 'Inventory' },
   // A sales channel (docs/channel-guide.md): takes sales orders in and follows them.
@@ -40,7 +44,7 @@ export function actionsOf(group: AclGroup): ApiAction[] {
   return API_ACTIONS.filter((action) => ACL_RESOURCES[action].group === group);
 }
 
-/** The ten actions of the contract's fulfillment orders. */
+/** The actions of fulfillment orders: the contract's ten and the answers to cancellations. */
 export const FULFILLMENT_ACTIONS = actionsOf('FulfillmentOrder');
 /** Listing warehouses and syncing stock. */
 export const INVENTORY_ACTIONS = actionsOf('Inventory');
@@ -64,6 +68,9 @@ export const ROLE_PRESETS = {
     'accept',
     'reject',
     'ship',
+    'pending_cancellation',
+    'accept_cancellation',
+    'reject_cancellation',
     'warehouses',
     'stock_items',
     'returns_pending_receipt',

@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   invalid_seed: 1010,
   /** A return's credit that does not match what was received (docs/channel-guide.md). */
   credit_mismatch: 1011,
+  /** An action on an order while a hold keeps it out of every queue. */
+  order_on_hold: 1012,
   not_found: 1404,
   already_exists: 1409,
   unauthenticated: 1401,

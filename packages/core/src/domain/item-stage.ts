@@ -1,4 +1,4 @@
-import type { Item, ItemStatus, QueueName } from './types.js';
+import type { Item, ItemStatus, QueueName, StockDelta } from './types.js';
 
 /** The forward stages of an item, in flow order. */
 export const ITEM_STAGES = [
@@ -24,6 +24,18 @@ export function holdsReservation(status: ItemStatus): boolean {
   return status === 'pending_allocation' || status === 'pending_shipment';
 }
 
+/** The stock deltas that free what these lines hold reserved (those that hold any). */
+export function freedReservations(lines: readonly Item[]): StockDelta[] {
+  return lines
+    .filter((item) => holdsReservation(item.status))
+    .map((item) => ({
+      warehouse_code: item.warehouse_code,
+      sku: item.sku,
+      on_hand: 0,
+      reserved: -item.qty,
+    }));
+}
+
 export const ACTIVE_QUEUES = [
   'pending_accept',
   'pending_allocation',
@@ -31,4 +43,8 @@ export const ACTIVE_QUEUES = [
   'pending_invoice',
 ] as const satisfies readonly QueueName[];
 
-export const QUEUES = [...ACTIVE_QUEUES, 'failed'] as const satisfies readonly QueueName[];
+export const QUEUES = [
+  ...ACTIVE_QUEUES,
+  'failed',
+  'pending_cancellation',
+] as const satisfies readonly QueueName[];

@@ -32,6 +32,8 @@ type Header = Omit<
   | 'invoices'
   | 'failure'
   | 'courier'
+  | 'holds'
+  | 'cancellation_requests'
   | 'allocated_at'
   | 'shipped_at'
   | 'invoiced_at'
@@ -183,6 +185,8 @@ export function openFulfillmentOrder(args: {
     invoices: [],
     failure: null,
     courier: { attempts: 0, last_error: null, next_attempt_at: null },
+    holds: [],
+    cancellation_requests: [],
     allocated_at: null,
     shipped_at: null,
     invoiced_at: null,

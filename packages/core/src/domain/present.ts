@@ -1,4 +1,5 @@
 import type { ItemResource, OrderResource } from '../schemas/resources.js';
+import { openRequest } from './actions/cancellation.js';
 import { fromMoney } from './money.js';
 import { itemsInQueue, queueShowsPrices } from './queues.js';
 import {
@@ -37,7 +38,7 @@ function presentItem(item: Item, withPrices: boolean, withWarehouse: boolean): I
 export function presentOrder(order: FulfillmentOrder, view: OrderView): OrderResource {
   const queue = view === 'whole' ? null : view.queue;
   const withPrices = queue === null || queueShowsPrices(queue);
-  const items = queue === null ? order.items : itemsInQueue(order.items, queue);
+  const items = queue === null ? order.items : itemsInQueue(order, queue);
   const resource: OrderResource = {
     id: order.id,
     fulfillment_order_number: order.fulfillment_order_number,
@@ -66,5 +67,14 @@ export function presentOrder(order: FulfillmentOrder, view: OrderView): OrderRes
   if (order.allocated_at) resource.allocated_at = order.allocated_at;
   if (order.shipped_at) resource.shipped_at = order.shipped_at;
   if (order.invoiced_at) resource.invoiced_at = order.invoiced_at;
+  const request = queue === 'pending_cancellation' ? openRequest(order) : undefined;
+  if (request) {
+    resource.cancellation_request = {
+      id: request.id,
+      requested_at: request.requested_at,
+      reason: request.reason,
+      items: items.map((item) => ({ item_id: item.id, sku: item.sku, qty: item.qty })),
+    };
+  }
   return resource;
 }

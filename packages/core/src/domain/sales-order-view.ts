@@ -1,9 +1,12 @@
 import type { SalesOrder } from '../schemas/sales-order.js';
 import type {
+  CancellationRequestView,
+  HoldResource,
   InvoiceResource,
   SalesOrderResource,
   ShipmentResource,
 } from '../schemas/sales-order-view.js';
+import { isHeld } from './actions/holds.js';
 import { fromMoney } from './money.js';
 import { presentOrder } from './present.js';
 import type { ReturnRecord } from './returns/return-record.js';
@@ -11,7 +14,7 @@ import { presentReturn } from './returns/return-view.js';
 import { deriveSalesOrderStatus } from './sales-order-status.js';
 import type { Timestamp } from './timestamp.js';
 import { trackingUrl } from './tracking-urls.js';
-import type { FulfillmentOrder } from './types.js';
+import type { FulfillmentOrder, OrderHold } from './types.js';
 
 /** A sales order as the store keeps it: what was taken in, under which number. */
 export interface SalesOrderRecord {
@@ -59,6 +62,63 @@ function shipmentsOf(orders: readonly FulfillmentOrder[]): ShipmentResource[] {
   return shipments.sort((a, b) => a.id - b.id);
 }
 
+/**
+ * The holds of the sales order: one per handle, over the fulfillment orders it was placed on;
+ * active while it holds any of them, else released when the last of them was.
+ */
+function holdsOf(orders: readonly FulfillmentOrder[]): HoldResource[] {
+  const byHandle = new Map<string, { placed: OrderHold; numbers: string[]; all: OrderHold[] }>();
+  for (const order of orders) {
+    for (const hold of order.holds) {
+      const entry = byHandle.get(hold.handle) ?? { placed: hold, numbers: [], all: [] };
+      entry.numbers.push(order.fulfillment_order_number);
+      entry.all.push(hold);
+      byHandle.set(hold.handle, entry);
+    }
+  }
+  return [...byHandle.values()].map(({ placed, numbers, all }) => {
+    const active = all.some((hold) => hold.released_at === null);
+    const last = all.reduce((a, b) => ((b.released_at ?? '') > (a.released_at ?? '') ? b : a));
+    return {
+      handle: placed.handle,
+      reason: placed.reason,
+      ...(placed.note === null ? {} : { note: placed.note }),
+      status: active ? ('active' as const) : ('released' as const),
+      placed_by: placed.placed_by,
+      placed_at: placed.placed_at,
+      ...(active || last.released_by === null ? {} : { released_by: last.released_by }),
+      ...(active || last.released_at === null ? {} : { released_at: last.released_at }),
+      fulfillment_order_numbers: numbers,
+    };
+  });
+}
+
+function requestsOf(orders: readonly FulfillmentOrder[]): CancellationRequestView[] {
+  return orders
+    .flatMap((order) => {
+      const lines = new Map(order.items.map((item) => [item.id, item]));
+      return order.cancellation_requests.map((request) => ({
+        fulfillment_order_number: order.fulfillment_order_number,
+        id: request.id,
+        reason: request.reason,
+        status: request.status,
+        items: request.item_ids.map((item_id) => ({
+          item_id,
+          sku: lines.get(item_id)?.sku ?? '',
+          qty: lines.get(item_id)?.qty ?? 0,
+        })),
+        requested_by: request.requested_by,
+        requested_at: request.requested_at,
+        ...(request.message === null ? {} : { message: request.message }),
+        ...(request.answered_by === null ? {} : { answered_by: request.answered_by }),
+        ...(request.answered_at === null ? {} : { answered_at: request.answered_at }),
+      }));
+    })
+    .sort((a, b) =>
+      a.requested_at < b.requested_at ? -1 : a.requested_at > b.requested_at ? 1 : 0,
+    );
+}
+
 function invoicesOf(orders: readonly FulfillmentOrder[]): (InvoiceResource & { id: number })[] {
   return orders
     .flatMap((order) =>
@@ -78,8 +138,8 @@ function invoicesOf(orders: readonly FulfillmentOrder[]): (InvoiceResource & { i
 /**
  * The Sales order view (docs/channel-guide.md): its status over all its fulfillment orders, each
  * of them whole (amounts included), every shipment with its tracks (and the carrier's tracking
- * page where it has one), every invoice, every return. Holds and cancellation requests are empty
- * lists until the engine has them.
+ * page where it has one), every invoice, every hold and every cancellation request with its
+ * answer, every return.
  */
 export function presentSalesOrder({
   record,
@@ -101,15 +161,15 @@ export function presentSalesOrder({
     sales_order_id: record.sales_order_id,
     status: deriveSalesOrderStatus(
       orders.flatMap((order) => order.items),
-      0,
+      orders.filter(isHeld).length,
     ),
     created_at: record.created_at,
     updated_at: updated ?? record.created_at,
-    holds: [],
+    holds: holdsOf(orders),
     fulfillment_orders: orders.map((order) => presentOrder(order, 'whole')),
     shipments: shipmentsOf(orders),
     invoices: invoicesOf(orders).map(({ id: _id, ...invoice }) => invoice),
-    cancellation_requests: [],
+    cancellation_requests: requestsOf(orders),
     returns: [...returns].sort((a, b) => a.id - b.id).map(presentReturn),
   };
 }

@@ -29,15 +29,19 @@ export type OrderStatus =
   | 'canceled'
   | 'failed';
 
-/** The queues an order moves through; `failed` is the one it leaves them for. */
-export type ActiveQueueName = Exclude<QueueName, 'failed'>;
+/**
+ * The queues an order moves through; `failed` is the one it leaves them for, and
+ * `pending_cancellation` lists it beside them while a cancellation request waits for its partner.
+ */
+export type ActiveQueueName = Exclude<QueueName, 'failed' | 'pending_cancellation'>;
 
 export type QueueName =
   | 'pending_accept'
   | 'pending_allocation'
   | 'pending_shipment'
   | 'pending_invoice'
-  | 'failed';
+  | 'failed'
+  | 'pending_cancellation';
 
 /** The stage of the flow in which an order failed (docs/behaviour.md). */
 export type FailureStage = 'allocation' | 'shipment' | 'invoice';
@@ -265,6 +269,49 @@ export interface CourierState {
   next_attempt_at: Timestamp | null;
 }
 
+/** Why an order is held (docs/channel-guide.md). */
+export const HOLD_REASONS = [
+  'awaiting_payment',
+  'high_risk_of_fraud',
+  'incorrect_address',
+  'inventory_out_of_stock',
+  'other',
+] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
+
+/** A hold on a fulfillment order, placed for its sales order under a handle. */
+export interface OrderHold {
+  /** Unique per sales order: the one `release` names. */
+  handle: string;
+  reason: HoldReason;
+  note: string | null;
+  placed_by: string;
+  placed_at: Timestamp;
+  /** Null while the hold is active. */
+  released_by: string | null;
+  released_at: Timestamp | null;
+}
+
+/** Why a sales channel or an operator cancels (docs/channel-guide.md). */
+export const CANCELLATION_REASONS = ['customer', 'fraud', 'inventory', 'other'] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+
+/** A request to the partner holding a fulfillment order's accepted lines to cancel them. */
+export interface CancellationRequest {
+  /** 1, 2, … within its fulfillment order. */
+  id: number;
+  reason: CancellationReason;
+  item_ids: number[];
+  requested_by: string;
+  requested_at: Timestamp;
+  status: 'open' | 'accepted' | 'rejected';
+  /** The partner's words; `shipped` when a ship of one of its lines rejected it. */
+  message: string | null;
+  /** Null while open, and for a request a ship rejected. */
+  answered_by: string | null;
+  answered_at: Timestamp | null;
+}
+
 export interface Customer {
   customer_firstname: string;
   customer_lastname: string;
@@ -293,6 +340,10 @@ export interface FulfillmentOrder extends Customer {
   invoices: Invoice[];
   failure: OrderFailure | null;
   courier: CourierState;
+  /** Every hold placed on it, active ones with `released_at` null; oldest first. */
+  holds: OrderHold[];
+  /** Every cancellation request made of it, at most one open (the last); oldest first. */
+  cancellation_requests: CancellationRequest[];
   allocated_at: Timestamp | null;
   shipped_at: Timestamp | null;
   invoiced_at: Timestamp | null;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ITEM_STAGES } from '../domain/item-stage.js';
 import { TIMESTAMP_PATTERN } from '../domain/timestamp.js';
-import type { ItemStatus, OrderStatus } from '../domain/types.js';
+import { CANCELLATION_REASONS, type ItemStatus, type OrderStatus } from '../domain/types.js';
 import { AddressInput, PaymentInput, ShippingInput } from './sales-order.js';
 
 /**
@@ -72,6 +72,17 @@ export const ItemResourceSchema = v.object({
   total_tax_amount: amount,
 });
 
+/** The open cancellation request an order shows in the pending_cancellation queue. */
+export const CancellationRequestResourceSchema = v.object({
+  id: v.pipe(integer, v.description('1, 2, … within its fulfillment order.')),
+  requested_at: timestamp,
+  reason: v.picklist(CANCELLATION_REASONS),
+  items: v.pipe(
+    v.array(v.object({ item_id: integer, sku: v.string(), qty: integer })),
+    v.description('The lines to cancel.'),
+  ),
+});
+
 export const OrderResourceSchema = v.pipe(
   v.object({
     id: integer,
@@ -106,9 +117,13 @@ export const OrderResourceSchema = v.pipe(
     billing_address: AddressInput,
     shipping_address: AddressInput,
     items: v.array(ItemResourceSchema),
+    cancellation_request: v.pipe(
+      v.optional(CancellationRequestResourceSchema),
+      v.description('In the pending_cancellation queue only: the request to answer.'),
+    ),
   }),
   v.description(
-    'Price and amount fields are omitted in the pending_accept and failed queues; a queue shows the items in its stage only.',
+    'Price and amount fields are omitted in the pending_accept and failed queues; a queue shows the items in its stage only (pending_cancellation: the requested ones).',
   ),
 );
 

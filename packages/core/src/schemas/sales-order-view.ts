@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { SALES_ORDER_STATUSES } from '../domain/sales-order-status.js';
 import { TIMESTAMP_PATTERN } from '../domain/timestamp.js';
+import { CANCELLATION_REASONS, HOLD_REASONS } from '../domain/types.js';
 import { OrderResourceSchema } from './resources.js';
 import { ReturnResourceSchema } from './return-resource.js';
 
@@ -16,15 +17,6 @@ const timestamp = v.pipe(
   v.regex(TIMESTAMP_PATTERN),
   v.description('UTC, "YYYY-MM-DD HH:MM:SS"'),
 );
-
-/** Parts of the view that later versions fill; empty lists until then. */
-function notYet(what: string) {
-  return v.pipe(
-    v.array(v.unknown()),
-    v.maxLength(0),
-    v.description(`${what}: always an empty list in this version.`),
-  );
-}
 
 export const TrackResourceSchema = v.object({
   carrier_code: v.string(),
@@ -53,6 +45,37 @@ export const InvoiceResourceSchema = v.object({
   created_at: timestamp,
 });
 
+export const HoldResourceSchema = v.object({
+  handle: v.string(),
+  reason: v.picklist(HOLD_REASONS),
+  note: v.optional(v.string()),
+  status: v.picklist(['active', 'released']),
+  placed_by: v.string(),
+  placed_at: timestamp,
+  released_by: v.optional(v.string()),
+  released_at: v.optional(timestamp),
+  fulfillment_order_numbers: v.pipe(
+    v.array(v.string()),
+    v.description('The fulfillment orders the hold was placed on.'),
+  ),
+});
+
+export const CancellationRequestViewSchema = v.object({
+  fulfillment_order_number: v.string(),
+  id: v.pipe(integer, v.description('1, 2, … within its fulfillment order.')),
+  reason: v.picklist(CANCELLATION_REASONS),
+  status: v.pipe(
+    v.picklist(['open', 'accepted', 'rejected']),
+    v.description('rejected with message "shipped" when the lines shipped before an answer.'),
+  ),
+  items: v.array(v.object({ item_id: integer, sku: v.string(), qty: integer })),
+  requested_by: v.string(),
+  requested_at: timestamp,
+  message: v.optional(v.string()),
+  answered_by: v.optional(v.string()),
+  answered_at: v.optional(timestamp),
+});
+
 export const SalesOrderResourceSchema = v.object({
   id: v.pipe(
     integer,
@@ -71,17 +94,25 @@ export const SalesOrderResourceSchema = v.object({
     timestamp,
     v.description('The latest change of the sales order or of any of its fulfillment orders.'),
   ),
-  holds: notYet('Holds of the sales order'),
+  holds: v.pipe(
+    v.array(HoldResourceSchema),
+    v.description('Every hold placed, active and released, in the order placed.'),
+  ),
   fulfillment_orders: v.array(OrderResourceSchema),
   shipments: v.array(ShipmentResourceSchema),
   invoices: v.array(InvoiceResourceSchema),
-  cancellation_requests: notYet('Cancellation requests and their answers'),
+  cancellation_requests: v.pipe(
+    v.array(CancellationRequestViewSchema),
+    v.description('Every cancellation request, open and answered, in the order made.'),
+  ),
   returns: v.pipe(
     v.array(ReturnResourceSchema),
     v.description('Every return of the sales order, canceled ones included, oldest first.'),
   ),
 });
 
+export type HoldResource = v.InferOutput<typeof HoldResourceSchema>;
+export type CancellationRequestView = v.InferOutput<typeof CancellationRequestViewSchema>;
 export type TrackResource = v.InferOutput<typeof TrackResourceSchema>;
 export type ShipmentResource = v.InferOutput<typeof ShipmentResourceSchema>;
 export type InvoiceResource = v.InferOutput<typeof InvoiceResourceSchema>;

@@ -136,6 +136,8 @@ export function order(fixture: OrderFixture): FulfillmentOrder {
     invoices: [],
     failure: null,
     courier: { attempts: 0, last_error: null, next_attempt_at: null },
+    holds: [],
+    cancellation_requests: [],
     allocated_at: null,
     shipped_at: null,
     invoiced_at: null,

@@ -65,7 +65,9 @@ export async function dashboard(
       const health = await tx.storeHealth(store.id);
       const thresholds = attentionHours(store.settings);
       const attention = async (queue: QueueName): Promise<QueueAttention | null> => {
-        const hours = queue === 'failed' ? null : thresholds[queue];
+        // Unanswered cancellation requests have no threshold of their own yet.
+        const hours =
+          queue === 'failed' || queue === 'pending_cancellation' ? null : thresholds[queue];
         if (hours === null) return null;
         const since = attentionCutoff(at, hours);
         const count = await tx.countOrders(store.id, { queue, created_to: since }, COUNT_CAP + 1);

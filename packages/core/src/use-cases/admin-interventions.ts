@@ -1,8 +1,11 @@
-import { applies, OPERATOR_DECISIONS } from '../domain/actions/interventions.js';
+import {
+  applies,
+  OPERATOR_DECISIONS,
+  type OperatorDecision,
+} from '../domain/actions/interventions.js';
 import { fail } from '../domain/actions/operator.js';
-import { type ActionOutcome, touch, unchanged } from '../domain/actions/outcome.js';
+import { touch, unchanged } from '../domain/actions/outcome.js';
 import { fieldError, isDomainError, renderMessage } from '../domain/errors.js';
-import type { FulfillmentOrder } from '../domain/types.js';
 import {
   AllowPartialInput,
   type BulkAction,
@@ -13,14 +16,16 @@ import {
 import { parseWith } from '../schemas/parse.js';
 import { operatorActorOf, requireRole } from './admin-access.js';
 import { COUNT_CAP, type OrderDetail, orderDetail, resolveFilter } from './admin-orders.js';
+import { cancelByNumber } from './cancellations.js';
 import { correctShipmentTracks } from './correct-tracks.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
+import { holdByNumber, releaseByNumber } from './holds.js';
 import { interveneAs, type StillApplies } from './operator.js';
 import type { OperatorPrincipal } from './operator-accounts.js';
 
 /** Interventions through the admin API (docs/admin-api.md), one audited transaction each. */
 
-type Decide = (order: FulfillmentOrder, now: string) => ActionOutcome;
+type Decide = OperatorDecision;
 
 const DECISIONS: Record<BulkAction, Decide> = OPERATOR_DECISIONS;
 
@@ -211,4 +216,26 @@ export async function bulkIntervene(
     }
   }
   return { results };
+}
+
+/** What an operator does to a whole sales order, by the rules a sales channel's request follows. */
+const SALES_ORDER_ACTIONS = {
+  hold: holdByNumber,
+  release: releaseByNumber,
+  cancel: cancelByNumber,
+} as const;
+
+export type SalesOrderAction = keyof typeof SALES_ORDER_ACTIONS;
+
+/** Holds, releases or cancels the sales order `number` as the operator, named on its timeline. */
+export async function adminSalesOrderAction(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  number: string,
+  action: SalesOrderAction,
+  body: unknown,
+) {
+  requireRole(operator, 'operator', storeCode);
+  return SALES_ORDER_ACTIONS[action](deps, operatorActorOf(operator, storeCode), number, body);
 }

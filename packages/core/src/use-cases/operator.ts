@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { abandon, cancel, fail, requeue } from '../domain/actions/operator.js';
-import { type ActionOutcome, unchanged } from '../domain/actions/outcome.js';
+import type { OperatorDecision } from '../domain/actions/interventions.js';
+import { abandon, cancel, type DecisionSite, fail, requeue } from '../domain/actions/operator.js';
+import { unchanged } from '../domain/actions/outcome.js';
 import { queueVoids } from '../domain/courier-labels.js';
 import { presentOrder } from '../domain/present.js';
 import type { Actor, FailureStage, FulfillmentOrder } from '../domain/types.js';
@@ -31,7 +32,7 @@ export async function interveneAs(
   actor: Actor,
   number: string,
   action: string,
-  decide: (order: FulfillmentOrder, now: string) => ActionOutcome,
+  decide: OperatorDecision,
   stillApplies?: StillApplies,
 ): Promise<{ order: FulfillmentOrder; changed: boolean; applies: boolean }> {
   assertWellFormed({ number });
@@ -43,10 +44,10 @@ export async function interveneAs(
     action,
     null,
     { order_id: number, body: 'order' },
-    async (order, { tx, context }) => {
+    async (order, { tx, store, context }) => {
       applies = stillApplies === undefined || (await stillApplies(tx, order));
       if (!applies) return unchanged(order);
-      const outcome = decide(order, context.now);
+      const outcome = decide(order, context.now, await decisionSite(tx, store.id, order, actor));
       changed = outcome.changed;
       // A canceled or abandoned order keeps no label it will not ship with; the dispatcher
       // voids them outside this transaction (docs/couriers.md).
@@ -58,12 +59,23 @@ export async function interveneAs(
   return { order, changed, applies };
 }
 
+/** Where a decision on the order lands: its warehouse's kind, and who decides. */
+export async function decisionSite(
+  tx: RepositoryTx,
+  storeId: number,
+  order: FulfillmentOrder,
+  actor: Actor,
+): Promise<DecisionSite> {
+  const [warehouse] = await tx.listWarehouses(storeId, [order.warehouse_code]);
+  return { courier: warehouse?.fulfilled_by === 'courier', by: actor.name };
+}
+
 async function intervene(
   deps: EngineDeps,
   storeCode: string,
   number: string,
   action: string,
-  decide: (order: FulfillmentOrder, now: string) => ActionOutcome,
+  decide: OperatorDecision,
 ): Promise<OrderResource> {
   const { order } = await interveneAs(deps, operatorActor(storeCode), number, action, decide);
   return presentOrder(order, 'whole');

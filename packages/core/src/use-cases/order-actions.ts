@@ -92,7 +92,7 @@ function rejectedLinesOf(saved: FulfillmentOrder, outcome: ActionOutcome) {
   return positions.map((index) => saved.items[index]).filter((item) => item !== undefined);
 }
 
-function publicAction<TSchema extends v.GenericSchema, TInput extends { order_id: string }>(
+export function publicAction<TSchema extends v.GenericSchema, TInput extends { order_id: string }>(
   action: ApiAction,
   schema: TSchema,
   body: string,

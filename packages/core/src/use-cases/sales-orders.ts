@@ -95,7 +95,7 @@ function takenInUnknown(number: string, prefix: string): DomainError {
 }
 
 /** The views of sales orders, each with all its fulfillment orders and returns, read in `tx`. */
-async function viewsOf(
+export async function viewsOf(
   tx: RepositoryTx,
   storeId: number,
   records: readonly SalesOrderRecord[],

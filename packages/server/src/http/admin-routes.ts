@@ -3,13 +3,16 @@ import {
   AllowPartialInput,
   BULK_ACTIONS,
   BulkInput,
+  CancellationFields,
   FailInput,
+  HoldFields,
   MoveLinesInput,
   OperatorInput,
   type OperatorPrincipal,
   type OperatorRole,
   OrderSearchInput,
   ReasonInput,
+  ReleaseFields,
   ReturnInput,
   ReturnListInput,
   RotateInput,
@@ -278,6 +281,35 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
       request: ReasonInput,
       run: (admin, { operator, params, body }) =>
         admin.intervene(operator, params.store as string, params.number as string, action, body),
+    }),
+  ),
+  ...(
+    [
+      ['hold', HoldFields, 'Holds the sales order under a handle, with a reason and a note.'],
+      ['release', ReleaseFields, "Releases the sales order's hold of a handle."],
+      [
+        'cancel',
+        CancellationFields,
+        'Cancels the sales order or some lines: accepted lines by a request to their partner.',
+      ],
+    ] as const
+  ).map(
+    ([action, request, summary]): AdminOperation => ({
+      method: 'POST',
+      path: `${STORE}/sales-orders/:sales_order_number/${action}`,
+      operationId: `${action}SalesOrder`,
+      tag: 'Interventions',
+      summary,
+      role: 'operator',
+      request,
+      run: (admin, { operator, params, body }) =>
+        admin.salesOrderAction(
+          operator,
+          params.store as string,
+          params.sales_order_number as string,
+          action,
+          body,
+        ),
     }),
   ),
   {

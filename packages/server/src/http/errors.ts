@@ -8,6 +8,7 @@ export const HTTP_STATUS_OF_ERROR = {
   qty_mismatch: 400,
   wrong_stage: 400,
   order_failed: 400,
+  order_on_hold: 400,
   invoice_mismatch: 400,
   conflicts_with_applied: 400,
   invalid_stock_batch: 400,

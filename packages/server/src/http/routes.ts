@@ -1,8 +1,11 @@
 import {
+  AcceptCancellationRequest,
   AcceptRequest,
   AllocateRequest,
   type ApiAction,
+  CancellationRequestBody,
   CreditRequest,
+  HoldRequest,
   InvoiceRequest,
   OrderResourceSchema,
   type Principal,
@@ -10,7 +13,9 @@ import {
   type QueuePage,
   type QueuePollParams,
   ReceiptRequest,
+  RejectCancellationRequest,
   RejectRequest,
+  ReleaseRequest,
   type ReturnQueue,
   ReturnRequest,
   ReturnResourceSchema,
@@ -26,7 +31,7 @@ import {
 import type * as v from 'valibot';
 import { WithStatus } from './answers.js';
 import { JsonDocuments } from './json-documents.js';
-import { batchEntryOf, SalesOrderBatchEntrySchema } from './sales-orders.js';
+import { batchEntryOf, HoldAnswerSchema, SalesOrderBatchEntrySchema } from './sales-orders.js';
 import type { HttpEngine } from './types.js';
 
 /**
@@ -97,6 +102,11 @@ const QUEUES: readonly { queue: QueueName; summary: string }[] = [
   },
   { queue: 'pending_invoice', summary: 'Orders shipped and ready to be invoiced by the ERP.' },
   { queue: 'failed', summary: 'Orders that ended in a failed state; diagnostic only.' },
+  {
+    queue: 'pending_cancellation',
+    summary:
+      'Orders with a cancellation request awaiting your answer (its `cancellation_request`, the requested items).',
+  },
 ];
 
 const RETURN_QUEUES: readonly { queue: ReturnQueue; summary: string }[] = [
@@ -111,9 +121,25 @@ const RETURN_QUEUES: readonly { queue: ReturnQueue; summary: string }[] = [
   },
 ];
 
-type ActionName = 'accept' | 'reject' | 'allocate' | 'ship' | 'invoice';
+type ActionName =
+  | 'accept'
+  | 'reject'
+  | 'allocate'
+  | 'ship'
+  | 'invoice'
+  | 'acceptCancellation'
+  | 'rejectCancellation';
 
-const ACTIONS: readonly { action: ActionName; request: v.GenericSchema; summary: string }[] = [
+/** The POST actions on one fulfillment order: the contract's, then the answers to cancellations. */
+const ACTIONS: readonly {
+  action: ActionName;
+  /** The ACL action, when it is not the action's own name. */
+  acl?: ApiAction;
+  /** The operationId, when it is not `<action>Order`. */
+  operationId?: string;
+  request: v.GenericSchema;
+  summary: string;
+}[] = [
   {
     action: 'accept',
     request: AcceptRequest,
@@ -134,6 +160,21 @@ const ACTIONS: readonly { action: ActionName; request: v.GenericSchema; summary:
     action: 'invoice',
     request: InvoiceRequest,
     summary: 'Record the fiscal invoice of the shipped items.',
+  },
+  {
+    action: 'acceptCancellation',
+    acl: 'accept_cancellation',
+    operationId: 'acceptCancellation',
+    request: AcceptCancellationRequest,
+    summary:
+      'Cancel the requested items and release their stock; a repeat is a no-op, a request whose items shipped is 400.',
+  },
+  {
+    action: 'rejectCancellation',
+    acl: 'reject_cancellation',
+    operationId: 'rejectCancellation',
+    request: RejectCancellationRequest,
+    summary: 'Keep the requested items in the flow, saying why (`message`); a repeat is a no-op.',
   },
 ];
 
@@ -200,13 +241,13 @@ export const OPERATIONS: readonly Operation[] = [
     }),
   ),
   ...ACTIONS.map(
-    ({ action, request, summary }): Operation => ({
+    ({ action, acl, operationId, request, summary }): Operation => ({
       method: 'POST',
       path: `/V1/fulfillmentOrder/${action}`,
-      operationId: `${action}Order`,
+      operationId: operationId ?? `${action}Order`,
       tag: 'Fulfillment orders',
       summary,
-      action,
+      action: acl ?? (action as ApiAction),
       request,
       query: [],
       response: order,
@@ -333,6 +374,45 @@ export const OPERATIONS: readonly Operation[] = [
     query: [],
     response: { schema: ReturnResourceSchema, many: false },
     run: (engine, { principal, body }) => engine.creditReturn(principal, unverified(body)),
+  },
+  {
+    method: 'POST',
+    path: '/V1/salesOrder/hold',
+    operationId: 'holdSalesOrder',
+    tag: 'Sales orders',
+    summary:
+      'Hold the fulfillment orders no line of which is allocated yet, under a handle: they leave every queue until released. Answers which were held and why the others were not.',
+    action: 'hold_sales_order',
+    request: HoldRequest,
+    query: [],
+    response: { schema: HoldAnswerSchema, many: false },
+    run: (engine, { principal, body }) => engine.holdSalesOrder(principal, unverified(body)),
+  },
+  {
+    method: 'POST',
+    path: '/V1/salesOrder/release',
+    operationId: 'releaseSalesOrder',
+    tag: 'Sales orders',
+    summary:
+      'Release the hold of a handle; a fulfillment order left with no hold is back in its queue at once.',
+    action: 'hold_sales_order',
+    request: ReleaseRequest,
+    query: [],
+    response: { schema: SalesOrderResourceSchema, many: false },
+    run: (engine, { principal, body }) => engine.releaseSalesOrder(principal, unverified(body)),
+  },
+  {
+    method: 'POST',
+    path: '/V1/salesOrder/cancel',
+    operationId: 'cancelSalesOrder',
+    tag: 'Sales orders',
+    summary:
+      "Cancel the sales order, or some lines: unaccepted lines at once; accepted ones by a cancellation request to their partner; a courier warehouse's at once. Shipped lines cannot be canceled.",
+    action: 'cancel_sales_order',
+    request: CancellationRequestBody,
+    query: [],
+    response: { schema: SalesOrderResourceSchema, many: false },
+    run: (engine, { principal, body }) => engine.cancelSalesOrder(principal, unverified(body)),
   },
 ];
 

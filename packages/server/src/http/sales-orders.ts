@@ -26,6 +26,19 @@ export const SalesOrderBatchEntrySchema = v.object({
 
 export type SalesOrderBatchEntry = v.InferOutput<typeof SalesOrderBatchEntrySchema>;
 
+/** The answer of a hold (docs/channel-guide.md). */
+export const HoldAnswerSchema = v.object({
+  handle: v.string(),
+  held: v.pipe(v.array(v.string()), v.description('The fulfillment orders the hold holds.')),
+  not_held: v.pipe(
+    v.array(v.object({ fulfillment_order_number: v.string(), why: v.string() })),
+    v.description('The others, each with why: its status (past allocation, or done) or `failed`.'),
+  ),
+  sales_order: SalesOrderResourceSchema,
+});
+
+export type HoldAnswer = v.InferOutput<typeof HoldAnswerSchema>;
+
 /** What one sales order of a batch came to, as its entry of the answer. */
 export function batchEntryOf(intake: SalesOrderIntake): SalesOrderBatchEntry {
   const { sales_order_number } = intake;

@@ -56,6 +56,8 @@ export type HttpEngine = Pick<
   | 'allocate'
   | 'ship'
   | 'invoice'
+  | 'acceptCancellation'
+  | 'rejectCancellation'
   | 'createSalesOrder'
   | 'createSalesOrders'
   | 'getSalesOrder'
@@ -64,6 +66,9 @@ export type HttpEngine = Pick<
   | 'pollReturns'
   | 'receiveReturn'
   | 'creditReturn'
+  | 'holdSalesOrder'
+  | 'releaseSalesOrder'
+  | 'cancelSalesOrder'
   | 'listStores'
   | 'queueDepths'
 > &

@@ -380,3 +380,60 @@ describe('bulk', () => {
     ]);
   });
 });
+
+describe('sales orders', () => {
+  test('an operator holds, releases and cancels a sales order by the rules a channel follows', async () => {
+    const server = await serve();
+    const { session } = await login(server, 'oscar', server.secrets.operator);
+    const base = '/stores/default/sales-orders/000123';
+    const bad = await adminCall(server, 'POST', `${base}/hold`, {
+      session,
+      json: { reason: 'awaiting_payment' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.parameters).toEqual([expect.objectContaining({ fieldName: 'handle' })]);
+    const held = await adminCall(server, 'POST', `${base}/hold`, {
+      session,
+      json: { handle: 'address', reason: 'incorrect_address', note: 'no house number' },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    expect(held.body).toMatchObject({ handle: 'address', held: ['000123-1'] });
+    expect(held.body.sales_order.holds[0]).toMatchObject({ placed_by: 'oscar', status: 'active' });
+    const released = await adminCall(server, 'POST', `${base}/release`, {
+      session,
+      json: { handle: 'address' },
+    });
+    expect(released.status).toBe(200);
+    expect(released.body.holds[0]).toMatchObject({ released_by: 'oscar', status: 'released' });
+
+    const detail = await adminCall(server, 'GET', '/stores/default/orders/000123-1', { session });
+    const items = detail.body.order.items.map((item: { id: number; qty: number }) => ({
+      item_id: item.id,
+      qty: item.qty,
+    }));
+    const accepted = await call(server, 'POST', '/V1/fulfillmentOrder/accept', {
+      token: TOKENS.partnerA,
+      json: { order: { order_id: '000123-1', items } },
+    });
+    expect(accepted.status).toBe(200);
+    const canceled = await adminCall(server, 'POST', `${base}/cancel`, {
+      session,
+      json: { reason: 'customer' },
+    });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.cancellation_requests[0]).toMatchObject({
+      status: 'open',
+      requested_by: 'oscar',
+    });
+    const after = await adminCall(server, 'GET', '/stores/default/orders/000123-1', { session });
+    expect(
+      after.body.timeline.map(({ actor, action }: Record<string, unknown>) => [actor, action]),
+    ).toEqual([
+      ['seed', 'intake'],
+      ['oscar', 'hold'],
+      ['oscar', 'release'],
+      ['partner-a', 'accept'],
+      ['oscar', 'cancel'],
+    ]);
+  });
+});

@@ -63,6 +63,8 @@ function stubEngine(failure: () => never): HttpEngine {
     allocate: unused,
     ship: unused,
     invoice: unused,
+    acceptCancellation: unused,
+    rejectCancellation: unused,
     createSalesOrder: unused,
     createSalesOrders: unused,
     getSalesOrder: unused,
@@ -71,6 +73,9 @@ function stubEngine(failure: () => never): HttpEngine {
     pollReturns: unused,
     receiveReturn: unused,
     creditReturn: unused,
+    holdSalesOrder: unused,
+    releaseSalesOrder: unused,
+    cancelSalesOrder: unused,
     listStores: unused,
     queueDepths: unused,
   };

@@ -131,6 +131,11 @@ describe('the operations', () => {
       'ReturnRequest',
       'ReceiptRequest',
       'CreditRequest',
+      'HoldRequest',
+      'ReleaseRequest',
+      'CancelSalesOrderRequest',
+      'AcceptCancellationRequest',
+      'RejectCancellationRequest',
     ];
     expect(Object.keys(document.components.requestBodies).sort()).toEqual([...names].sort());
     const bodies = operations

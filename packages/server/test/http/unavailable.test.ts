@@ -39,6 +39,8 @@ function engineWithoutDatabase(): HttpEngine {
     allocate: away,
     ship: away,
     invoice: away,
+    acceptCancellation: away,
+    rejectCancellation: away,
     createSalesOrder: away,
     createSalesOrders: away,
     getSalesOrder: away,
@@ -47,6 +49,9 @@ function engineWithoutDatabase(): HttpEngine {
     pollReturns: away,
     receiveReturn: away,
     creditReturn: away,
+    holdSalesOrder: away,
+    releaseSalesOrder: away,
+    cancelSalesOrder: away,
     listStores: away,
     queueDepths: away,
   };

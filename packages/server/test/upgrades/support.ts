@@ -79,7 +79,7 @@ export async function openSql(
  * a channel's intake answers, lists). A migration that adds a table every write of an order
  * touches belongs here.
  */
-const NEEDED_BY_THIS_CODE = ['0013_sales_orders', '0019_returns'];
+const NEEDED_BY_THIS_CODE = ['0013_sales_orders', '0016_holds_and_cancellations', '0019_returns'];
 
 /**
  * Migrates the database `url` names up to `last` and no further, as a release that ended there

@@ -71,6 +71,9 @@ describe('docs/behaviour.md: tokens and access', () => {
     expect([...principal.resources].sort()).toEqual(
       [
         'Fulfil_FulfillmentOrder::api_accept',
+        'Fulfil_FulfillmentOrder::api_accept_cancellation',
+        'Fulfil_FulfillmentOrder::api_pending_cancellation',
+        'Fulfil_FulfillmentOrder::api_reject_cancellation',
         'Fulfil_FulfillmentOrder::api_failed',
         'Fulfil_FulfillmentOrder::api_pending_accept',
         'Fulfil_FulfillmentOrder::api_pending_shipment',
@@ -169,6 +172,9 @@ describe('docs/behaviour.md: tokens and access', () => {
         'accept',
         'reject',
         'ship',
+        'pending_cancellation',
+        'accept_cancellation',
+        'reject_cancellation',
         'warehouses',
         'stock_items',
       ].sort(),

@@ -176,6 +176,25 @@ describe('docs/couriers.md: labels and the carrier', () => {
     expect(carrier.ledger.entries().map((e) => e.status)).toEqual(['voided']);
   });
 
+  it("a channel's cancel of a courier warehouse's order is at once, with its live labels voided", async () => {
+    const carrier = scripted((call) =>
+      call.op === 'create' && call.target.endsWith('/2') ? 'server_error' : null,
+    );
+    await open(carrier.factory, { lines: 2 });
+    expect(await engine.dispatchCourier()).toEqual({ ...NONE, retrying: ['800-1'] });
+    // No partner to ask: no request, every line canceled now.
+    const view = await engine.cancelSalesOrder(engine.operator('default'), {
+      cancellation: { sales_order_number: '800', reason: 'customer' },
+    });
+    expect(view.status).toBe('canceled');
+    expect(view.cancellation_requests).toEqual([]);
+    expect((await engine.listLabels('default', '800-1')).map((label) => label.status)).toEqual([
+      'voiding',
+    ]);
+    expect(await engine.dispatchCourier()).toEqual({ ...NONE, voided: ['800-1'] });
+    expect(carrier.ledger.entries().map((e) => e.status)).toEqual(['voided']);
+  });
+
   it("the carrier's message is recorded verbatim, bounded to 500 characters", async () => {
     const message = `<b>"${'x'.repeat(2_000)}`;
     const refusing: CourierFactory = (settings, account) => ({

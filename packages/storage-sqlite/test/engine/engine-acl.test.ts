@@ -23,14 +23,8 @@ describe('docs/behaviour.md: every public action checks its principal', () => {
   });
   afterEach(() => h.engine.close());
 
-  /**
-   * Each public action, called with a body it would otherwise accept. Canceling and holding a
-   * sales order have their resources already, and no action yet.
-   */
-  const calls: Record<
-    Exclude<ApiAction, 'cancel_sales_order' | 'hold_sales_order'>,
-    (principal: Principal) => Promise<unknown>
-  > = {
+  /** Each public action, called with a body it would otherwise accept. */
+  const calls: Record<ApiAction, (principal: Principal) => Promise<unknown>> = {
     pending_accept: (p) => h.engine.poll(p, 'pending_accept'),
     pending_allocation: (p) => h.engine.pollDocuments(p, 'pending_allocation'),
     pending_shipment: (p) => h.engine.poll(p, 'pending_shipment'),
@@ -90,6 +84,19 @@ describe('docs/behaviour.md: every public action checks its principal', () => {
       h.engine.creditReturn(p, {
         credit: { rma_number: 'RMA-1', credit_note_number: 'CN-1', items: [{ item_id: 1 }] },
       }),
+    cancel_sales_order: (p) =>
+      h.engine.cancelSalesOrder(p, {
+        cancellation: { sales_order_number: '500', reason: 'customer' },
+      }),
+    hold_sales_order: (p) =>
+      h.engine.holdSalesOrder(p, {
+        hold: { sales_order_number: '500', handle: 'h', reason: 'other' },
+      }),
+    pending_cancellation: (p) => h.engine.poll(p, 'pending_cancellation'),
+    accept_cancellation: (p) =>
+      h.engine.acceptCancellation(p, { cancellation: { order_id: order.number } }),
+    reject_cancellation: (p) =>
+      h.engine.rejectCancellation(p, { cancellation: { order_id: order.number, message: 'no' } }),
   };
 
   it('issue 16: engine.allocate(partner, …) is refused, naming the resource, and changes nothing', async () => {

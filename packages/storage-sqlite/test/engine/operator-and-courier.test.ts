@@ -196,9 +196,19 @@ describe('docs/behaviour.md: failing, requeueing, abandoning and canceling an or
     expect(await queuesListing(order.number)).toEqual(['failed']);
   });
 
-  it('docs/behaviour.md: cancelOrder → status canceled, every open item canceled, gone from the queues', async () => {
+  it('docs/behaviour.md: cancelOrder asks the partner who accepted the lines; its accept cancels them, gone from the queues', async () => {
     const order = await partlyAllocated();
-    const canceled = await h.engine.cancelOrder('default', order.number);
+    const requested = await h.engine.cancelOrder('default', order.number);
+    // Accepted lines are not canceled behind the partner's back: it is asked first.
+    expect(requested.status).toBe('partially_allocated');
+    expect(await queuesListing(order.number)).toEqual([
+      'pending_allocation',
+      'pending_shipment',
+      'pending_cancellation',
+    ]);
+    const canceled = await h.engine.acceptCancellation(h.partnerA, {
+      cancellation: { order_id: order.number },
+    });
     expect(canceled.status).toBe('canceled');
     expect(canceled.items.map(({ id, status }) => ({ id, status }))).toEqual([
       { id: order.one, status: 'canceled' },

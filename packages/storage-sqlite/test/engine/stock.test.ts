@@ -173,7 +173,7 @@ describe('docs/behaviour.md: stock on hand and reservations', () => {
     expect((await h.engine.getOrder('default', '505-2')).warehouse_code).toBe('WH-C');
   });
 
-  it('docs/behaviour.md: cancel (engine.cancelOrder) releases the reservations of the canceled lines', async () => {
+  it('docs/behaviour.md: cancel (engine.cancelOrder) releases the reservations of the canceled lines once the partner accepts', async () => {
     const order = await accepted('506', [
       { sku: 'SKU-1', qty: 3 },
       { sku: 'SKU-2', qty: 2 },
@@ -186,6 +186,9 @@ describe('docs/behaviour.md: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-1')).toMatchObject({ reserved: 4 });
 
     await h.engine.cancelOrder('default', order.number);
+    // Asked of the partner who accepted them: the lines hold their stock until it answers.
+    expect(await h.level('WH-A', 'SKU-1')).toMatchObject({ reserved: 4 });
+    await h.engine.acceptCancellation(h.partnerA, { cancellation: { order_id: order.number } });
     expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 10, reserved: 1, available: 9 });
     expect(await h.level('WH-A', 'SKU-2')).toEqual({ on_hand: 10, reserved: 0, available: 10 });
   });

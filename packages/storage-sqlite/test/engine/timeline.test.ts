@@ -82,6 +82,29 @@ async function perform(
   }
 }
 
+/**
+ * A line a partner has accepted is canceled by its answer to the operator's request: the request
+ * is set up first, and the partner's accept is the move, under its own name.
+ */
+function byRequest(action: ItemAction, state: ItemStatus): boolean {
+  return action === 'cancel' && state !== 'pending_accept';
+}
+
+async function move(
+  h: Harness,
+  action: ItemAction,
+  state: ItemStatus,
+  number: string,
+  itemId: number,
+) {
+  if (!byRequest(action, state)) return perform(h, action, number, itemId, `req-${action}`);
+  await perform(h, 'cancel', number, itemId, 'setup-cancel');
+  return h.engine.acceptCancellation(
+    { ...h.partnerA, request_id: `req-${action}` },
+    { cancellation: { order_id: number } },
+  );
+}
+
 /** A new one-line order at WH-A whose line has reached `state`. */
 async function orderAt(h: Harness, state: ItemStatus) {
   sequence++;
@@ -104,11 +127,17 @@ describe('every transition of the state machine writes one timeline entry', () =
     const h = await openHarness({ reroute: false });
     const { number, itemId } = await orderAt(h, state);
     const before = await h.engine.admin.order(OPERATOR, 'default', number);
-    await perform(h, action, number, itemId, `req-${action}`);
+    await move(h, action, state, number, itemId);
     const after = await h.engine.admin.order(OPERATOR, 'default', number);
     const added = after.timeline.slice(before.timeline.length);
-    expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({ actor: ACTOR[action], action, request_id: `req-${action}` });
+    const asked = byRequest(action, state);
+    // The operator's request is one entry of its own, the partner's answer the move.
+    expect(added).toHaveLength(asked ? 2 : 1);
+    expect(added.at(-1)).toMatchObject(
+      asked
+        ? { actor: 'partner-a', action: 'accept_cancellation', request_id: `req-${action}` }
+        : { actor: ACTOR[action], action, request_id: `req-${action}` },
+    );
     // The line did make the move the table says.
     expect(after.order.items[0]?.status).toBe(ITEM_TRANSITIONS[action].to);
   });

@@ -1,7 +1,7 @@
 import { isDomainError } from '../errors.js';
 import type { Timestamp } from '../timestamp.js';
 import type { FulfillmentOrder, ItemStatus } from '../types.js';
-import { abandon, cancel, fail, requeue } from './operator.js';
+import { abandon, cancel, type DecisionSite, fail, requeue } from './operator.js';
 import type { ActionOutcome } from './outcome.js';
 
 /** What an operator may do to one order (docs/admin-api.md), by the name of its admin route. */
@@ -14,7 +14,11 @@ export type Intervention =
   | 'move_lines'
   | 'correct_tracks';
 
-export type OperatorDecision = (order: FulfillmentOrder, now: Timestamp) => ActionOutcome;
+export type OperatorDecision = (
+  order: FulfillmentOrder,
+  now: Timestamp,
+  site?: DecisionSite,
+) => ActionOutcome;
 
 /**
  * Whether the decision would change the order now: the decision itself answers, so what the

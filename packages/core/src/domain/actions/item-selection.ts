@@ -8,6 +8,7 @@ import { DomainError, fieldError } from '../errors.js';
 import { isLive } from '../item-stage.js';
 import { partialItemsEnabled } from '../partials.js';
 import type { FulfillmentOrder, Item, StoreSettings } from '../types.js';
+import { activeHolds, isHeld } from './holds.js';
 
 export interface Selected<TEntry> {
   entry: TEntry;
@@ -29,6 +30,15 @@ export function assertInFlow(order: FulfillmentOrder, body: string): void {
     throw fieldError(
       'order_failed',
       'Order %fieldValue is in the failed queue; no action applies to it until an operator requeues it.',
+      `${body}.order_id`,
+      order.fulfillment_order_number,
+    );
+  }
+  if (isHeld(order)) {
+    const handles = activeHolds(order).map((hold) => `${hold.handle} (${hold.reason})`);
+    throw fieldError(
+      'order_on_hold',
+      `Order %fieldValue is on hold (${handles.join(', ')}); no action applies to it until its holds are released.`,
       `${body}.order_id`,
       order.fulfillment_order_number,
     );

@@ -1,9 +1,8 @@
-import { canApply } from '../../state-machine/transitions.js';
 import { DomainError } from '../errors.js';
-import { holdsReservation, isLive } from '../item-stage.js';
-import { totalsAudit, withLiveTotals } from '../live-totals.js';
+import { freedReservations, isLive } from '../item-stage.js';
 import type { Timestamp } from '../timestamp.js';
-import type { FailureStage, FulfillmentOrder, StockDelta } from '../types.js';
+import type { FailureStage, FulfillmentOrder } from '../types.js';
+import { cancelLines } from './cancellation.js';
 import { type ActionOutcome, touch, unchanged } from './outcome.js';
 
 /** Operator interventions (docs/behaviour.md): failing, requeueing, abandoning, canceling an order. */
@@ -14,17 +13,6 @@ export function currentFailureStage(order: FulfillmentOrder): FailureStage {
   if (live.includes('pending_accept') || live.includes('pending_allocation')) return 'allocation';
   if (live.includes('pending_shipment')) return 'shipment';
   return 'invoice';
-}
-
-function releaseReservations(order: FulfillmentOrder): StockDelta[] {
-  return order.items
-    .filter((item) => holdsReservation(item.status))
-    .map((item) => ({
-      warehouse_code: item.warehouse_code,
-      sku: item.sku,
-      on_hand: 0,
-      reserved: -item.qty,
-    }));
 }
 
 /** Takes the order out of the active queues into the failed queue. Failing a failed order is a no-op. */
@@ -94,40 +82,28 @@ export function abandon(order: FulfillmentOrder, now: Timestamp): ActionOutcome 
       now,
     ),
     changed: true,
-    stock: releaseReservations(order),
+    stock: freedReservations(order.items),
     rejected: [],
     details: {},
   };
 }
 
+/** Where an operator's decision lands: whether the order's warehouse is a courier's, and who decides. */
+export interface DecisionSite {
+  courier: boolean;
+  by: string;
+}
+
 /**
- * Cancels every line that has not shipped yet and frees the stock it held. A failed order leaves
- * the failed queue this way too: what shipped before still awaits its invoice.
+ * Cancels every line that has not shipped yet by the rules every cancellation follows
+ * (cancellation.ts): lines a partner has accepted are requested of it, not canceled behind its
+ * back. A failed order leaves the failed queue this way: what shipped before still awaits its
+ * invoice.
  */
-export function cancel(order: FulfillmentOrder, now: Timestamp): ActionOutcome {
-  const open = order.items.filter((item) => canApply('cancel', item.status));
-  if (open.length === 0) {
-    if (order.status === 'canceled') return unchanged(order);
-    throw new DomainError(
-      'wrong_stage',
-      `Order ${order.fulfillment_order_number} has no line left to cancel.`,
-    );
-  }
-  const items = order.items.map((item) =>
-    canApply('cancel', item.status) ? { ...item, status: 'canceled' as const } : item,
-  );
-  const next = withLiveTotals({
-    ...order,
-    items,
-    failure: null,
-    courier: { ...order.courier, next_attempt_at: null },
-  });
-  return {
-    order: touch(next, now),
-    changed: true,
-    // Abandoning already freed the stock of an abandoned order.
-    stock: order.failure?.abandoned ? [] : releaseReservations(order),
-    rejected: [],
-    details: { items: open.map((item) => item.id), ...totalsAudit(order, next) },
-  };
+export function cancel(
+  order: FulfillmentOrder,
+  now: Timestamp,
+  site: DecisionSite = { courier: false, by: 'operator' },
+): ActionOutcome {
+  return cancelLines(order, null, { ...site, reason: 'other', now });
 }

@@ -1,6 +1,7 @@
 import type { ParsedShipment } from '../../schemas/requests.js';
 import { fieldError } from '../errors.js';
 import type { FulfillmentOrder, StockDelta, Track } from '../types.js';
+import { rejectedByShipment } from './cancellation.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
 
@@ -83,6 +84,10 @@ export function ship(
   };
   const stillToShip = items.some((item) => item.status === 'pending_shipment');
   const courier = stillToShip ? order.courier : { ...order.courier, next_attempt_at: null };
+  // The goods left: a request to cancel them can only be refused now, in this same transaction.
+  const requests = rejectedByShipment(order, shipped, context.now);
+  const details: Record<string, unknown> = { items: shipment.items, tracks: shipment.tracks };
+  if (requests.rejected !== null) details.cancellation_rejected = requests.rejected;
   return {
     order: touch(
       {
@@ -90,6 +95,7 @@ export function ship(
         items,
         courier,
         shipments: [...order.shipments, shipment],
+        cancellation_requests: requests.requests,
         shipped_at: context.now,
       },
       context.now,
@@ -97,6 +103,6 @@ export function ship(
     changed: true,
     stock,
     rejected: [],
-    details: { items: shipment.items, tracks: shipment.tracks },
+    details,
   };
 }

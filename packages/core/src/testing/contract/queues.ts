@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { accept } from '../../domain/actions/accept.js';
 import { allocate } from '../../domain/actions/allocate.js';
+import { acceptCancellation } from '../../domain/actions/cancellation.js';
+import { placeHold, releaseHold } from '../../domain/actions/holds.js';
 import { invoice } from '../../domain/actions/invoice.js';
 import { cancel, fail, requeue } from '../../domain/actions/operator.js';
 import { ship } from '../../domain/actions/ship.js';
-import { ACTIVE_QUEUES } from '../../domain/item-stage.js';
+import { QUEUES } from '../../domain/item-stage.js';
 import type { Timestamp } from '../../domain/timestamp.js';
 import { FIXTURE_TIME, item, storeSettings } from '../fixtures.js';
 import type { ContractHarness } from './harness.js';
@@ -179,11 +181,33 @@ export function queuesContract(h: ContractHarness): void {
       expect(await pollIds(store, 'failed')).toEqual([placed.id]);
       const requeued = await act(failed, (o) => requeue(o, at(6)));
       expect(await pollIds(store, 'failed')).toEqual([]);
-      const canceled = await act(requeued, (o) => cancel(o, at(7)));
-      for (const queue of [...ACTIVE_QUEUES, 'failed'] as const) {
+      // Accepted lines are asked of their partner first: the request is a queue of its own.
+      const requested = await act(requeued, (o) => cancel(o, at(7)));
+      expect(await pollIds(store, 'pending_cancellation')).toEqual([placed.id]);
+      expect(await pollIds(store, 'pending_allocation')).toEqual([placed.id]);
+      const canceled = await act(requested, (o) => acceptCancellation(o, null, 'partner', at(8)));
+      for (const queue of QUEUES) {
         expect(await pollIds(store, queue)).toEqual([]);
       }
-      expect(canceled.updated_at).toBe(at(7));
+      expect(canceled.updated_at).toBe(at(8));
+    });
+
+    it('a held order is in no queue; the release of its last hold puts it back, with its stored documents', async () => {
+      const store = await seedStore();
+      const placed = await insert({ store_id: store.id, items: ['pending_accept'] });
+      const hold = (handle: string) => ({ handle, reason: 'other' as const, note: null });
+      const once = await act(placed, (o) => placeHold(o, hold('a'), 'channel', FIXTURE_TIME));
+      const twice = await act(once, (o) => placeHold(o, hold('b'), 'channel', FIXTURE_TIME));
+      for (const queue of QUEUES) expect(await pollIds(store, queue)).toEqual([]);
+      const half = await act(twice, (o) => releaseHold(o, 'a', 'channel', FIXTURE_TIME));
+      expect(await pollIds(store, 'pending_accept')).toEqual([]);
+      await act(half, (o) => releaseHold(o, 'b', 'channel', FIXTURE_TIME));
+      expect(await pollIds(store, 'pending_accept')).toEqual([placed.id]);
+      const stored = await read((tx) => tx.findOrder(store.id, placed.fulfillment_order_number));
+      expect(stored?.holds.map((h) => [h.handle, h.released_by])).toEqual([
+        ['a', 'channel'],
+        ['b', 'channel'],
+      ]);
     });
 
     it('pollQueue pages by id: full pages, a short last page, then []', async () => {

@@ -1,10 +1,16 @@
 import {
+  AcceptCancellationRequest,
   AcceptRequest,
   AddressInput,
   AllocateRequest,
+  CancellationRequestBody,
+  CancellationRequestResourceSchema,
+  CancellationRequestViewSchema,
   CreditRequest,
   characterLimitOf,
   DEFAULT_ACL_PREFIX,
+  HoldRequest,
+  HoldResourceSchema,
   InvoiceRequest,
   InvoiceResourceSchema,
   ItemResourceSchema,
@@ -14,7 +20,9 @@ import {
   PaymentInput,
   QueuePollParams,
   ReceiptRequest,
+  RejectCancellationRequest,
   RejectRequest,
+  ReleaseRequest,
   ReturnRequest,
   ReturnResourceSchema,
   resourceOf,
@@ -37,7 +45,7 @@ import {
 import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { OPERATIONS, type Operation, SCHEMA_PATH } from '../routes.js';
-import { SalesOrderBatchEntrySchema } from '../sales-orders.js';
+import { HoldAnswerSchema, SalesOrderBatchEntrySchema } from '../sales-orders.js';
 import { EXAMPLES } from './examples.js';
 import { ErrorBodySchema, ErrorParameterSchema } from './resources.js';
 
@@ -102,6 +110,15 @@ const COMPONENTS: Record<string, v.GenericSchema> = {
   ReturnRequest,
   ReceiptRequest,
   CreditRequest,
+  CancellationRequestDetail: CancellationRequestResourceSchema,
+  SalesOrderHold: HoldResourceSchema,
+  SalesOrderCancellation: CancellationRequestViewSchema,
+  HoldAnswer: HoldAnswerSchema,
+  HoldRequest,
+  ReleaseRequest,
+  CancelSalesOrderRequest: CancellationRequestBody,
+  AcceptCancellationRequest,
+  RejectCancellationRequest,
 };
 
 const REQUEST_COMPONENTS = new Set(
