@@ -95,22 +95,21 @@ async function recordOnTimelines(
   details: Record<string, unknown>,
   at: Timestamp,
 ): Promise<void> {
-  const numbers = [...new Set(record.items.map((line) => line.fulfillment_order_number))];
-  const ids: number[] = [];
-  for (const number of numbers) {
-    const order = await tx.findOrder(record.store_id, number);
-    if (order) ids.push(order.id);
-  }
+  const numbers = new Set(record.items.map((line) => line.fulfillment_order_number));
+  // Read without a lock: the return's lock is what this action holds (see `open` for the order).
+  const orders = await tx.listSalesOrderFulfillments(record.store_id, [record.sales_order_number]);
   await tx.appendAudit(
-    ids.map((order_id) => ({
-      order_id,
-      at,
-      actor: actor.name,
-      action,
-      details,
-      request_id: actor.request_id ?? null,
-      reason: actor.reason ?? null,
-    })),
+    orders
+      .filter((order) => numbers.has(order.fulfillment_order_number))
+      .map(({ id: order_id }) => ({
+        order_id,
+        at,
+        actor: actor.name,
+        action,
+        details,
+        request_id: actor.request_id ?? null,
+        reason: actor.reason ?? null,
+      })),
   );
 }
 
@@ -168,14 +167,18 @@ async function open(deps: EngineDeps, actor: Actor, input: ParsedReturn): Promis
         input.sales_order_number,
       );
     }
-    // Locked in number order, so that two returns of one line take turns and see each other.
+    // Locks in the order every action on returns takes them: the sales order's returns, then
+    // (here only) its fulfillment orders, in number order, so that two returns of one line
+    // take turns. The returns are read again once the orders are locked: one a racing open of
+    // the same line committed meanwhile is then seen.
+    await tx.lockSalesOrderReturns(store.id, input.sales_order_number);
     const numbers = [...new Set(input.items.map((entry) => entry.fulfillment_order_number))].sort();
     const orders: FulfillmentOrder[] = [];
     for (const number of numbers) {
       const order = await tx.lockOrder(store.id, number);
       if (order && order.sales_order_number === input.sales_order_number) orders.push(order);
     }
-    const others = await tx.lockSalesOrderReturns(store.id, input.sales_order_number);
+    const others = await tx.listSalesOrderReturns(store.id, [input.sales_order_number]);
     const at = now(deps);
     const record = openReturn(input, {
       store_id: store.id,

@@ -231,6 +231,7 @@ describe('fulfil: data commands', () => {
     const shop = await cli(['token', 'create', '--name', 'shop', '--acl', 'channel']);
     expect(shop.code).toBe(0);
     expect(shop.stdout.json<{ resources: string[] }>().resources.sort()).toEqual([
+      'Fulfil_Return::api_create',
       'Fulfil_SalesOrder::api_cancel',
       'Fulfil_SalesOrder::api_create',
       'Fulfil_SalesOrder::api_hold',

@@ -81,6 +81,8 @@ describe('docs/behaviour.md: tokens and access', () => {
         'Fulfil_FulfillmentOrder::api_ship',
         'Fulfil_Inventory::api_stock_items',
         'Fulfil_Inventory::api_warehouses',
+        'Fulfil_Return::api_pending_receipt',
+        'Fulfil_Return::api_receive',
       ].sort(),
     );
     // The seeded tokens authenticate too.
