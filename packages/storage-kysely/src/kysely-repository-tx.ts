@@ -478,8 +478,12 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     return salesOrderSql.listSalesOrderFulfillments(this.#db, storeId, numbers, this.#prepared);
   }
 
-  async touchSalesOrders(storeId: number, numbers: readonly string[]): Promise<void> {
-    this.#moves.move(storeId, numbers);
+  async touchSalesOrders(
+    storeId: number,
+    numbers: readonly string[],
+    at: Timestamp,
+  ): Promise<void> {
+    this.#moves.move(storeId, numbers, at);
   }
 
   /**

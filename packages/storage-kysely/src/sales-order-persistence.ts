@@ -169,9 +169,10 @@ export class SalesOrderMoves {
     if (order.updated_at > this.#latest) this.#latest = order.updated_at;
   }
 
-  /** Moves sales orders the store has a record of. */
-  move(storeId: number, numbers: readonly string[]): void {
+  /** Moves sales orders the store has a record of, by a change made at `at`. */
+  move(storeId: number, numbers: readonly string[], at: Timestamp): void {
     for (const number of numbers) this.#add(storeId, number, {});
+    if (at > this.#latest) this.#latest = at;
   }
 
   stored(records: readonly SalesOrderRecord[]): void {

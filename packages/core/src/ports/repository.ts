@@ -438,9 +438,11 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * time it commits. `insertOrder(s)`, `saveOrder` (unless all it writes is the courier's
    * bookkeeping, which no view shows) and `updateShipmentTracks` move the sales order of the
    * fulfillment order they write by themselves; this is for any other change of what the sales
-   * order view shows. Numbers the store has no record of are left alone.
+   * order view shows, made at `at`: their entries' `updated_at` rises to it, so that a poll by
+   * `date` finds the change as a poll by `since` does. Numbers the store has no record of are
+   * left alone.
    */
-  touchSalesOrders(storeId: number, numbers: readonly string[]): Promise<void>;
+  touchSalesOrders(storeId: number, numbers: readonly string[], at: Timestamp): Promise<void>;
 
   // ── returns (docs/channel-guide.md, Returns) ─────────────────────────────────────────────
   /**

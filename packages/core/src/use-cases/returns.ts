@@ -83,7 +83,7 @@ async function writeQueues(tx: RepositoryTx, record: ReturnRecord): Promise<void
       await tx.removeFeedEntries(feed, [record.id]);
     }
   }
-  await tx.touchSalesOrders(record.store_id, [record.sales_order_number]);
+  await tx.touchSalesOrders(record.store_id, [record.sales_order_number], record.updated_at);
 }
 
 /** One timeline entry on each fulfillment order the return takes lines of. */

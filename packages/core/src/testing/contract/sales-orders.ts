@@ -110,10 +110,24 @@ export function salesOrdersContract(h: ContractHarness): void {
       });
       expect(await movedAfter(store, from)).toEqual(['SO-A']);
 
-      // And so does an explicit touch.
+      // And so does an explicit touch, its `updated_at` raised to the touch's time, so that a
+      // poll by date finds it too.
       from = await now();
-      await write((tx) => tx.touchSalesOrders(store.id, ['SO-B', 'SO-UNKNOWN']));
+      const later = '2099-01-01 00:00:00';
+      await write((tx) => tx.touchSalesOrders(store.id, ['SO-B', 'SO-UNKNOWN'], later));
       expect(await movedAfter(store, from)).toEqual(['SO-B']);
+      const since = await read((tx) =>
+        tx.pollFeed({
+          store_id: store.id,
+          feed: 'sales_orders',
+          page: 1,
+          page_size: 100,
+          since: later,
+          warehouses: null,
+        }),
+      );
+      const touched = await read((tx) => tx.salesOrdersById(since.map((entry) => entry.entry_id)));
+      expect(touched.map((found) => found.sales_order_number)).toEqual(['SO-B']);
     });
 
     it('the courier bookkeeping alone moves nothing: no view shows it', async () => {
