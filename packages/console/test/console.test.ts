@@ -68,6 +68,22 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
     expect(await page.locator('.customer').first().textContent()).toBe('Grace Hopper');
   });
 
+  test('shows who holds an order and why', async () => {
+    await running.server.adminApi('POST', 'stores/default/sales-orders/510000001/hold', {
+      handle: 'fraud',
+      reason: 'high_risk_of_fraud',
+      note: 'score 97',
+    });
+    const { page } = await open();
+    await page.goto(`${running.server.url}/admin/#/default/orders/510000001-1`);
+    const card = page.getByRole('region', { name: 'Holds and cancellation requests' });
+    await expect.poll(() => card.textContent()).toMatch(/high risk of fraud — placed by /);
+    expect(await card.textContent()).toContain('score 97');
+    await running.server.adminApi('POST', 'stores/default/sales-orders/510000001/release', {
+      handle: 'fraud',
+    });
+  });
+
   test('requeues a failed order from the failed queue', async () => {
     await running.server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {
       reason: 'address unknown to the courier',

@@ -22,6 +22,10 @@ export interface OrderHistory {
   courier: FulfillmentOrder['courier'];
   shipments: FulfillmentOrder['shipments'];
   invoices: InvoiceRecord[];
+  /** Every hold placed on it, active ones with `released_at` null. */
+  holds: FulfillmentOrder['holds'];
+  /** Every cancellation request made of its partner, with its answer. */
+  cancellation_requests: FulfillmentOrder['cancellation_requests'];
   audit: AuditEvent[];
 }
 
@@ -64,6 +68,8 @@ export function historyOf(order: FulfillmentOrder, audit: AuditEvent[]): OrderHi
     failure: order.failure,
     courier: currentCourierState(order),
     shipments: order.shipments,
+    holds: order.holds,
+    cancellation_requests: order.cancellation_requests,
     invoices: order.invoices.map(({ doc_binary: _doc, shipping_amount_incl_tax, ...invoice }) => ({
       ...invoice,
       shipping_amount_incl_tax: fromMoney(shipping_amount_incl_tax),

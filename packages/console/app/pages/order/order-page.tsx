@@ -21,7 +21,7 @@ import { useInterventions } from './interventions.js';
 import { ItemsCard } from './items.js';
 import { nextStep } from './next-step.js';
 import { InvoicesCard, ShipmentCards } from './shipments.js';
-import { AddressCards, AmountsCard, CustomerCard, SalesOrderCard } from './side.js';
+import { AddressCards, AmountsCard, CustomerCard, HoldsCard, SalesOrderCard } from './side.js';
 import { TimelineCard } from './timeline.js';
 
 interface Loaded {
@@ -138,6 +138,7 @@ function OrderView({
       secondary={operator && actions.secondary}
       side={
         <>
+          <HoldsCard detail={detail} />
           <CustomerCard detail={detail} />
           <AmountsCard detail={detail} currency={currency} />
           <SalesOrderCard store={store} detail={detail} siblings={siblings} />
