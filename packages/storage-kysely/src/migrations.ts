@@ -51,8 +51,8 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0010_live_totals': liveTotalsMigration(this.#flags),
       '0011_session_expiry': sessionExpiryMigration(),
       '0013_sales_orders': salesOrdersMigration(this.#flags),
-      '0019_returns': returnsMigration(this.#flags),
       '0016_holds_and_cancellations': holdsAndCancellationsMigration(this.#flags),
+      '0019_returns': returnsMigration(this.#flags),
     };
   }
 }
