@@ -1,20 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   createEngine,
   type Engine,
   isDomainError,
   type OperatorPrincipal,
-  type Repository,
   type ReturnResource,
 } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { openPostgresRepository } from '@fulfil/storage-postgres';
-import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SharedPlace, sharedPlaces } from '../databases/shared-place.js';
 
 /**
  * Random returns, receipts (retried, duplicated, racing) and credits over many shipped orders,
@@ -25,37 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * order never pass its shipping; every line's counts are exactly the sum of its receipts (none
  * applied twice); the quarantine counts agree with the receipts.
  */
-
-const postgresUrl = process.env.FULFIL_TEST_POSTGRES_URL;
-
-interface Place {
-  name: string;
-  open(): Promise<Repository>;
-  cleanup(): Promise<void>;
-}
-
-async function sqliteFile(): Promise<Place> {
-  const dir = await mkdtemp(join(tmpdir(), 'fulfil-returns-'));
-  const filename = join(dir, 'fulfil.db');
-  return {
-    name: 'a SQLite file',
-    open: () => openSqliteRepository({ filename }),
-    cleanup: () => rm(dir, { recursive: true, force: true }),
-  };
-}
-
-function postgresSchema(url: string): Place {
-  const schema = `fulfil_rt_${process.pid}_${randomBytes(4).toString('hex')}`;
-  return {
-    name: 'Postgres',
-    open: () => openPostgresRepository({ connectionString: url, schema }),
-    cleanup: async () => {
-      const repository = await openPostgresRepository({ connectionString: url, schema });
-      await repository.db.schema.dropSchema(schema).ifExists().cascade().execute();
-      await repository.close();
-    },
-  };
-}
 
 const WAREHOUSES = ['WH-A', 'WH-B'] as const;
 const SKUS = ['SKU-1', 'SKU-2'] as const;
@@ -137,20 +100,16 @@ const ADMIN: OperatorPrincipal = {
   request_id: null,
 };
 
-const places: (() => Promise<Place>)[] = [sqliteFile];
-if (postgresUrl) places.push(async () => postgresSchema(postgresUrl));
-else console.log('FULFIL_TEST_POSTGRES_URL is not set: Postgres is skipped here');
-
-for (const makePlace of places) {
-  describe(`returns under random retries and races (${makePlace === sqliteFile ? 'a SQLite file' : 'Postgres'})`, () => {
-    let place: Place;
+for (const { name, make } of sharedPlaces('returns')) {
+  describe(`returns under random retries and races (${name})`, () => {
+    let place: SharedPlace;
     const engines: Engine[] = [];
     let run = 0;
     /** What the runs applied, to know the property was not vacuous. */
     const applied = { open: 0, receive: 0, credit: 0, refused: 0 };
 
     beforeAll(async () => {
-      place = await makePlace();
+      place = await make();
       for (let index = 0; index < 2; index++) {
         engines.push(createEngine({ repository: await place.open() }));
       }

@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createEngine, type Engine, type Repository } from '@fulfil/core';
 import { fixtures, readStoredState } from '@fulfil/core/testing';
-import { openPostgresRepository } from '@fulfil/storage-postgres';
-import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer } from '../../src/index.js';
+import { type SharedPlace, sharedPlaces } from '../databases/shared-place.js';
 
 /**
  * Channels retrying the same sales orders at once, over HTTP, against two servers on one
@@ -19,37 +14,7 @@ import { startHttpServer } from '../../src/index.js';
  * half-written.
  */
 
-const postgresUrl = process.env.FULFIL_TEST_POSTGRES_URL;
 const CHANNEL = fixtures.SEED_TOKENS.channel;
-
-interface Place {
-  name: string;
-  open(): Promise<Repository>;
-  cleanup(): Promise<void>;
-}
-
-async function sqliteFile(): Promise<Place> {
-  const dir = await mkdtemp(join(tmpdir(), 'fulfil-channels-'));
-  const filename = join(dir, 'fulfil.db');
-  return {
-    name: 'sqlite file',
-    open: () => openSqliteRepository({ filename }),
-    cleanup: () => rm(dir, { recursive: true, force: true }),
-  };
-}
-
-function postgresSchema(url: string): Place {
-  const schema = `fulfil_ch_${process.pid}_${randomBytes(4).toString('hex')}`;
-  return {
-    name: 'postgres',
-    open: () => openPostgresRepository({ connectionString: url, schema }),
-    cleanup: async () => {
-      const repository = await openPostgresRepository({ connectionString: url, schema });
-      await repository.db.schema.dropSchema(schema).ifExists().cascade().execute();
-      await repository.close();
-    },
-  };
-}
 
 /** One request a channel sends until it is answered: which order, which content, how patient. */
 interface Attempt {
@@ -71,20 +36,16 @@ const plan = fc.array(fc.array(attempt, { minLength: 1, maxLength: 5 }), {
   maxLength: 5,
 });
 
-const places: (() => Promise<Place>)[] = [sqliteFile];
-if (postgresUrl) places.push(async () => postgresSchema(postgresUrl));
-else console.log('FULFIL_TEST_POSTGRES_URL is not set: Postgres is skipped here');
-
-for (const makePlace of places) {
-  describe(`concurrent retrying channels (${makePlace === sqliteFile ? 'a SQLite file' : 'Postgres'})`, () => {
-    let place: Place;
+for (const { name, make } of sharedPlaces('ch')) {
+  describe(`concurrent retrying channels (${name})`, () => {
+    let place: SharedPlace;
     const engines: Engine[] = [];
     const repositories: Repository[] = [];
     const servers: { url: string; close(): Promise<void> }[] = [];
     let run = 0;
 
     beforeAll(async () => {
-      place = await makePlace();
+      place = await make();
       for (let index = 0; index < 2; index++) {
         const repository = await place.open();
         repositories.push(repository);

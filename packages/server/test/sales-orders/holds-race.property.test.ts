@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createEngine, type Engine, type Repository } from '@fulfil/core';
 import { fixtures, readStoredState } from '@fulfil/core/testing';
-import { openPostgresRepository } from '@fulfil/storage-postgres';
-import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer } from '../../src/index.js';
+import { type SharedPlace, sharedPlaces } from '../databases/shared-place.js';
 
 /**
  * Channels, a partner and an ERP racing over the same sales orders, over HTTP, against two
@@ -21,39 +16,9 @@ import { startHttpServer } from '../../src/index.js';
  * canceled has exactly the one entry that did it.
  */
 
-const postgresUrl = process.env.FULFIL_TEST_POSTGRES_URL;
 const { channel: CHANNEL, partner: PARTNER, erp: ERP } = fixtures.SEED_TOKENS;
 const RECEIVED = 100_000;
 const SKUS = ['SKU-1', 'SKU-2'];
-
-interface Place {
-  name: string;
-  open(): Promise<Repository>;
-  cleanup(): Promise<void>;
-}
-
-async function sqliteFile(): Promise<Place> {
-  const dir = await mkdtemp(join(tmpdir(), 'fulfil-holds-'));
-  const filename = join(dir, 'fulfil.db');
-  return {
-    name: 'sqlite file',
-    open: () => openSqliteRepository({ filename }),
-    cleanup: () => rm(dir, { recursive: true, force: true }),
-  };
-}
-
-function postgresSchema(url: string): Place {
-  const schema = `fulfil_holds_${process.pid}_${randomBytes(4).toString('hex')}`;
-  return {
-    name: 'postgres',
-    open: () => openPostgresRepository({ connectionString: url, schema }),
-    cleanup: async () => {
-      const repository = await openPostgresRepository({ connectionString: url, schema });
-      await repository.db.schema.dropSchema(schema).ifExists().cascade().execute();
-      await repository.close();
-    },
-  };
-}
 
 const OPS = [
   'accept',
@@ -169,13 +134,9 @@ function at(op: Op, order: number): Step {
   return { op, order, handle: 0, server: order % 2 };
 }
 
-const places: (() => Promise<Place>)[] = [sqliteFile];
-if (postgresUrl) places.push(async () => postgresSchema(postgresUrl));
-else console.log('FULFIL_TEST_POSTGRES_URL is not set: Postgres is skipped here');
-
-for (const makePlace of places) {
-  describe(`holds and cancellations racing (${makePlace === sqliteFile ? 'a SQLite file' : 'Postgres'})`, () => {
-    let place: Place;
+for (const { name, make } of sharedPlaces('holds')) {
+  describe(`holds and cancellations racing (${name})`, () => {
+    let place: SharedPlace;
     const engines: Engine[] = [];
     const servers: { url: string; close(): Promise<void> }[] = [];
     let repository: Repository;
@@ -186,7 +147,7 @@ for (const makePlace of places) {
     const reached = new Set<string>();
 
     beforeAll(async () => {
-      place = await makePlace();
+      place = await make();
       for (let index = 0; index < 2; index++) {
         const opened = await place.open();
         if (index === 0) repository = opened;
