@@ -1,11 +1,12 @@
 /**
- * Writes src/generated.ts: the client's types and XML shapes, derived from the schemas the server
- * validates with (core's resources and requests, the server's error body). The client ships no
- * valibot and no core; this keeps it in step with them. `pnpm --filter @fulfil/client generate`
- * rewrites it; a test fails when it is out of date.
+ * Writes src/generated/: the client's types and XML shapes, derived from the schemas the server
+ * validates with (core's resources and requests, the server's error body), one file per family of
+ * resources (the OpenAPI document's tags, sales orders split by what they answer) and an index
+ * that re-exports them. The client ships no valibot and no core; this keeps it in step with them.
+ * `pnpm --filter @fulfil/client generate` rewrites them; a test fails when one is out of date.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   AcceptRequest,
@@ -32,128 +33,200 @@ import {
 } from '../../server/src/http/sales-orders.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const OUTPUT = fileURLToPath(new URL('../src/generated.ts', import.meta.url));
+const OUTPUT = fileURLToPath(new URL('../src/generated/', import.meta.url));
 
-/** Each public type: its name, what it is, and the type expression in core's terms. */
-const TYPES: readonly { name: string; doc: string; source: string }[] = [
-  { name: 'Warehouse', doc: 'A warehouse of the store.', source: 'core.WarehouseResource' },
+interface TypeSpec {
+  name: string;
+  doc: string;
+  source: string;
+}
+
+/** One generated file: a family of resources, its public types and the XML shapes it decodes. */
+interface Family {
+  file: string;
+  doc: string;
+  /** Each public type: its name, what it is, and the type expression in core's terms. */
+  types: readonly TypeSpec[];
+  /** Each XML shape: the constant's name, the type it decodes, and the schema it comes from. */
+  shapes: readonly (readonly [string, string, unknown])[];
+}
+
+const FAMILIES: readonly Family[] = [
   {
-    name: 'StockItem',
-    doc: 'On-hand quantity of one sku in one warehouse.',
-    source: 'core.StockItemResource',
+    file: 'warehouses.ts',
+    doc: "The store's warehouses and their on-hand stock.",
+    types: [
+      { name: 'Warehouse', doc: 'A warehouse of the store.', source: 'core.WarehouseResource' },
+      {
+        name: 'StockItem',
+        doc: 'On-hand quantity of one sku in one warehouse.',
+        source: 'core.StockItemResource',
+      },
+      {
+        name: 'StockItemsRequest',
+        doc: 'Body of POST /V1/stockItems: absolute on-hand quantities.',
+        source: 'core.StockItemsInput',
+      },
+    ],
+    shapes: [
+      ['WAREHOUSE', 'Warehouse', WarehouseResourceSchema],
+      ['STOCK_ITEM', 'StockItem', StockItemResourceSchema],
+    ],
   },
   {
-    name: 'FulfillmentOrder',
-    doc: 'A fulfillment order. Amounts are absent in the pending_accept and failed queues.',
-    source: 'core.OrderResource',
+    file: 'fulfillment-orders.ts',
+    doc: 'Fulfillment orders, their polled queues, and the bodies of the actions that move them.',
+    types: [
+      {
+        name: 'FulfillmentOrder',
+        doc: 'A fulfillment order. Amounts are absent in the pending_accept and failed queues.',
+        source: 'core.OrderResource',
+      },
+      {
+        name: 'FulfillmentOrderItem',
+        doc: 'An item line of a fulfillment order.',
+        source: 'core.ItemResource',
+      },
+      { name: 'QueueName', doc: 'The polled queues.', source: 'core.QueueName' },
+      {
+        name: 'AcceptRequest',
+        doc: 'Body of accept: qty > 0 accepts that quantity of an item, 0 rejects it.',
+        source: 'core.AcceptInput',
+      },
+      { name: 'RejectRequest', doc: 'Body of reject.', source: 'core.RejectInput' },
+      {
+        name: 'AllocateRequest',
+        doc: 'Body of allocate (the reference key `allocation`).',
+        source: 'Extract<core.AllocateInput, { allocation: unknown }>',
+      },
+      {
+        name: 'ShipRequest',
+        doc: 'Body of ship: the items of one shipment.',
+        source: 'core.ShipInput',
+      },
+      { name: 'InvoiceRequest', doc: 'Body of invoice.', source: 'core.InvoiceInput' },
+    ],
+    shapes: [
+      ['ORDER', 'FulfillmentOrder', OrderResourceSchema],
+      ['ITEM', 'FulfillmentOrderItem', ItemResourceSchema],
+    ],
   },
   {
-    name: 'FulfillmentOrderItem',
-    doc: 'An item line of a fulfillment order.',
-    source: 'core.ItemResource',
-  },
-  { name: 'QueueName', doc: 'The polled queues.', source: 'core.QueueName' },
-  {
-    name: 'StockItemsRequest',
-    doc: 'Body of POST /V1/stockItems: absolute on-hand quantities.',
-    source: 'core.StockItemsInput',
-  },
-  {
-    name: 'AcceptRequest',
-    doc: 'Body of accept: qty > 0 accepts that quantity of an item, 0 rejects it.',
-    source: 'core.AcceptInput',
-  },
-  { name: 'RejectRequest', doc: 'Body of reject.', source: 'core.RejectInput' },
-  {
-    name: 'AllocateRequest',
-    doc: 'Body of allocate (the reference key `allocation`).',
-    source: 'Extract<core.AllocateInput, { allocation: unknown }>',
+    file: 'sales-orders.ts',
+    doc: 'Sales orders as a channel hands them in, and the Sales order view of each.',
+    types: [
+      {
+        name: 'SalesOrderInput',
+        doc: 'A sales order as a channel hands it in (amounts as numbers).',
+        source: 'core.SalesOrderInput',
+      },
+      {
+        name: 'SalesOrder',
+        doc: 'The Sales order view: status, fulfillment orders, shipments with tracks, invoices.',
+        source: 'core.SalesOrderResource',
+      },
+    ],
+    shapes: [['SALES_ORDER', 'SalesOrder', SalesOrderResourceSchema]],
   },
   {
-    name: 'ShipRequest',
-    doc: 'Body of ship: the items of one shipment.',
-    source: 'core.ShipInput',
-  },
-  { name: 'InvoiceRequest', doc: 'Body of invoice.', source: 'core.InvoiceInput' },
-  {
-    name: 'SalesOrderInput',
-    doc: 'A sales order as a channel hands it in (amounts as numbers).',
-    source: 'core.SalesOrderInput',
-  },
-  {
-    name: 'SalesOrder',
-    doc: 'The Sales order view: status, fulfillment orders, shipments with tracks, invoices.',
-    source: 'core.SalesOrderResource',
+    file: 'sales-order-batches.ts',
+    doc: 'The answer to a batch intake of sales orders, one entry per sales order.',
+    types: [
+      {
+        name: 'SalesOrderBatchEntry',
+        doc: 'The answer to one sales order of a batch intake: its status, and its view or error.',
+        source: 'import("./packages/server/src/http/sales-orders.js").SalesOrderBatchEntry',
+      },
+    ],
+    shapes: [['SALES_ORDER_BATCH_ENTRY', 'SalesOrderBatchEntry', SalesOrderBatchEntrySchema]],
   },
   {
-    name: 'ReturnRequest',
-    doc: 'Body of POST /V1/returns: a return of shipped lines, once by its rma_number.',
-    source: 'core.ReturnRequestInput',
+    file: 'holds-and-cancellations.ts',
+    doc: 'Holds on sales orders and requests to cancel them, and the answers to both.',
+    types: [
+      {
+        name: 'HoldRequest',
+        doc: 'Body of POST /V1/salesOrder/hold: a hold under a handle, with a reason and a note.',
+        source: 'core.HoldInput',
+      },
+      {
+        name: 'ReleaseRequest',
+        doc: 'Body of POST /V1/salesOrder/release: the handle of the hold to release.',
+        source: 'core.ReleaseInput',
+      },
+      {
+        name: 'CancellationRequest',
+        doc: 'Body of POST /V1/salesOrder/cancel: the whole sales order, or the items listed.',
+        source: 'core.CancellationInput',
+      },
+      {
+        name: 'AcceptCancellationRequest',
+        doc: 'Body of acceptCancellation: the order whose requested items to cancel.',
+        source: 'core.AcceptCancellationInput',
+      },
+      {
+        name: 'RejectCancellationRequest',
+        doc: 'Body of rejectCancellation: the order, and why its items stay in the flow.',
+        source: 'core.RejectCancellationInput',
+      },
+      {
+        name: 'HoldAnswer',
+        doc: 'The answer to a hold: where it applies, where not and why, and the sales order.',
+        source: 'import("./packages/server/src/http/sales-orders.js").HoldAnswer',
+      },
+    ],
+    shapes: [['HOLD_ANSWER', 'HoldAnswer', HoldAnswerSchema]],
   },
   {
-    name: 'ReceiptRequest',
-    doc: 'Body of receive: what one receipt at the receiving warehouse found, per line.',
-    source: 'core.ReceiptInput',
+    file: 'returns.ts',
+    doc: 'Returns of shipped lines, their receipts and credits, and their polled queues.',
+    types: [
+      {
+        name: 'ReturnRequest',
+        doc: 'Body of POST /V1/returns: a return of shipped lines, once by its rma_number.',
+        source: 'core.ReturnRequestInput',
+      },
+      {
+        name: 'ReceiptRequest',
+        doc: 'Body of receive: what one receipt at the receiving warehouse found, per line.',
+        source: 'core.ReceiptInput',
+      },
+      {
+        name: 'CreditRequest',
+        doc: 'Body of credit: the credit note of the received, uncredited lines.',
+        source: 'core.CreditInput',
+      },
+      {
+        name: 'Return',
+        doc: 'A return: its lines with what receipts and credits made of them.',
+        source: 'core.ReturnResource',
+      },
+      {
+        name: 'ReturnQueue',
+        doc: 'The two polled queues of returns.',
+        source: 'core.ReturnQueue',
+      },
+    ],
+    shapes: [['RETURN', 'Return', ReturnResourceSchema]],
   },
   {
-    name: 'CreditRequest',
-    doc: 'Body of credit: the credit note of the received, uncredited lines.',
-    source: 'core.CreditInput',
-  },
-  {
-    name: 'Return',
-    doc: 'A return: its lines with what receipts and credits made of them.',
-    source: 'core.ReturnResource',
-  },
-  {
-    name: 'ReturnQueue',
-    doc: 'The two polled queues of returns.',
-    source: 'core.ReturnQueue',
-  },
-  {
-    name: 'SalesOrderBatchEntry',
-    doc: 'The answer to one sales order of a batch intake: its status, and its view or error.',
-    source: 'import("./packages/server/src/http/sales-orders.js").SalesOrderBatchEntry',
-  },
-  {
-    name: 'HoldRequest',
-    doc: 'Body of POST /V1/salesOrder/hold: a hold under a handle, with a reason and a note.',
-    source: 'core.HoldInput',
-  },
-  {
-    name: 'ReleaseRequest',
-    doc: 'Body of POST /V1/salesOrder/release: the handle of the hold to release.',
-    source: 'core.ReleaseInput',
-  },
-  {
-    name: 'CancellationRequest',
-    doc: 'Body of POST /V1/salesOrder/cancel: the whole sales order, or the items listed.',
-    source: 'core.CancellationInput',
-  },
-  {
-    name: 'AcceptCancellationRequest',
-    doc: 'Body of acceptCancellation: the order whose requested items to cancel.',
-    source: 'core.AcceptCancellationInput',
-  },
-  {
-    name: 'RejectCancellationRequest',
-    doc: 'Body of rejectCancellation: the order, and why its items stay in the flow.',
-    source: 'core.RejectCancellationInput',
-  },
-  {
-    name: 'HoldAnswer',
-    doc: 'The answer to a hold: where it applies, where not and why, and the sales order.',
-    source: 'import("./packages/server/src/http/sales-orders.js").HoldAnswer',
-  },
-  {
-    name: 'ErrorBody',
+    file: 'errors.ts',
     doc: 'The body of every error answer.',
-    source: 'import("./packages/server/src/http/errors.js").ErrorBody',
+    types: [
+      {
+        name: 'ErrorBody',
+        doc: 'The body of every error answer.',
+        source: 'import("./packages/server/src/http/errors.js").ErrorBody',
+      },
+    ],
+    shapes: [['ERROR_BODY', 'ErrorBody', ErrorBodySchema]],
   },
 ];
 
-/** The type expressions, expanded into plain object types by the compiler itself. */
-function typeDeclarations(): string {
+const TYPES = FAMILIES.flatMap((family) => family.types);
+
+/** The type expressions, expanded into plain object types by the compiler itself, by name. */
+function typeDeclarations(): Map<string, string> {
   const probe = `${ROOT}client-types-probe.ts`;
   const text = [
     "import type * as core from './packages/core/src/index.js';",
@@ -183,7 +256,7 @@ function typeDeclarations(): string {
     ts.TypeFormatFlags.NoTruncation |
     ts.TypeFormatFlags.InTypeAlias |
     ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
-  const declarations: string[] = [];
+  const declarations = new Map<string, string>();
   for (const statement of source.statements) {
     if (!ts.isTypeAliasDeclaration(statement)) continue;
     const spec = TYPES.find((entry) => entry.name === statement.name.text);
@@ -196,9 +269,9 @@ function typeDeclarations(): string {
     if (/\bimport\(|\bcore\.|\bExpand</.test(expanded)) {
       throw new Error(`${spec.name} did not expand into a plain type: ${expanded}`);
     }
-    declarations.push(`/** ${spec.doc} */\nexport type ${spec.name} = ${expanded};`);
+    declarations.set(spec.name, `/** ${spec.doc} */\nexport type ${spec.name} = ${expanded};`);
   }
-  return declarations.join('\n\n');
+  return declarations;
 }
 
 /** What the XML decoder needs of a schema: which leaves are numbers or booleans, what is a list. */
@@ -238,27 +311,9 @@ function shapeOf(schema: SchemaLike): Shape {
   }
 }
 
-function shapeDeclarations(): string {
-  const shapes: [string, string, unknown][] = [
-    ['WAREHOUSE', 'Warehouse', WarehouseResourceSchema],
-    ['STOCK_ITEM', 'StockItem', StockItemResourceSchema],
-    ['ORDER', 'FulfillmentOrder', OrderResourceSchema],
-    ['ITEM', 'FulfillmentOrderItem', ItemResourceSchema],
-    ['ERROR_BODY', 'ErrorBody', ErrorBodySchema],
-    ['SALES_ORDER', 'SalesOrder', SalesOrderResourceSchema],
-    ['SALES_ORDER_BATCH_ENTRY', 'SalesOrderBatchEntry', SalesOrderBatchEntrySchema],
-    ['RETURN', 'Return', ReturnResourceSchema],
-    ['HOLD_ANSWER', 'HoldAnswer', HoldAnswerSchema],
-  ];
-  const shapeType =
-    "/** What the XML decoder knows of a resource: leaf types and lists. */\nexport type Shape = 'string' | 'number' | 'boolean' | readonly [Shape] | { readonly [key: string]: Shape };";
-  return [
-    shapeType,
-    ...shapes.map(
-      ([name, type, schema]) =>
-        `/** The XML shape of ${type}. */\nexport const ${name}: Shape = ${JSON.stringify(shapeOf(schema as SchemaLike))};`,
-    ),
-  ].join('\n\n');
+function shapeDeclaration([name, type, schema]: Family['shapes'][number]): string {
+  const shape = JSON.stringify(shapeOf(schema as SchemaLike));
+  return `/** The XML shape of ${type}. */\nexport const ${name}: Shape = ${shape};`;
 }
 
 // The request schemas are named so that a renamed or removed one breaks this script, not the client.
@@ -274,25 +329,69 @@ void [
   CreditRequest,
 ];
 
-/** The whole file, formatted as the repository formats code. */
-export function generate(): string {
-  const text = [
-    '// Generated by packages/client/scripts/generate.ts from the schemas of @fulfil/core and the',
-    "// server's error body. Do not edit; run `pnpm --filter @fulfil/client generate`.",
+const HEADER = [
+  '// Generated by packages/client/scripts/generate.ts from the schemas of @fulfil/core and the',
+  "// server's error body. Do not edit; run `pnpm --filter @fulfil/client generate`.",
+];
+
+/** The type every XML shape has: what the XML decoder knows of a resource. */
+const SHAPE_FILE = [
+  ...HEADER,
+  '',
+  '/** What the XML decoder knows of a resource: leaf types and lists. */',
+  "export type Shape = 'string' | 'number' | 'boolean' | readonly [Shape] | { readonly [key: string]: Shape };",
+  '',
+].join('\n');
+
+function familyFile(family: Family, declarations: Map<string, string>): string {
+  const types = family.types.map(({ name }) => {
+    const declaration = declarations.get(name);
+    if (!declaration) throw new Error(`${name} was not declared`);
+    return declaration;
+  });
+  return [
+    ...HEADER,
+    `// ${family.doc}`,
     '',
-    typeDeclarations(),
+    ...(family.shapes.length > 0 ? ["import type { Shape } from './shape.js';", ''] : []),
+    types.join('\n\n'),
     '',
-    shapeDeclarations(),
+    family.shapes.map(shapeDeclaration).join('\n\n'),
     '',
   ].join('\n');
-  return execFileSync(`${ROOT}node_modules/.bin/biome`, ['format', `--stdin-file-path=${OUTPUT}`], {
-    input: text,
-    encoding: 'utf8',
-    cwd: ROOT,
-  });
+}
+
+/** The index: every generated file re-exported, in the order the formatter sorts them. */
+function indexFile(files: readonly string[]): string {
+  const modules = [...files].sort().map((file) => file.replace(/\.ts$/, '.js'));
+  return [...HEADER, '', ...modules.map((module) => `export * from './${module}';`), ''].join('\n');
+}
+
+/** Every generated file by its name in src/generated/, formatted as the repository formats code. */
+export function generate(): Map<string, string> {
+  const declarations = typeDeclarations();
+  const texts = new Map<string, string>([['shape.ts', SHAPE_FILE]]);
+  for (const family of FAMILIES) texts.set(family.file, familyFile(family, declarations));
+  texts.set('index.ts', indexFile([...texts.keys()]));
+  const files = new Map<string, string>();
+  for (const [file, text] of texts) {
+    const formatted = execFileSync(
+      `${ROOT}node_modules/.bin/biome`,
+      ['format', `--stdin-file-path=${OUTPUT}${file}`],
+      { input: text, encoding: 'utf8', cwd: ROOT },
+    );
+    files.set(file, formatted);
+  }
+  return files;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(OUTPUT, generate());
-  console.log(`wrote ${OUTPUT}`);
+  const files = generate();
+  mkdirSync(OUTPUT, { recursive: true });
+  // A file of a family renamed or removed goes, so that the index and the directory agree.
+  for (const stale of readdirSync(OUTPUT)) {
+    if (!files.has(stale)) rmSync(`${OUTPUT}${stale}`);
+  }
+  for (const [file, text] of files) writeFileSync(`${OUTPUT}${file}`, text);
+  console.log(`wrote ${files.size} files in ${OUTPUT}`);
 }

@@ -34,7 +34,7 @@ import {
   type StockItemsRequest,
   WAREHOUSE,
   type Warehouse,
-} from './generated.js';
+} from './generated/index.js';
 import { type InvoiceDetails, invoiceFor } from './invoice.js';
 import type {
   CallOptions,

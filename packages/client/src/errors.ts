@@ -1,4 +1,4 @@
-import type { ErrorBody } from './generated.js';
+import type { ErrorBody } from './generated/index.js';
 
 /** `%fieldName` placeholders of a message, filled from the first parameter that has that key. */
 function fillPlaceholders(body: ErrorBody): string {

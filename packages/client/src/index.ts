@@ -38,7 +38,7 @@ export type {
   StockItem,
   StockItemsRequest,
   Warehouse,
-} from './generated.js';
+} from './generated/index.js';
 export { type InvoiceDetails, invoiceFor } from './invoice.js';
 export type { RetryOptions } from './retry.js';
 export type { WatchOptions } from './watch.js';

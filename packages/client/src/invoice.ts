@@ -1,4 +1,4 @@
-import type { FulfillmentOrder, InvoiceRequest } from './generated.js';
+import type { FulfillmentOrder, InvoiceRequest } from './generated/index.js';
 
 /** What the ERP decides about an invoice; the rest comes from the order. */
 export interface InvoiceDetails {

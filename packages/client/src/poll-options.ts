@@ -1,5 +1,5 @@
 import type { AbortSignalLike } from './fetch-like.js';
-import type { FulfillmentOrder, Return, SalesOrder } from './generated.js';
+import type { FulfillmentOrder, Return, SalesOrder } from './generated/index.js';
 
 /** Options of one call. */
 export interface CallOptions {

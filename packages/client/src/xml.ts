@@ -1,5 +1,5 @@
 import { decodeXmlReferences, xmlElement } from '@fulfil/core/xml';
-import type { Shape } from './generated.js';
+import type { Shape } from './generated/index.js';
 
 /**
  * The XML of the service's API, as far as a client needs it: request bodies under `<request>`,

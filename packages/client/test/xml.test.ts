@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_BODY, ORDER, WAREHOUSE } from '../src/generated.js';
+import { ERROR_BODY, ORDER, WAREHOUSE } from '../src/generated/index.js';
 import { decodeXmlResponse, encodeXmlRequest, XmlDecodeError } from '../src/xml.js';
 
 describe('XML requests', () => {
