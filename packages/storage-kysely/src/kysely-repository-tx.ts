@@ -16,13 +16,9 @@ import type {
   NewToken,
   PageVersions,
   PollQuery,
-  QuarantineDelta,
   QueueCount,
   QueueName,
   RepositoryTx,
-  ReturnRecord,
-  ReturnStatus,
-  SalesOrderRecord,
   SequenceClaim,
   StockDelta,
   StockLevel,
@@ -35,7 +31,6 @@ import type {
   Warehouse,
 } from '@fulfil/core';
 import type { Compilable, Kysely } from 'kysely';
-import { AdminQueries } from './admin-queries.js';
 import { BulkStatements } from './bulk-statements.js';
 import {
   CHANGE_FEED_SQL,
@@ -68,7 +63,7 @@ import {
   versionsSqlOf,
 } from './poll-query.js';
 import { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
-import * as returnSql from './return-persistence.js';
+import { ReturnQueries } from './return-queries.js';
 import {
   decodeAuditEvent,
   decodeStore,
@@ -76,12 +71,13 @@ import {
   encodeJson,
   encodeWarehouse,
 } from './row-codec.js';
-import * as salesOrderSql from './sales-order-persistence.js';
+import { SalesOrderMoves } from './sales-order-persistence.js';
 import { claimSequences, knownSalesOrders, nextSequence } from './sequence-claims.js';
 import type { SharedReads } from './shared-reads.js';
 import type { StockEntry } from './stock-persistence.js';
 import * as stockSql from './stock-persistence.js';
 import * as tokenSql from './token-persistence.js';
+import type { TransactionResources } from './transaction-resources.js';
 
 export interface KyselyRepositoryTxOptions {
   /**
@@ -106,11 +102,13 @@ export interface KyselyRepositoryTxOptions {
 }
 
 /**
- * The repository's operations inside one transaction, over kysely's transaction object. All SQL
- * of both adapters lives here and in the modules it imports; the only dialect difference it
- * knows is whether `FOR UPDATE` exists.
+ * The repository's operations inside one transaction, over kysely's transaction object: stores,
+ * stock, tokens, fulfillment orders, polling, feeds, sequences, courier labels and the audit
+ * here; sales orders, returns and the operator's side in the classes it extends. All SQL of both
+ * adapters lives in these and the modules they import; the only dialect difference they know is
+ * whether `FOR UPDATE` exists.
  */
-export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
+export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
   readonly #bulk: BulkStatements;
@@ -126,22 +124,31 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
   /** The sales orders it moves in their feed, written when its work is done (`finish`). */
-  readonly #moves = new salesOrderSql.SalesOrderMoves();
+  readonly #moves: SalesOrderMoves;
 
   constructor(db: Kysely<Database>, options: KyselyRepositoryTxOptions) {
-    super(db);
-    this.#db = db;
-    this.#rowLocks = options.rowLocks;
-    this.#prepared = options.prepared ?? new PreparedQueries();
-    this.#bulk = options.bulkStatements ?? new BulkStatements();
-    this.#changeFeed = options.changeFeed ?? {
+    const changeFeed = options.changeFeed ?? {
       changeIdSql: CHANGE_FEED_SQL.sqliteChangeId,
       changeHorizonSql: CHANGE_FEED_SQL.sqliteHorizon,
       jsonArrayAggregate: CHANGE_FEED_SQL.sqliteJsonArrayAggregate,
     };
+    const resources: TransactionResources = {
+      rowLocks: options.rowLocks,
+      prepared: options.prepared ?? new PreparedQueries(),
+      bulk: options.bulkStatements ?? new BulkStatements(),
+      changes: new TransactionChanges(db, changeFeed),
+      moves: new SalesOrderMoves(),
+    };
+    super(db, resources);
+    this.#db = db;
+    this.#rowLocks = resources.rowLocks;
+    this.#prepared = resources.prepared;
+    this.#bulk = resources.bulk;
+    this.#changeFeed = changeFeed;
     this.#sharedReads = options.sharedReads;
-    this.#versionsSql = versionsSqlOf(this.#changeFeed);
-    this.changes = new TransactionChanges(db, this.#changeFeed);
+    this.#versionsSql = versionsSqlOf(changeFeed);
+    this.changes = resources.changes;
+    this.#moves = resources.moves;
   }
 
   // ── stores ───────────────────────────────────────────────────────────────────────────────
@@ -435,7 +442,7 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
     return pollChangedEntries(this.#db, query);
   }
 
-  // ── feeds and sales orders ───────────────────────────────────────────────────────────────
+  // ── feeds ────────────────────────────────────────────────────────────────────────────────
 
   pollFeed(query: FeedPageQuery): Promise<FeedEntry[]> {
     return feedSql.pollFeed(this.#db, query);
@@ -453,105 +460,6 @@ export class KyselyRepositoryTx extends AdminQueries implements RepositoryTx {
 
   removeFeedEntries(feed: FeedName, ids: readonly number[]): Promise<void> {
     return feedSql.removeFeedEntries(this.#db, feed, ids);
-  }
-
-  async insertSalesOrders(records: readonly SalesOrderRecord[]): Promise<SalesOrderRecord[]> {
-    if (records.length === 0) return [];
-    const changeId = await this.changes.idFor(records.map((record) => record.store_id));
-    const stored = await salesOrderSql.insertSalesOrders(this.#db, this.#bulk, records, changeId);
-    this.#moves.stored(stored);
-    return stored;
-  }
-
-  findSalesOrders(storeId: number, numbers: readonly string[]): Promise<SalesOrderRecord[]> {
-    return salesOrderSql.findSalesOrders(this.#db, storeId, numbers);
-  }
-
-  salesOrdersById(ids: readonly number[]): Promise<SalesOrderRecord[]> {
-    return salesOrderSql.salesOrdersById(this.#db, ids);
-  }
-
-  listSalesOrderFulfillments(
-    storeId: number,
-    numbers: readonly string[],
-  ): Promise<FulfillmentOrder[]> {
-    return salesOrderSql.listSalesOrderFulfillments(this.#db, storeId, numbers, this.#prepared);
-  }
-
-  async touchSalesOrders(
-    storeId: number,
-    numbers: readonly string[],
-    at: Timestamp,
-  ): Promise<void> {
-    this.#moves.move(storeId, numbers, at);
-  }
-
-  /**
-   * Ends the work of the transaction, before it commits: writes the sales orders it moved in
-   * their feed, with its change (the repository calls it).
-   */
-  finish(): Promise<void> {
-    return this.#moves.flush(this.#db, this.#bulk, this.#prepared, (storeId) =>
-      this.changes.idFor([storeId]),
-    );
-  }
-
-  // ── returns ──────────────────────────────────────────────────────────────────────────────
-
-  insertReturn(record: ReturnRecord): Promise<ReturnRecord | null> {
-    return returnSql.insertReturn(this.#db, record);
-  }
-
-  findReturns(storeId: number, rmaNumbers: readonly string[]): Promise<ReturnRecord[]> {
-    return returnSql.findReturnsBy(this.#db, storeId, 'rma_number', rmaNumbers);
-  }
-
-  listSalesOrderReturns(storeId: number, numbers: readonly string[]): Promise<ReturnRecord[]> {
-    return returnSql.findReturnsBy(this.#db, storeId, 'sales_order_number', numbers);
-  }
-
-  lockSalesOrderReturns(storeId: number, salesOrderNumber: string): Promise<ReturnRecord[]> {
-    return returnSql.findReturnsBy(
-      this.#db,
-      storeId,
-      'sales_order_number',
-      [salesOrderNumber],
-      this.#rowLocks,
-    );
-  }
-
-  returnsById(ids: readonly number[]): Promise<ReturnRecord[]> {
-    return returnSql.returnsById(this.#db, ids);
-  }
-
-  saveReturn(record: ReturnRecord): Promise<ReturnRecord> {
-    return returnSql.saveReturn(this.#db, record);
-  }
-
-  listStoreReturns(
-    storeId: number,
-    filter?: { status?: ReturnStatus; after?: number; limit?: number },
-  ): Promise<ReturnRecord[]> {
-    return returnSql.listStoreReturns(this.#db, storeId, filter);
-  }
-
-  countReturns(): Promise<{ store_id: number; status: ReturnStatus; returns: number }[]> {
-    return returnSql.countReturns(this.#db);
-  }
-
-  adjustQuarantine(storeId: number, deltas: readonly QuarantineDelta[]): Promise<void> {
-    return returnSql.writeQuarantine(this.#db, storeId, deltas, 'add');
-  }
-
-  setQuarantine(storeId: number, entries: readonly QuarantineDelta[]): Promise<void> {
-    return returnSql.writeQuarantine(this.#db, storeId, entries, 'set');
-  }
-
-  listQuarantine(
-    storeId: number,
-    warehouses: readonly string[] | null = null,
-  ): Promise<QuarantineDelta[]> {
-    return returnSql.listQuarantine(this.#db, storeId, warehouses);
   }
 
   nextFulfillmentSequence(storeId: number, salesOrderNumber: string): Promise<number> {
