@@ -37,6 +37,34 @@ const PAGES = [
   { name: 'operators', hash: '#/operators', heading: 'Operators' },
 ] as const;
 
+/** Each dialog the order page opens before it acts: a failed order's, and one no partner accepted. */
+const ORDER_DIALOGS = [
+  {
+    order: '570000001-1',
+    button: 'Fail order',
+    dialog: 'Fail order 570000001-1?',
+    keep: 'Keep order',
+  },
+  {
+    order: '600000001-1',
+    button: 'Abandon order',
+    dialog: 'Abandon order 600000001-1?',
+    keep: 'Keep order',
+  },
+  {
+    order: '600000001-1',
+    button: 'Cancel order',
+    dialog: 'Cancel order 600000001-1?',
+    keep: 'Keep order',
+  },
+  {
+    order: '570000001-1',
+    button: 'Hold',
+    dialog: 'Hold sales order 570000001?',
+    keep: "Don't hold",
+  },
+] as const;
+
 const HOUR = 3_600_000;
 // The day's work happens a day and a half ago, step by step; the operator looks at it now.
 const clock = new ManualClock(new Date(Date.now() - 36 * HOUR));
@@ -113,6 +141,27 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
       await tab.assertClean();
       await page.context().close();
     }, 120_000);
+
+    test(`the order page's confirmations, open, at ${width} px`, async () => {
+      const tab = await openConsole(running.browser, running.server.url, width);
+      const { page } = tab;
+      await logIn(tab, running.server.url, running.server.admin);
+      for (const { order, button, dialog: title, keep } of ORDER_DIALOGS) {
+        await page.goto(`${running.server.url}/admin/#/default/orders/${order}`);
+        await page.getByRole('button', { name: button, exact: true }).click();
+        const dialog = page.getByRole('dialog', { name: title });
+        await dialog.waitFor();
+        await assertAccessible(page, `${title} at ${width} px`);
+        const overflow = await page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        );
+        expect(overflow, `${title} at ${width} px`).toBeLessThanOrEqual(0);
+        await dialog.getByRole('button', { name: keep }).click();
+        await dialog.waitFor({ state: 'hidden' });
+      }
+      await tab.assertClean();
+      await page.context().close();
+    });
 
     test(`a bulk confirmation at ${width} px`, async () => {
       const tab = await openConsole(running.browser, running.server.url, width);
