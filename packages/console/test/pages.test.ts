@@ -20,7 +20,17 @@ import { orderOf, shipByCourier, walkThrough } from './scenarios.js';
  */
 
 /** The pages docs/console.md shows, at both widths. */
-const DOCUMENTED = new Set(['login', 'dashboard', 'orders', 'order', 'failed', 'tokens', 'bulk']);
+const DOCUMENTED = new Set([
+  'login',
+  'dashboard',
+  'orders',
+  'order',
+  'failed',
+  'returns',
+  'return',
+  'tokens',
+  'bulk',
+]);
 
 const PAGES = [
   { name: 'dashboard', hash: '#/', heading: 'Dashboard' },
@@ -78,7 +88,7 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
       later();
       await shipByCourier(server);
       later();
-      // A return of the courier's parcel, half received: the returns pages have one to show.
+      // A return of the courier's parcel, awaiting receipt: the returns pages have one to show.
       const shipped = (await orderOf(server, '530000001-1')).order.items[0];
       await server.adminApi('POST', 'stores/default/returns', {
         rma_number: 'RMA-1',
