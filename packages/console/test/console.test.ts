@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { browserOrSkip, type ConsolePage, logIn, openConsole, withConsole } from './browser.js';
-import { accept, shipByCourier } from './scenarios.js';
+import { accept, allocate, shipByCourier } from './scenarios.js';
 import { ERP_TOKEN, PARTNER_TOKEN } from './server.js';
 
 /** The issue's acceptance list, done by hand in a real browser against a whole instance. */
@@ -122,6 +122,26 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
     const text = (await card.textContent()) ?? '';
     expect(text).toContain('Asked by the customer');
     expect(text).toContain('Awaiting the partner');
+  });
+
+  test('a hold the order no longer takes shows the refusal in its dialog, which stays open', async () => {
+    const number = '550000001-1';
+    const { page } = await open();
+    await page.goto(`${running.server.url}/admin/#/default/orders/${number}`);
+    await page.getByRole('button', { name: 'Hold', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Hold sales order 550000001?' });
+    await dialog.waitFor();
+    // Meanwhile its partner accepts it and the ERP allocates it: no hold applies any more.
+    await accept(running.server, number);
+    await allocate(running.server, number);
+    await dialog.getByRole('button', { name: 'Hold sales order' }).click();
+    await dialog.getByRole('alert').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    expect((await order(number)).holds).toEqual([]);
+    await dialog.getByRole('button', { name: "Don't hold" }).click();
+    await page.reload();
+    await page.locator('.timeline > li').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Hold', exact: true }).count()).toBe(0);
   });
 
   test('an order shipped and returned lists its returns, each a link to its page', async () => {
