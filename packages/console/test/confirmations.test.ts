@@ -82,17 +82,30 @@ describe('confirmations', { timeout: 60_000, ...browserOrSkip }, () => {
       .toBe(true);
   });
 
-  test('a confirmation clicked twice acts once', async () => {
-    await running.server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {
-      reason: 'no such street',
-    });
+  /** The failed queue, with these orders failed first. */
+  async function failedQueue(numbers: string[]) {
+    for (const number of numbers) {
+      await running.server.adminApi('POST', `stores/default/orders/${number}/fail`, {
+        reason: 'no such street',
+      });
+    }
     tab = await openAt(running, '#/default/failed');
-    const { page } = tab;
-    const abandons: string[] = [];
+    return tab.page;
+  }
+
+  /** The POSTs of `action` the page sends from now on. */
+  function posts(page: ConsolePage['page'], action: string): string[] {
+    const sent: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/abandon'))
-        abandons.push(request.url());
+      if (request.method() === 'POST' && request.url().endsWith(`/${action}`))
+        sent.push(request.url());
     });
+    return sent;
+  }
+
+  test('a confirmation clicked twice acts once', async () => {
+    const page = await failedQueue(['600000001-1']);
+    const abandons = posts(page, 'abandon');
     await page.getByRole('button', { name: /^abandon 600000001-1$/i }).click();
     const dialog = page.getByRole('dialog', { name: 'Abandon order 600000001-1?' });
     await dialog.waitFor();
@@ -105,18 +118,8 @@ describe('confirmations', { timeout: 60_000, ...browserOrSkip }, () => {
   });
 
   test("the failed queue's Requeue acts on one click; its Abandon still asks first", async () => {
-    for (const number of ['800000001-1', '710000001-1']) {
-      await running.server.adminApi('POST', `stores/default/orders/${number}/fail`, {
-        reason: 'no such street',
-      });
-    }
-    tab = await openAt(running, '#/default/failed');
-    const { page } = tab;
-    const requeues: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/requeue'))
-        requeues.push(request.url());
-    });
+    const page = await failedQueue(['800000001-1', '710000001-1']);
+    const requeues = posts(page, 'requeue');
     await page.getByRole('button', { name: 'Requeue 800000001-1' }).click();
     await expect
       .poll(async () => (await orderOf(running.server, '800000001-1')).failure)
