@@ -101,6 +101,8 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
     // The handle nobody had to invent names who placed it.
     expect(held.holds[0]?.handle).toMatch(/^console-alice-/);
     await expect.poll(() => card.textContent()).toMatch(/High risk of fraud, placed by /);
+    // The header says so beside its status.
+    await page.locator('.page__title').getByText('On hold', { exact: true }).waitFor();
     expect(await card.textContent()).toContain('score 97');
     expect(await card.textContent()).not.toContain('high_risk');
 
@@ -110,7 +112,7 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
       .filter({ hasText: 'Hold of sales order 510000001 released' })
       .waitFor();
     expect((await order(number)).holds[0]?.released_at).not.toBeNull();
-    await expect.poll(() => card.getByText('On hold').count()).toBe(0);
+    await expect.poll(() => page.getByText('On hold', { exact: true }).count()).toBe(0);
 
     // Accepted, its lines need their partner to cancel them: the request reads in words.
     await accept(running.server, number);
@@ -121,7 +123,7 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
     await expect.poll(() => card.textContent()).toMatch(/Cancellation of 1 line asked by /);
     const text = (await card.textContent()) ?? '';
     expect(text).toContain('Asked by the customer');
-    expect(text).toContain('Awaiting the partner');
+    expect(text).toContain('Cancellation requested');
   });
 
   test('a hold the order no longer takes shows the refusal in its dialog, which stays open', async () => {

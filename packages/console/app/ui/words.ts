@@ -80,9 +80,9 @@ export const CANCELLATION_STATUS: Record<
   'open' | 'accepted' | 'rejected',
   { words: string; tone: Tone }
 > = {
-  open: { words: 'Awaiting the partner', tone: 'warning' },
-  accepted: { words: 'Accepted', tone: 'neutral' },
-  rejected: { words: 'Refused', tone: 'neutral' },
+  open: { words: 'Cancellation requested', tone: 'warning' },
+  accepted: { words: 'Accepted by the partner', tone: 'neutral' },
+  rejected: { words: 'Refused by the partner', tone: 'neutral' },
 };
 
 /** The stage of one line; a shipped line awaits its invoice. */

@@ -120,9 +120,14 @@ function OrderView({
     <Page
       title={`Order ${number}`}
       badge={
-        <Badge tone={status.tone} title={order.status}>
-          {status.words}
-        </Badge>
+        <>
+          <Badge tone={status.tone} title={order.status}>
+            {status.words}
+          </Badge>
+          {detail.holds.some((hold) => hold.released_at === null) && (
+            <Badge tone="warning">On hold</Badge>
+          )}
+        </>
       }
       subtitle={
         <>
