@@ -4,9 +4,10 @@ import { orderOf } from './scenarios.js';
 
 /**
  * Nothing destructive happens on one click: canceling, failing and abandoning an order, the
- * failed queue's row actions and revoking a token each ask first, in a dialog that names what
- * it does, offers "Keep …" (never a "Cancel" that would read as the action), closes on Escape,
- * keeps the focus inside, and sends its action once however fast it is clicked.
+ * failed queue's abandon (its requeue, which undoes nothing, acts at once) and revoking a token
+ * each ask first, in a dialog that names what it does, offers "Keep …" (never a "Cancel" that
+ * would read as the action), closes on Escape, keeps the focus inside, and sends its action once
+ * however fast it is clicked.
  */
 
 describe('confirmations', { timeout: 60_000, ...browserOrSkip }, () => {
@@ -81,17 +82,30 @@ describe('confirmations', { timeout: 60_000, ...browserOrSkip }, () => {
       .toBe(true);
   });
 
-  test('a confirmation clicked twice acts once', async () => {
-    await running.server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {
-      reason: 'no such street',
-    });
+  /** The failed queue, with these orders failed first. */
+  async function failedQueue(numbers: string[]) {
+    for (const number of numbers) {
+      await running.server.adminApi('POST', `stores/default/orders/${number}/fail`, {
+        reason: 'no such street',
+      });
+    }
     tab = await openAt(running, '#/default/failed');
-    const { page } = tab;
-    const abandons: string[] = [];
+    return tab.page;
+  }
+
+  /** The POSTs of `action` the page sends from now on. */
+  function posts(page: ConsolePage['page'], action: string): string[] {
+    const sent: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/abandon'))
-        abandons.push(request.url());
+      if (request.method() === 'POST' && request.url().endsWith(`/${action}`))
+        sent.push(request.url());
     });
+    return sent;
+  }
+
+  test('a confirmation clicked twice acts once', async () => {
+    const page = await failedQueue(['600000001-1']);
+    const abandons = posts(page, 'abandon');
     await page.getByRole('button', { name: /^abandon 600000001-1$/i }).click();
     const dialog = page.getByRole('dialog', { name: 'Abandon order 600000001-1?' });
     await dialog.waitFor();
@@ -101,6 +115,25 @@ describe('confirmations', { timeout: 60_000, ...browserOrSkip }, () => {
       .toBe(true);
     await dialog.waitFor({ state: 'hidden' });
     expect(abandons).toHaveLength(1);
+  });
+
+  test("the failed queue's Requeue acts on one click; its Abandon still asks first", async () => {
+    const page = await failedQueue(['800000001-1', '710000001-1']);
+    const requeues = posts(page, 'requeue');
+    await page.getByRole('button', { name: 'Requeue 800000001-1' }).click();
+    await expect
+      .poll(async () => (await orderOf(running.server, '800000001-1')).failure)
+      .toBeNull();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(requeues).toHaveLength(1);
+    await page.getByRole('status').filter({ hasText: 'Order 800000001-1 requeued' }).waitFor();
+
+    await page.getByRole('button', { name: 'Abandon 710000001-1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Abandon order 710000001-1?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Keep order' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await orderOf(running.server, '710000001-1')).failure?.abandoned).toBe(false);
   });
 
   test('revoking a token asks first and names the token', async () => {

@@ -1,11 +1,19 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { browserOrSkip, type ConsolePage, logIn, openConsole, withConsole } from './browser.js';
+import { accept, allocate, shipByCourier } from './scenarios.js';
 import { ERP_TOKEN, PARTNER_TOKEN } from './server.js';
 
 /** The issue's acceptance list, done by hand in a real browser against a whole instance. */
 
 interface Detail {
   order: { status: string; items: { id: number; sku: string; status: string }[] };
+  holds: {
+    handle: string;
+    reason: string;
+    note: string | null;
+    placed_by: string;
+    released_at: string | null;
+  }[];
   failure: { reason: string } | null;
   timeline: { action: string; actor: string; reason: string | null }[];
   shipments: { id: number; tracks: { track_number: string }[] }[];
@@ -68,20 +76,98 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
     expect(await page.locator('.customer').first().textContent()).toBe('Grace Hopper');
   });
 
-  test('shows who holds an order and why', async () => {
-    await running.server.adminApi('POST', 'stores/default/sales-orders/510000001/hold', {
-      handle: 'fraud',
-      reason: 'high_risk_of_fraud',
-      note: 'score 97',
+  test('holds a sales order from the order page, says why in words, and releases it', async () => {
+    const number = '510000001-1';
+    const { page } = await open();
+    await page.goto(`${running.server.url}/admin/#/default/orders/${number}`);
+    const card = page.getByRole('region', { name: 'Holds and cancellation requests' });
+    await card.getByRole('button', { name: 'Hold', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Hold sales order 510000001?' });
+    await dialog.getByLabel('Reason').selectOption('high_risk_of_fraud');
+    await dialog.getByLabel('Note (optional)').fill('score 97');
+    await dialog.getByRole('button', { name: 'Hold sales order' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Sales order 510000001 on hold: 1 fulfillment order' })
+      .waitFor();
+    const held = await order(number);
+    expect(held.holds).toMatchObject([
+      {
+        reason: 'high_risk_of_fraud',
+        note: 'score 97',
+        placed_by: expect.stringContaining('alice'),
+      },
+    ]);
+    // The handle nobody had to invent names who placed it.
+    expect(held.holds[0]?.handle).toMatch(/^console-alice-/);
+    await expect.poll(() => card.textContent()).toMatch(/High risk of fraud, placed by /);
+    // The header says so beside its status.
+    await page.locator('.page__title').getByText('On hold', { exact: true }).waitFor();
+    expect(await card.textContent()).toContain('score 97');
+    expect(await card.textContent()).not.toContain('high_risk');
+
+    await card.getByRole('button', { name: /^Release/ }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Hold of sales order 510000001 released' })
+      .waitFor();
+    expect((await order(number)).holds[0]?.released_at).not.toBeNull();
+    await expect.poll(() => page.getByText('On hold', { exact: true }).count()).toBe(0);
+
+    // Accepted, its lines need their partner to cancel them: the request reads in words.
+    await accept(running.server, number);
+    await running.server.adminApi('POST', 'stores/default/sales-orders/510000001/cancel', {
+      reason: 'customer',
+    });
+    await page.reload();
+    await expect.poll(() => card.textContent()).toMatch(/Cancellation of 1 line asked by /);
+    const text = (await card.textContent()) ?? '';
+    expect(text).toContain('Asked by the customer');
+    expect(text).toContain('Cancellation requested');
+  });
+
+  test('a hold the order no longer takes shows the refusal in its dialog, which stays open', async () => {
+    const number = '550000001-1';
+    const { page } = await open();
+    await page.goto(`${running.server.url}/admin/#/default/orders/${number}`);
+    await page.getByRole('button', { name: 'Hold', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Hold sales order 550000001?' });
+    await dialog.waitFor();
+    // Meanwhile its partner accepts it and the ERP allocates it: no hold applies any more.
+    await accept(running.server, number);
+    await allocate(running.server, number);
+    await dialog.getByRole('button', { name: 'Hold sales order' }).click();
+    await dialog.getByRole('alert').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    expect((await order(number)).holds).toEqual([]);
+    await dialog.getByRole('button', { name: "Don't hold" }).click();
+    await page.reload();
+    await page.locator('.timeline > li').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Hold', exact: true }).count()).toBe(0);
+  });
+
+  test('an order shipped and returned lists its returns, each a link to its page', async () => {
+    const number = await shipByCourier(running.server, '540000001-1');
+    const item = (await order(number)).order.items[0];
+    await running.server.adminApi('POST', 'stores/default/returns', {
+      rma_number: 'RMA-SIDE-1',
+      sales_order_number: '540000001',
+      items: [{ fulfillment_order_number: number, item_id: item?.id, qty: 1, reason: 'damaged' }],
     });
     const { page } = await open();
-    await page.goto(`${running.server.url}/admin/#/default/orders/510000001-1`);
-    const card = page.getByRole('region', { name: 'Holds and cancellation requests' });
-    await expect.poll(() => card.textContent()).toMatch(/high risk of fraud — placed by /);
-    expect(await card.textContent()).toContain('score 97');
-    await running.server.adminApi('POST', 'stores/default/sales-orders/510000001/release', {
-      handle: 'fraud',
-    });
+    await page.goto(`${running.server.url}/admin/#/default/orders/${number}`);
+    const card = page.getByRole('region', { name: 'Returns' });
+    await card.getByText('Awaiting receipt').waitFor();
+    // Shipped, it can no longer be held: no button says otherwise.
+    expect(await page.getByRole('button', { name: 'Hold', exact: true }).count()).toBe(0);
+    expect(await card.textContent()).toMatch(/1 × SKU-1/);
+    expect(await card.textContent()).toMatch(/opened .* ago/);
+    await card.getByRole('link', { name: 'Return RMA-SIDE-1' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Return RMA-SIDE-1' }).waitFor();
+    // An order with no return shows no such card.
+    await page.goto(`${running.server.url}/admin/#/default/orders/500000001-1`);
+    await page.locator('.timeline > li').first().waitFor();
+    expect(await page.getByRole('region', { name: 'Returns' }).count()).toBe(0);
   });
 
   test('requeues a failed order from the failed queue', async () => {
@@ -306,7 +392,8 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
       await expect.poll(() => page.getByText('Loading…').count()).toBe(0);
       expect(await page.locator('main input[type=number]').count(), hash).toBe(0);
       const actions = page.locator('main button').filter({
-        hasText: /set|requeue|abandon|cancel|fail|revoke|rotate|create|move|correct|dry run/i,
+        hasText:
+          /set|requeue|abandon|cancel|fail|revoke|rotate|create|move|correct|dry run|hold|release/i,
       });
       expect(await actions.allTextContents(), hash).toEqual([]);
     }

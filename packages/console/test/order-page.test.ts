@@ -120,6 +120,50 @@ describe('the order page', { timeout: 60_000, ...browserOrSkip }, () => {
       .waitFor();
   });
 
+  test('groups its items by stage, in the order they move through', async () => {
+    const stages = await readOff(`#/default/orders/${walked}`, async (page) => {
+      const items = page.getByRole('region', { name: 'Items', exact: true });
+      await items.locator('.table-frame').first().waitFor();
+      const groups = await items
+        .locator('.table-frame')
+        .evaluateAll((frames) => frames.map((frame) => frame.getAttribute('aria-label')));
+      const skus: Record<string, string> = {};
+      for (const group of groups) {
+        skus[group ?? ''] =
+          (await items.getByRole('region', { name: group ?? '' }).textContent()) ?? '';
+      }
+      return { groups, skus };
+    });
+    // SKU-2 still to ship, SKU-1 shipped: ready to ship comes first.
+    expect(stages.groups.slice(0, 2)).toEqual([
+      'Items: Ready to ship',
+      'Items: Shipped, awaiting invoice',
+    ]);
+    expect(stages.skus['Items: Ready to ship']).toContain('SKU-2');
+    expect(stages.skus['Items: Ready to ship']).not.toContain('SKU-1');
+    expect(stages.skus['Items: Shipped, awaiting invoice']).toContain('SKU-1');
+  });
+
+  test('links the fulfillment orders of one sales order to each other, both ways', async () => {
+    const sideLinks = (number: string) =>
+      readOff(`#/default/orders/${number}`, async (page) => {
+        const card = page.getByRole('region', { name: /^Sales order 520000001$/ });
+        await card.getByRole('link').first().waitFor();
+        return card.getByRole('link').allTextContents();
+      });
+    expect(await sideLinks(walked)).toEqual(['520000001-2']);
+    expect(await sideLinks('520000001-2')).toEqual([walked]);
+    // The moved line says where it went, as a link.
+    const moved = await readOff(`#/default/orders/${walked}`, async (page) => {
+      const link = page.getByRole('region', { name: 'Items', exact: true }).getByRole('link', {
+        name: '520000001-2',
+      });
+      await link.waitFor();
+      return (await link.locator('xpath=..').textContent()) ?? '';
+    });
+    expect(moved).toMatch(/Moved to WH-B as 520000001-2/);
+  });
+
   test("shows amounts in the store's currency, and two decimals without one", async () => {
     const total = () =>
       readOff('#/default/orders/500000001-1', async (page) => {

@@ -20,7 +20,17 @@ import { orderOf, shipByCourier, walkThrough } from './scenarios.js';
  */
 
 /** The pages docs/console.md shows, at both widths. */
-const DOCUMENTED = new Set(['login', 'dashboard', 'orders', 'order', 'failed', 'tokens', 'bulk']);
+const DOCUMENTED = new Set([
+  'login',
+  'dashboard',
+  'orders',
+  'order',
+  'failed',
+  'returns',
+  'return',
+  'tokens',
+  'bulk',
+]);
 
 const PAGES = [
   { name: 'dashboard', hash: '#/', heading: 'Dashboard' },
@@ -37,6 +47,34 @@ const PAGES = [
   { name: 'operators', hash: '#/operators', heading: 'Operators' },
 ] as const;
 
+/** Each dialog the order page opens before it acts: a failed order's, and one no partner accepted. */
+const ORDER_DIALOGS = [
+  {
+    order: '570000001-1',
+    button: 'Fail order',
+    dialog: 'Fail order 570000001-1?',
+    keep: 'Keep order',
+  },
+  {
+    order: '600000001-1',
+    button: 'Abandon order',
+    dialog: 'Abandon order 600000001-1?',
+    keep: 'Keep order',
+  },
+  {
+    order: '600000001-1',
+    button: 'Cancel order',
+    dialog: 'Cancel order 600000001-1?',
+    keep: 'Keep order',
+  },
+  {
+    order: '570000001-1',
+    button: 'Hold',
+    dialog: 'Hold sales order 570000001?',
+    keep: "Don't hold",
+  },
+] as const;
+
 const HOUR = 3_600_000;
 // The day's work happens a day and a half ago, step by step; the operator looks at it now.
 const clock = new ManualClock(new Date(Date.now() - 36 * HOUR));
@@ -50,7 +88,7 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
       later();
       await shipByCourier(server);
       later();
-      // A return of the courier's parcel, half received: the returns pages have one to show.
+      // A return of the courier's parcel, awaiting receipt: the returns pages have one to show.
       const shipped = (await orderOf(server, '530000001-1')).order.items[0];
       await server.adminApi('POST', 'stores/default/returns', {
         rma_number: 'RMA-1',
@@ -113,6 +151,27 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
       await tab.assertClean();
       await page.context().close();
     }, 120_000);
+
+    test(`the order page's confirmations, open, at ${width} px`, async () => {
+      const tab = await openConsole(running.browser, running.server.url, width);
+      const { page } = tab;
+      await logIn(tab, running.server.url, running.server.admin);
+      for (const { order, button, dialog: title, keep } of ORDER_DIALOGS) {
+        await page.goto(`${running.server.url}/admin/#/default/orders/${order}`);
+        await page.getByRole('button', { name: button, exact: true }).click();
+        const dialog = page.getByRole('dialog', { name: title });
+        await dialog.waitFor();
+        await assertAccessible(page, `${title} at ${width} px`);
+        const overflow = await page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        );
+        expect(overflow, `${title} at ${width} px`).toBeLessThanOrEqual(0);
+        await dialog.getByRole('button', { name: keep }).click();
+        await dialog.waitFor({ state: 'hidden' });
+      }
+      await tab.assertClean();
+      await page.context().close();
+    });
 
     test(`a bulk confirmation at ${width} px`, async () => {
       const tab = await openConsole(running.browser, running.server.url, width);

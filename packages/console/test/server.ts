@@ -2,12 +2,12 @@ import {
   type Clock,
   createEngine,
   type Engine,
-  type Repository,
+  type EngineOptions,
   type SeedInput,
 } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { startHttpServer } from '@fulfil/server';
-import { openSqliteRepository } from '@fulfil/storage-sqlite';
+import { openSqliteRepository, type SqliteRepository } from '@fulfil/storage-sqlite';
 import { createConsoleHandler } from '../src/index.js';
 
 /** A whole Fulfil in this process (SQLite :memory:), the console mounted as `fulfil serve` does. */
@@ -120,8 +120,11 @@ export interface ConsoleServer {
   /** `http://127.0.0.1:<port>`: the console is at `${url}/admin/`. */
   url: string;
   engine: Engine;
-  /** The engine's database, for what no API writes (a label as a carrier would issue it). */
-  repository: Repository;
+  /**
+   * The engine's database, for what no API writes (a label as a carrier would issue it, stock
+   * that drifted from its orders).
+   */
+  repository: SqliteRepository;
   /** The first admin, as `fulfil operator create` would make it. */
   admin: { name: string; secret: string };
   /** Calls the admin API as the admin, by bearer secret (no cookie, no browser). */
@@ -140,13 +143,19 @@ export interface ConsoleServerOptions {
   seed?: SeedInput;
   /** The engine's clock (default the system's): a test moves it to make orders old. */
   clock?: Clock;
+  /** The couriers by type (default the simulated one): a test's refuses when told to. */
+  couriers?: EngineOptions['couriers'];
 }
 
 export async function startConsoleServer(
   options: ConsoleServerOptions = {},
 ): Promise<ConsoleServer> {
   const repository = await openSqliteRepository(':memory:');
-  const engine = createEngine({ repository, ...(options.clock ? { clock: options.clock } : {}) });
+  const engine = createEngine({
+    repository,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.couriers ? { couriers: options.couriers } : {}),
+  });
   const seed = options.seed ?? consoleSeed();
   await engine.loadSeed(seed);
   const created = await engine.admin.createOperator({ name: 'alice', role: 'admin' });

@@ -30,7 +30,7 @@ const returnsPath = (store: string) => `stores/${seg(store)}/returns`;
 const RETURN_STATUSES = Object.keys(RETURN_STATUS) as ReturnStatus[];
 const RETURN_REASONS = Object.keys(RETURN_REASON) as ReturnReason[];
 
-function StatusBadge({ status }: { status: ReturnView['status'] }) {
+export function ReturnStatusBadge({ status }: { status: ReturnView['status'] }) {
   const { words, tone } = RETURN_STATUS[status];
   return (
     <Badge tone={tone} title={status}>
@@ -224,7 +224,7 @@ export function ReturnsPage({
               },
               { title: 'Sales order', cell: (entry) => entry.sales_order_number },
               { title: 'To', cell: (entry) => entry.warehouse_code },
-              { title: 'Status', cell: (entry) => <StatusBadge status={entry.status} /> },
+              { title: 'Status', cell: (entry) => <ReturnStatusBadge status={entry.status} /> },
               {
                 title: 'Lines',
                 cell: (entry) => entry.items.map((line) => `${line.qty} × ${line.sku}`).join(', '),
@@ -270,7 +270,7 @@ export function ReturnPage({ store, role, rma }: { store: string; role: string; 
           >
             <Facts
               rows={[
-                ['Status', <StatusBadge key="status" status={entry.status} />],
+                ['Status', <ReturnStatusBadge key="status" status={entry.status} />],
                 ['Sales order', entry.sales_order_number],
                 ['Receiving warehouse', entry.warehouse_code],
                 ['Opened', dateTime(entry.created_at)],

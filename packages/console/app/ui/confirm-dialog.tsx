@@ -43,7 +43,7 @@ export function ConfirmDialog({
     const element = dialog.current;
     if (!element) return;
     element.showModal();
-    const first = element.querySelector<HTMLElement>('input, textarea');
+    const first = element.querySelector<HTMLElement>('input, select, textarea');
     (first ?? element.querySelector<HTMLElement>('[data-keep]'))?.focus();
     return () => element.close();
   }, []);

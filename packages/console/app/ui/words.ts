@@ -1,8 +1,10 @@
 import type {
   ApiAction,
   BulkAction,
+  CancellationReason,
   FailureStage,
   FulfilledBy,
+  HoldReason,
   ItemStatus,
   LabelStatus,
   OperatorRole,
@@ -54,6 +56,33 @@ export const RETURN_REASON: Record<ReturnReason, string> = {
   not_as_described: 'Not as described',
   unwanted: 'Unwanted',
   other: 'Other',
+};
+
+/** Why a sales order is held (docs/channel-guide.md, Holds and cancellations). */
+export const HOLD_REASON: Record<HoldReason, string> = {
+  awaiting_payment: 'Awaiting payment',
+  high_risk_of_fraud: 'High risk of fraud',
+  incorrect_address: 'Incorrect address',
+  inventory_out_of_stock: 'Out of stock',
+  other: 'Other',
+};
+
+/** Why lines are canceled, as a cancellation request gives it to the partner. */
+export const CANCELLATION_REASON: Record<CancellationReason, string> = {
+  customer: 'Asked by the customer',
+  fraud: 'Fraud',
+  inventory: 'Out of stock',
+  other: 'Other',
+};
+
+/** Where a cancellation request stands: the partner's answer. */
+export const CANCELLATION_STATUS: Record<
+  'open' | 'accepted' | 'rejected',
+  { words: string; tone: Tone }
+> = {
+  open: { words: 'Cancellation requested', tone: 'warning' },
+  accepted: { words: 'Accepted by the partner', tone: 'neutral' },
+  rejected: { words: 'Refused by the partner', tone: 'neutral' },
 };
 
 /** The stage of one line; a shipped line awaits its invoice. */

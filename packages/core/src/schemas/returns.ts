@@ -70,10 +70,14 @@ export const CreditRequest = v.object({
   }),
 });
 
-/** The console's list of returns (admin API): one status or all, a page after an id. */
+/**
+ * The console's list of returns (admin API): one status or all, a page after an id, of one
+ * sales order or all.
+ */
 export const ReturnListInput = v.object({
   status: v.optional(v.picklist(RETURN_STATUSES, `must be one of ${RETURN_STATUSES.join(', ')}`)),
   after: QueuePollParams.entries.after,
+  sales_order_number: v.optional(requiredText(STRING_LIMITS.sales_order_number)),
 });
 
 export type ReturnRequestInput = v.InferInput<typeof ReturnRequest>;

@@ -377,7 +377,7 @@ export async function getReturnAsOperator(
 
 /**
  * The store's returns for the console, a page of `PAGE_SIZE` by id after `after`, in one
- * `status` or all.
+ * `status` or all; with `sales_order_number`, those of that sales order only (the order page's).
  */
 export async function listReturnsAsOperator(
   deps: EngineDeps,
@@ -386,9 +386,18 @@ export async function listReturnsAsOperator(
   query: unknown = {},
 ): Promise<ReturnResource[]> {
   requireRole(operator, 'viewer', storeCode);
-  const { status, after } = parseWith(ReturnListInput, query ?? {});
+  const { status, after, sales_order_number } = parseWith(ReturnListInput, query ?? {});
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
+    if (sales_order_number !== undefined) {
+      // One sales order's returns are few: read them all, then keep the page asked for.
+      const records = await tx.listSalesOrderReturns(store.id, [sales_order_number]);
+      return records
+        .filter((record) => after === undefined || record.id > after)
+        .map(presentReturn)
+        .filter((view) => status === undefined || view.status === status)
+        .slice(0, PAGE_SIZE);
+    }
     const records = await tx.listStoreReturns(store.id, {
       ...(status === undefined ? {} : { status }),
       ...(after === undefined ? {} : { after }),

@@ -75,3 +75,45 @@ test('an operator opens a return, finds it by status, cancels it before any rece
     ]),
   );
 });
+
+test('the returns of one sales order, as the order page lists them: no other, in the status asked', async () => {
+  const server = await serve();
+  const open = async (salesOrder: string, rma: string) => {
+    const shipped = await advance(server, `${salesOrder}-1`, 'pending_invoice');
+    const item = shipped.items[0];
+    const opened = await adminCall(server, 'POST', '/stores/default/returns', {
+      secret: server.secrets.operator,
+      json: {
+        rma_number: rma,
+        sales_order_number: salesOrder,
+        items: [
+          {
+            fulfillment_order_number: `${salesOrder}-1`,
+            item_id: item.id,
+            qty: 1,
+            reason: 'damaged',
+          },
+        ],
+      },
+    });
+    expect(opened.status).toBe(200);
+  };
+  await open('100001001', 'RMA-A');
+  await open('100001002', 'RMA-B');
+  const rmas = async (query: string) => {
+    const listed = await adminCall(server, 'GET', `/stores/default/returns?${query}`, {
+      secret: server.secrets.viewer,
+    });
+    expect(listed.status).toBe(200);
+    return listed.body.map((r: { rma_number: string }) => r.rma_number);
+  };
+  expect(await rmas('')).toEqual(['RMA-A', 'RMA-B']);
+  expect(await rmas('sales_order_number=100001002')).toEqual(['RMA-B']);
+  expect(await rmas('sales_order_number=100001002&status=pending_receipt')).toEqual(['RMA-B']);
+  expect(await rmas('sales_order_number=100001002&status=credited')).toEqual([]);
+  expect(await rmas('sales_order_number=999')).toEqual([]);
+  const empty = await adminCall(server, 'GET', '/stores/default/returns?sales_order_number=', {
+    secret: server.secrets.viewer,
+  });
+  expect(empty.status).toBe(400);
+});

@@ -17,11 +17,13 @@ import { useLoad } from '../../ui/load.js';
 import { Page } from '../../ui/page.js';
 import { failureWords, STATUS } from '../../ui/words.js';
 import { ChangesCard } from './changes.js';
+import { HoldsCard } from './holds.js';
 import { useInterventions } from './interventions.js';
 import { ItemsCard } from './items.js';
 import { nextStep } from './next-step.js';
+import { ReturnsCard } from './returns-card.js';
 import { InvoicesCard, ShipmentCards } from './shipments.js';
-import { AddressCards, AmountsCard, CustomerCard, HoldsCard, SalesOrderCard } from './side.js';
+import { AddressCards, AmountsCard, CustomerCard, SalesOrderCard } from './side.js';
 import { TimelineCard } from './timeline.js';
 
 interface Loaded {
@@ -118,9 +120,14 @@ function OrderView({
     <Page
       title={`Order ${number}`}
       badge={
-        <Badge tone={status.tone} title={order.status}>
-          {status.words}
-        </Badge>
+        <>
+          <Badge tone={status.tone} title={order.status}>
+            {status.words}
+          </Badge>
+          {detail.holds.some((hold) => hold.released_at === null) && (
+            <Badge tone="warning">On hold</Badge>
+          )}
+        </>
       }
       subtitle={
         <>
@@ -138,7 +145,7 @@ function OrderView({
       secondary={operator && actions.secondary}
       side={
         <>
-          <HoldsCard detail={detail} />
+          <HoldsCard store={store} detail={detail} operator={operator} onDone={reload} />
           <CustomerCard detail={detail} />
           <AmountsCard detail={detail} currency={currency} />
           <SalesOrderCard store={store} detail={detail} siblings={siblings} />
@@ -174,6 +181,7 @@ function OrderView({
         onChanged={reload}
       />
       <InvoicesCard detail={detail} currency={currency} />
+      <ReturnsCard store={store} salesOrder={order.sales_order_number} number={number} />
       <TimelineCard
         timeline={detail.timeline}
         context={{ store, currency, items: order.items, labels, shipments: detail.shipments }}

@@ -2,7 +2,7 @@ import type { Address, OrderDetail, OrderSummary } from '../../api.js';
 import { Badge } from '../../ui/badge.js';
 import { Card } from '../../ui/card.js';
 import { Facts } from '../../ui/facts.js';
-import { age, money, plural } from '../../ui/format.js';
+import { money } from '../../ui/format.js';
 import { STATUS } from '../../ui/words.js';
 import { OrderLink } from '../order-link.js';
 
@@ -126,45 +126,6 @@ export function SalesOrderCard({
           ))}
         </ul>
       )}
-    </Card>
-  );
-}
-
-/**
- * Who holds the order and why, and what its partner was asked to cancel: the active holds with
- * their reason and who placed them, the open request with its age, the answers given.
- */
-export function HoldsCard({ detail }: { detail: OrderDetail }) {
-  const active = detail.holds.filter((hold) => hold.released_at === null);
-  const requests = detail.cancellation_requests;
-  if (active.length === 0 && requests.length === 0) return null;
-  return (
-    <Card title="Holds and cancellation requests">
-      <ul class="plain-list">
-        {active.map((hold) => (
-          <li key={hold.handle}>
-            <Badge tone="warning">On hold</Badge> {hold.reason.replaceAll('_', ' ')} — placed by{' '}
-            {hold.placed_by}, {age(hold.placed_at)} ago
-            {hold.note && <div class="note">{hold.note}</div>}
-          </li>
-        ))}
-        {requests.map((request) => (
-          <li key={request.id}>
-            Cancellation of {plural(request.item_ids.length, 'line')} ({request.reason}) asked by{' '}
-            {request.requested_by}{' '}
-            {request.status === 'open' ? (
-              <>
-                <Badge tone="warning">open</Badge> for {age(request.requested_at)}
-              </>
-            ) : (
-              <>
-                {request.status}
-                {request.message && `: ${request.message}`}
-              </>
-            )}
-          </li>
-        ))}
-      </ul>
     </Card>
   );
 }
