@@ -1,8 +1,10 @@
 import type {
   ApiAction,
   BulkAction,
+  CancellationReason,
   FailureStage,
   FulfilledBy,
+  HoldReason,
   ItemStatus,
   LabelStatus,
   OperatorRole,
@@ -53,6 +55,23 @@ export const RETURN_REASON: Record<ReturnReason, string> = {
   wrong_item: 'Wrong item',
   not_as_described: 'Not as described',
   unwanted: 'Unwanted',
+  other: 'Other',
+};
+
+/** Why a sales channel or an operator holds an order. */
+export const HOLD_REASON: Record<HoldReason, string> = {
+  awaiting_payment: 'Awaiting payment',
+  high_risk_of_fraud: 'High risk of fraud',
+  incorrect_address: 'Incorrect address',
+  inventory_out_of_stock: 'Out of stock',
+  other: 'Other',
+};
+
+/** Why a sales channel or an operator cancels lines. */
+export const CANCELLATION_REASON: Record<CancellationReason, string> = {
+  customer: 'Customer asked',
+  fraud: 'Fraud',
+  inventory: 'No stock',
   other: 'Other',
 };
 

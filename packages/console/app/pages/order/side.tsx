@@ -3,7 +3,7 @@ import { Badge } from '../../ui/badge.js';
 import { Card } from '../../ui/card.js';
 import { Facts } from '../../ui/facts.js';
 import { age, money, plural } from '../../ui/format.js';
-import { STATUS } from '../../ui/words.js';
+import { CANCELLATION_REASON, HOLD_REASON, STATUS } from '../../ui/words.js';
 import { OrderLink } from '../order-link.js';
 
 function AddressLines({ address }: { address: Address }) {
@@ -143,15 +143,15 @@ export function HoldsCard({ detail }: { detail: OrderDetail }) {
       <ul class="plain-list">
         {active.map((hold) => (
           <li key={hold.handle}>
-            <Badge tone="warning">On hold</Badge> {hold.reason.replaceAll('_', ' ')} — placed by{' '}
+            <Badge tone="warning">On hold</Badge> {HOLD_REASON[hold.reason]} — placed by{' '}
             {hold.placed_by}, {age(hold.placed_at)} ago
             {hold.note && <div class="note">{hold.note}</div>}
           </li>
         ))}
         {requests.map((request) => (
           <li key={request.id}>
-            Cancellation of {plural(request.item_ids.length, 'line')} ({request.reason}) asked by{' '}
-            {request.requested_by}{' '}
+            Cancellation of {plural(request.item_ids.length, 'line')} (
+            {CANCELLATION_REASON[request.reason].toLowerCase()}) asked by {request.requested_by}{' '}
             {request.status === 'open' ? (
               <>
                 <Badge tone="warning">open</Badge> for {age(request.requested_at)}
