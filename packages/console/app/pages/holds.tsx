@@ -126,7 +126,7 @@ function HoldsCard({ store }: { store: string }) {
       {!list && !loaded.error && <p aria-live="polite">Loading…</p>}
       {list && (
         <DataTable<Hold>
-          label="Open holds"
+          label="Holds"
           rows={list.holds}
           rowKey={(row) => `${row.fulfillment_order_number}/${row.handle}`}
           empty={
