@@ -107,6 +107,8 @@ export type Operator = Answer<'listOperators'>[number];
 export type ReservationMismatch = Answer<'checkReservations'>['mismatches'][number];
 export type QuarantineMismatch = Answer<'checkReservations'>['quarantine'][number];
 export type ReturnView = Answer<'getReturn'>;
+export type HoldList = Answer<'holds'>;
+export type CancellationRequestList = Answer<'cancellationRequests'>;
 export type BulkCount = { count: number; selected: number };
 
 export interface Session {

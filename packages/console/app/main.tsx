@@ -4,6 +4,7 @@ import { api, type Session, type Store, whenUnauthorized } from './api.js';
 import { Console, may } from './context.js';
 import { DashboardPage } from './pages/dashboard.js';
 import { FailedPage } from './pages/failed.js';
+import { HoldsPage } from './pages/holds.js';
 import { LoginPage } from './pages/login.js';
 import { OperatorsPage } from './pages/operators.js';
 import { OrderPage } from './pages/order/order-page.js';
@@ -23,6 +24,7 @@ import { OPERATOR_ROLE } from './ui/words.js';
 const STORE_PAGES = [
   ['orders', 'Orders'],
   ['failed', 'Failed'],
+  ['holds', 'Holds & cancellations'],
   ['returns', 'Returns'],
   ['stock', 'Stock'],
   ['tokens', 'Tokens'],
@@ -55,6 +57,8 @@ function Routed({ route, session, stores }: { route: Route; session: Session; st
       );
     case 'failed':
       return <FailedPage store={store} params={route.params} role={role} />;
+    case 'holds':
+      return <HoldsPage store={store} params={route.params} />;
     case 'returns':
       return arg === undefined ? (
         <ReturnsPage store={store} role={role} params={route.params} />

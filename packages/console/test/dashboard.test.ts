@@ -67,5 +67,7 @@ describe('the dashboard', { timeout: 60_000, ...browserOrSkip }, () => {
     expect(await attention.getByText(/awaiting acceptance for over/i).count()).toBe(0);
     await page.goto(`${running.server.url}/admin/#/default/settings`);
     expect(await page.getByLabel(/Awaiting acceptance/).inputValue()).toBe('48');
+    // A cancellation request's own threshold, counted from the request: 4 h unless set.
+    expect(await page.getByLabel('Cancellation unanswered').inputValue()).toBe('4');
   });
 });

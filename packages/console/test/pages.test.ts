@@ -39,6 +39,7 @@ const PAGES = [
   { name: 'order-courier', hash: '#/default/orders/530000001-1', heading: 'Order 530000001-1' },
   { name: 'order-failed', hash: '#/default/orders/600000001-1', heading: 'Order 600000001-1' },
   { name: 'failed', hash: '#/default/failed', heading: 'Failed orders' },
+  { name: 'holds', hash: '#/default/holds', heading: 'Holds and cancellation requests' },
   { name: 'returns', hash: '#/default/returns', heading: 'Returns' },
   { name: 'return', hash: '#/default/returns/RMA-1', heading: 'Return RMA-1' },
   { name: 'stock', hash: '#/default/stock', heading: 'Stock' },

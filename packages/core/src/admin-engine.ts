@@ -29,6 +29,7 @@ import {
   revokeTokenFor,
   rotateTokenFor,
 } from './use-cases/admin-tokens.js';
+import { listCancellationRequests, listHolds } from './use-cases/admin-waiting.js';
 import type { EngineDeps } from './use-cases/deps.js';
 import { labelDocumentFor, labelsFor } from './use-cases/labels.js';
 import { moveLines } from './use-cases/move-lines.js';
@@ -139,6 +140,13 @@ export function createAdminEngine(deps: EngineDeps) {
     checkReservations: (op: Op, store: string) => checkReservations(deps, op, store),
     fixReservations: (op: Op, store: string, body: unknown) =>
       fixReservations(deps, op, store, body),
+
+    // ── what waits outside the queues ──
+    /** A page of the store's open holds, oldest first (`limit`, `offset`). */
+    holds: (op: Op, store: string, query: unknown) => listHolds(deps, op, store, query),
+    /** A page of the store's open cancellation requests, oldest first (`overdue` too). */
+    cancellationRequests: (op: Op, store: string, query: unknown) =>
+      listCancellationRequests(deps, op, store, query),
 
     // ── returns (docs/channel-guide.md, Returns) ──
     /** A page of the store's returns by id (`status`, `after`). */

@@ -46,6 +46,7 @@ import type {
 } from './schemas/sales-order.js';
 import type { TrackCorrectionInput } from './schemas/track-correction.js';
 import type { Unverified } from './schemas/unverified.js';
+import { waitingByAge } from './use-cases/admin-waiting.js';
 import {
   acceptCancellationOf,
   cancelByNumber,
@@ -394,6 +395,8 @@ export function createEngine(options: EngineOptions) {
     queueDepths: () => queueDepths(deps),
     /** How many returns each store has in each status, for monitoring. */
     returnCounts: () => returnCounts(deps),
+    /** How many open holds and cancellation requests each store has, by age, for monitoring. */
+    waitingByAge: () => waitingByAge(deps),
     /** The operator's side: operators, sessions and what the admin API serves (admin-engine.ts). */
     admin: createAdminEngine(deps),
     loadSeed: (document: SeedInput | Unverified, options?: SeedOptions) =>

@@ -50,6 +50,7 @@ export * from './domain/timestamp.js';
 export * from './domain/token-secret.js';
 export * from './domain/tracking-urls.js';
 export * from './domain/types.js';
+export * from './domain/waiting.js';
 export * from './engine.js';
 export * from './ports/admin-repository.js';
 export * from './ports/clock.js';
@@ -82,6 +83,14 @@ export {
   type OrderList,
   type TimelineEntry,
 } from './use-cases/admin-orders.js';
+export type {
+  CancellationRequestList,
+  HoldList,
+  ListTotal,
+  RequestThreshold,
+  WaitingByAge,
+  WaitingSummary,
+} from './use-cases/admin-waiting.js';
 export type { DispatchReport } from './use-cases/courier-dispatch.js';
 export {
   DEFAULT_DOCUMENT_CACHE_BYTES,

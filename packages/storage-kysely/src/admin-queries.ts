@@ -1,6 +1,7 @@
 import {
   type AdminRepositoryTx,
   DomainError,
+  type HeldOrder,
   type HeldStock,
   type NewStoreAuditEvent,
   type OperatorRecord,
@@ -13,6 +14,7 @@ import {
   type OrderSummary,
   type QueueDepthByWarehouse,
   type QueueName,
+  type RequestedOrder,
   type StockLevel,
   type StoreHealth,
   type Timestamp,
@@ -20,6 +22,7 @@ import {
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, OperatorTable } from './database.js';
 import { decodeJson, encodeJson } from './row-codec.js';
+import { readHeldOrders, readOrdersAwaitingCancellation } from './waiting-queries.js';
 
 type Db = Kysely<Database>;
 type OrderEb = ExpressionBuilder<Database, 'fulfillment_orders'>;
@@ -438,6 +441,14 @@ export class AdminQueries implements AdminRepositoryTx {
       courier_retrying: Number(row?.courier_retrying ?? 0),
       courier_failed: Number(row?.courier_failed ?? 0),
     };
+  }
+
+  heldOrders(storeId: number, limit: number): Promise<HeldOrder[]> {
+    return readHeldOrders(this.#db, storeId, limit);
+  }
+
+  ordersAwaitingCancellation(storeId: number, limit: number): Promise<RequestedOrder[]> {
+    return readOrdersAwaitingCancellation(this.#db, storeId, limit);
   }
 
   async heldStock(storeId: number): Promise<HeldStock[]> {

@@ -73,6 +73,7 @@ export {
 export { exportStore } from './store-export.js';
 export { TokenCache, type TokenWatch } from './token-cache.js';
 export { withRetries } from './transaction-retry.js';
+export { heldOrdersQuery } from './waiting-queries.js';
 export {
   DECLARE_WRITER_GENERATION_SQL,
   guardWrites,

@@ -19,6 +19,7 @@ import { sessionExpiryMigration } from './migrations/0011-session-expiry.js';
 import { salesOrdersMigration } from './migrations/0013-sales-orders.js';
 import { holdsAndCancellationsMigration } from './migrations/0016-holds-and-cancellations.js';
 import { returnsMigration } from './migrations/0019-returns.js';
+import { heldOrdersMigration } from './migrations/0020-held-orders.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -53,6 +54,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0013_sales_orders': salesOrdersMigration(this.#flags),
       '0016_holds_and_cancellations': holdsAndCancellationsMigration(this.#flags),
       '0019_returns': returnsMigration(this.#flags),
+      '0020_held_orders': heldOrdersMigration(),
     };
   }
 }

@@ -1,6 +1,11 @@
 import { createEngine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { expiredSessionsDelete, orderCountQuery, orderSearchQuery } from '@fulfil/storage-kysely';
+import {
+  expiredSessionsDelete,
+  heldOrdersQuery,
+  orderCountQuery,
+  orderSearchQuery,
+} from '@fulfil/storage-kysely';
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openSqliteRepository } from '../src/index.js';
@@ -82,6 +87,20 @@ describe('deleting expired sessions', () => {
       expect.stringMatching(
         /^SEARCH operator_sessions USING (COVERING )?INDEX operator_sessions_expires/,
       ),
+    ]);
+    await repository.close();
+  });
+});
+
+describe('the list of open holds', () => {
+  it("reads the store's held orders through the partial index, never scans the orders", async () => {
+    const repository = await openSqliteRepository(':memory:');
+    const compiled = heldOrdersQuery(repository.db, 1, 100).compile();
+    const plan = await repository.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+    );
+    expect(plan.rows.map((row) => row.detail)).toEqual([
+      expect.stringMatching(/^SEARCH fulfillment_orders USING INDEX fulfillment_orders_held/),
     ]);
     await repository.close();
   });

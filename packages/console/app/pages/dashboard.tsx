@@ -24,8 +24,9 @@ interface Need {
 
 /**
  * What needs a person in a store now: its open failures, the orders that waited in a queue
- * longer than the store allows, the failures of its courier warehouses. Each links to the list
- * of exactly those orders.
+ * longer than the store allows, the cancellation requests left unanswered past the store's time,
+ * the orders on hold, the failures of its courier warehouses. Each links to the list of exactly
+ * those.
  */
 function needsOf(store: StoreDashboard, warehouses: readonly Warehouse[]): Need[] {
   const code = store.store_code;
@@ -45,6 +46,23 @@ function needsOf(store: StoreDashboard, warehouses: readonly Warehouse[]): Need[
       words: `${waiting.orders.toLocaleString()}${waiting.capped ? '+' : ''} ${waiting.orders === 1 ? 'order' : 'orders'} ${QUEUE[queue.queue].toLowerCase()} for over ${waiting.after_hours} h`,
       detail: `created before ${dateTime(waiting.since)}`,
       to: href([code, 'orders'], { queue: queue.queue, created_to: waiting.since }),
+    });
+  }
+  const requests = store.cancellation_requests.attention;
+  if (requests && requests.requests > 0) {
+    needs.push({
+      key: 'cancellation-requests',
+      words: `${plural(requests.requests, 'cancellation request')} unanswered for over ${requests.after_hours} h`,
+      detail: `asked before ${dateTime(requests.since)}`,
+      to: href([code, 'holds'], { overdue: 'true' }),
+    });
+  }
+  if (store.holds.orders > 0) {
+    needs.push({
+      key: 'holds',
+      words: `${plural(store.holds.orders, 'order')} on hold (oldest ${age(store.holds.oldest_at)})`,
+      detail: 'each waits for its hold to be released',
+      to: href([code, 'holds']),
     });
   }
   const failed = store.queues.find((queue) => queue.queue === 'failed')?.by_warehouse ?? [];
@@ -71,8 +89,8 @@ function NeedsAttention({ store, warehouses }: { store: StoreDashboard; warehous
     >
       {needs.length === 0 ? (
         <EmptyState title="Nothing needs a person right now">
-          Failed orders, orders waiting longer than the store allows and courier failures appear
-          here.
+          Failed orders, orders waiting longer than the store allows, cancellation requests left
+          unanswered, orders on hold and courier failures appear here.
         </EmptyState>
       ) : (
         <ul class="needs">

@@ -1,4 +1,4 @@
-import type { ActiveQueueName } from '@fulfil/core';
+import type { AttentionQueueName } from '@fulfil/core';
 import { useState } from 'preact/hooks';
 import { api, type Store, seg, type Warehouse } from '../api.js';
 import { may, useConsole } from '../context.js';
@@ -21,12 +21,17 @@ const FLAGS = [
   ['reroute', 'Reroute rejected lines to another warehouse'],
 ] as const;
 
-const QUEUES: readonly ActiveQueueName[] = [
+const QUEUES: readonly AttentionQueueName[] = [
   'pending_accept',
   'pending_allocation',
   'pending_shipment',
   'pending_invoice',
+  'pending_cancellation',
 ];
+
+/** A cancellation request's hours count from the request, not from the order. */
+const thresholdLabel = (queue: AttentionQueueName) =>
+  queue === 'pending_cancellation' ? 'Cancellation unanswered' : QUEUE[queue];
 
 type Settings = Store['settings'];
 
@@ -34,7 +39,7 @@ type Settings = Store['settings'];
 const hoursText = (settings: Settings) =>
   Object.fromEntries(
     QUEUES.map((queue) => [queue, String(settings.attention_after_hours[queue] ?? '')]),
-  ) as Record<ActiveQueueName, string>;
+  ) as Record<AttentionQueueName, string>;
 
 function SettingsForm({ store, role }: { store: Store; role: string }) {
   const { reloadStores } = useConsole();
@@ -103,7 +108,7 @@ function SettingsForm({ store, role }: { store: Store; role: string }) {
           </legend>
           <div class="form-row">
             {QUEUES.map((queue) => (
-              <Field key={queue} label={QUEUE[queue]} size="short">
+              <Field key={queue} label={thresholdLabel(queue)} size="short">
                 <input
                   type="number"
                   min="1"

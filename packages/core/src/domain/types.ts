@@ -35,6 +35,12 @@ export type OrderStatus =
  */
 export type ActiveQueueName = Exclude<QueueName, 'failed' | 'pending_cancellation'>;
 
+/**
+ * What a store's `attention_after_hours` sets: each active queue, counted from the order's
+ * creation, and `pending_cancellation`, counted from the request's.
+ */
+export type AttentionQueueName = ActiveQueueName | 'pending_cancellation';
+
 export type QueueName =
   | 'pending_accept'
   | 'pending_allocation'
@@ -101,10 +107,11 @@ export interface StoreSettings {
   /** ISO 4217 code the console shows amounts in; absent or null: two decimals, no symbol. */
   currency?: string | null;
   /**
-   * Hours an order may wait in each queue, counted from its creation, before the dashboard asks
-   * a person to look (null: never); a queue left out takes its default (attention.ts).
+   * Hours an order may wait in each queue, counted from its creation, and a cancellation request
+   * unanswered, counted from the request, before the dashboard asks a person to look (null:
+   * never); a queue left out takes its default (attention.ts).
    */
-  attention_after_hours?: Partial<Record<ActiveQueueName, number | null>>;
+  attention_after_hours?: Partial<Record<AttentionQueueName, number | null>>;
 }
 
 export interface Store {

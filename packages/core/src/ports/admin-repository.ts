@@ -1,6 +1,13 @@
 import type { OperatorRecord } from '../domain/operator.js';
 import type { Timestamp } from '../domain/timestamp.js';
-import type { OrderFailure, OrderStatus, QueueName, StockLevel } from '../domain/types.js';
+import type {
+  CancellationRequest,
+  OrderFailure,
+  OrderHold,
+  OrderStatus,
+  QueueName,
+  StockLevel,
+} from '../domain/types.js';
 
 /** The orders an operator looks for (docs/admin-api.md); absent fields do not filter. */
 export interface OrderFilter {
@@ -60,6 +67,34 @@ export interface StoreHealth {
   courier_retrying: number;
   /** Courier orders in the failed queue. */
   courier_failed: number;
+}
+
+/** An order some hold was ever placed on, as the list of holds reads it. */
+export interface HeldOrder {
+  fulfillment_order_number: string;
+  sales_order_number: string;
+  warehouse_code: string;
+  status: OrderStatus;
+  /** Every hold, released ones included. */
+  holds: OrderHold[];
+}
+
+/** One line a cancellation request names. */
+export interface RequestedLine {
+  item_id: number;
+  sku: string;
+  qty: number;
+}
+
+/** An order in the `pending_cancellation` queue, with the lines of its open request. */
+export interface RequestedOrder {
+  fulfillment_order_number: string;
+  sales_order_number: string;
+  warehouse_code: string;
+  /** Every request made of it: the open one is the last. */
+  cancellation_requests: CancellationRequest[];
+  /** The lines the open request names. */
+  lines: RequestedLine[];
 }
 
 /** The quantity of open lines holding a reservation at one (warehouse, sku). */
@@ -131,6 +166,17 @@ export interface AdminRepositoryTx {
   /** Per queue and warehouse of the store, the orders it lists; empty ones left out. */
   queueDepthsByWarehouse(storeId: number): Promise<QueueDepthByWarehouse[]>;
   storeHealth(storeId: number): Promise<StoreHealth>;
+  /**
+   * The store's orders that have an active hold, lowest id first, at most `limit` of them; read
+   * through the index of orders with holds (migration 0020), never every order. An order whose
+   * holds were all released may be among them: the caller keeps the active holds.
+   */
+  heldOrders(storeId: number, limit: number): Promise<HeldOrder[]>;
+  /**
+   * The orders the store's `pending_cancellation` queue lists, lowest id first, at most `limit`
+   * of them, read from its queue entries.
+   */
+  ordersAwaitingCancellation(storeId: number, limit: number): Promise<RequestedOrder[]>;
   /**
    * Per (warehouse, sku), the qty of the store's lines that hold a reservation (core's
    * `holdsReservation`) in orders that were not abandoned; pairs with none are left out.

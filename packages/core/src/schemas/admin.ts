@@ -70,6 +70,26 @@ export const PageInput = v.object({
   limit: v.optional(limit, '50'),
 });
 
+/** `offset` as query text: how many rows of a list to skip, 0 to 10,000. */
+const offset = v.pipe(
+  v.string(),
+  v.regex(/^(0|[1-9][0-9]{0,4})$/, 'must be an integer from 0 to 10000'),
+  v.transform(Number),
+  v.maxValue(10_000, 'must be an integer from 0 to 10000'),
+);
+
+/** A page of the open holds: `limit` rows (default 50) after the first `offset`. */
+export const HoldListInput = v.object({
+  limit: v.optional(limit, '50'),
+  offset: v.optional(offset, '0'),
+});
+
+/** A page of the open cancellation requests; `overdue=true` keeps those past the store's time. */
+export const CancellationRequestListInput = v.object({
+  ...HoldListInput.entries,
+  overdue: v.optional(v.picklist(['true', 'false'], 'must be "true" or "false"')),
+});
+
 export const OrderSearchInput = v.object({ ...OrderFilterInput.entries, ...PageInput.entries });
 
 export const StockSearchInput = v.object({

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isRolePreset, ROLE_PRESET_NAMES } from '../domain/acl.js';
-import { ACTIVE_QUEUES } from '../domain/item-stage.js';
+import { ATTENTION_QUEUES } from '../domain/attention.js';
 import {
   boundedText,
   code,
@@ -117,8 +117,8 @@ const attentionHours = v.optional(
 );
 
 export const AttentionInput = v.object(
-  Object.fromEntries(ACTIVE_QUEUES.map((queue) => [queue, attentionHours])) as Record<
-    (typeof ACTIVE_QUEUES)[number],
+  Object.fromEntries(ATTENTION_QUEUES.map((queue) => [queue, attentionHours])) as Record<
+    (typeof ATTENTION_QUEUES)[number],
     typeof attentionHours
   >,
 );

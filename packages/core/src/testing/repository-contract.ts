@@ -24,6 +24,7 @@ import { stockContract } from './contract/stock.js';
 import { storesContract } from './contract/stores.js';
 import { tokensContract } from './contract/tokens.js';
 import { transactionContract } from './contract/transaction.js';
+import { waitingContract } from './contract/waiting.js';
 import { warehousesContract } from './contract/warehouses.js';
 
 export type { RepositoryFactory, RepositoryUnderTest } from './contract/harness.js';
@@ -86,5 +87,6 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
     labelsContract(h);
     auditContract(h);
     adminContract(h);
+    waitingContract(h);
   });
 }

@@ -4,6 +4,7 @@ import { operatorSees } from '../domain/operator.js';
 import type { QueueName } from '../domain/types.js';
 import { requireRole } from './admin-access.js';
 import { COUNT_CAP } from './admin-orders.js';
+import { type WaitingSummary, waitingSummary } from './admin-waiting.js';
 import { type EngineDeps, now } from './deps.js';
 import type { OperatorPrincipal } from './operator-accounts.js';
 
@@ -30,7 +31,7 @@ export interface QueueAttention {
   capped: boolean;
 }
 
-export interface StoreDashboard {
+export interface StoreDashboard extends WaitingSummary {
   store_code: string;
   queues: {
     queue: QueueName;
@@ -65,7 +66,7 @@ export async function dashboard(
       const health = await tx.storeHealth(store.id);
       const thresholds = attentionHours(store.settings);
       const attention = async (queue: QueueName): Promise<QueueAttention | null> => {
-        // Unanswered cancellation requests have no threshold of their own yet.
+        // Unanswered cancellation requests are counted from each request (`waitingSummary`).
         const hours =
           queue === 'failed' || queue === 'pending_cancellation' ? null : thresholds[queue];
         if (hours === null) return null;
@@ -104,6 +105,7 @@ export async function dashboard(
           retrying: health.courier_retrying,
           failed: health.courier_failed,
         },
+        ...(await waitingSummary(tx, store, at)),
       });
     }
     return { stores: out };

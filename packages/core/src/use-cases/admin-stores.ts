@@ -3,7 +3,7 @@ import { attentionHours } from '../domain/attention.js';
 import { fieldError } from '../domain/errors.js';
 import { operatorSees } from '../domain/operator.js';
 import { quarantinedBy, quarantineKey } from '../domain/returns/quarantined.js';
-import type { ActiveQueueName, Store, StoreSettings, Warehouse } from '../domain/types.js';
+import type { AttentionQueueName, Store, StoreSettings, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { ReasonInput, SetOnHandInput, StockSearchInput } from '../schemas/admin.js';
 import { code } from '../schemas/fields.js';
@@ -20,7 +20,7 @@ export interface StoreView {
   /** As in effect: no currency is null, every queue's attention threshold is there. */
   settings: StoreSettings & {
     currency: string | null;
-    attention_after_hours: Record<ActiveQueueName, number | null>;
+    attention_after_hours: Record<AttentionQueueName, number | null>;
   };
 }
 

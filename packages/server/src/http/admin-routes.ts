@@ -4,8 +4,10 @@ import {
   BULK_ACTIONS,
   BulkInput,
   CancellationFields,
+  CancellationRequestListInput,
   FailInput,
   HoldFields,
+  HoldListInput,
   MoveLinesInput,
   OperatorInput,
   type OperatorPrincipal,
@@ -378,6 +380,30 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
     request: ReasonInput,
     run: (admin, { operator, params, body }) =>
       admin.fixReservations(operator, params.store as string, body),
+  },
+  {
+    method: 'GET',
+    path: `${STORE}/holds`,
+    operationId: 'listHolds',
+    tag: 'Holds and cancellation requests',
+    summary:
+      "The store's open holds, one row per hold and order, oldest placed first: `limit` of them after the first `offset`, and their total.",
+    role: 'viewer',
+    query: HoldListInput,
+    run: (admin, { operator, params, query }) =>
+      admin.holds(operator, params.store as string, query),
+  },
+  {
+    method: 'GET',
+    path: `${STORE}/cancellation-requests`,
+    operationId: 'listCancellationRequests',
+    tag: 'Holds and cancellation requests',
+    summary:
+      "The store's cancellation requests awaiting their partner's answer, oldest first, each marked `overdue` past the store's time (`overdue=true` keeps those only), and their total.",
+    role: 'viewer',
+    query: CancellationRequestListInput,
+    run: (admin, { operator, params, query }) =>
+      admin.cancellationRequests(operator, params.store as string, query),
   },
   {
     method: 'GET',

@@ -298,8 +298,13 @@ export function createRequestHandler(
     if (route.kind === 'metrics') {
       const depths = await engine.queueDepths().catch(() => null);
       const returns = (await engine.returnCounts?.().catch(() => null)) ?? [];
+      const waiting = (await engine.waitingByAge?.().catch(() => null)) ?? [];
       const held = { waiting: longPolls.waiting };
-      return answer(200, PROMETHEUS_CONTENT_TYPE, metrics?.render(depths, held, returns) ?? '');
+      return answer(
+        200,
+        PROMETHEUS_CONTENT_TYPE,
+        metrics?.render(depths, held, returns, waiting) ?? '',
+      );
     }
     if (route.kind === 'admin' || route.kind === 'admin_session' || route.kind === 'admin_schema') {
       return serveAdmin(request, exchange, route, match.params);

@@ -1,4 +1,11 @@
-import type { CourierCallEvent, DispatchReport, QueueDepth, ReturnCount } from '@fulfil/core';
+import {
+  AGE_BUCKETS,
+  type CourierCallEvent,
+  type DispatchReport,
+  type QueueDepth,
+  type ReturnCount,
+  type WaitingByAge,
+} from '@fulfil/core';
 import type { AuthSurface } from './auth-throttle.js';
 import type { WaiterCap } from './long-poll.js';
 import { Counter, family, Histogram } from './prometheus.js';
@@ -21,12 +28,14 @@ export interface Metrics {
   observeWaitRefused(cap: WaiterCap): void;
   /**
    * The exposition text; `depths` is null when the database could not be read, `process` is what
-   * the process holds now (default nothing), `returns` the returns by status (default none).
+   * the process holds now (default nothing), `returns` the returns by status (default none),
+   * `waiting` the open holds and cancellation requests by age (default none).
    */
   render(
     depths: readonly QueueDepth[] | null,
     process?: ProcessState,
     returns?: readonly ReturnCount[] | null,
+    waiting?: readonly WaitingByAge[] | null,
   ): string;
 }
 
@@ -73,7 +82,14 @@ export function createMetrics(): Metrics {
         if (outcome[kind].length) courierOrders.add({ outcome: kind }, outcome[kind].length);
       }
     },
-    render(depths, process = { waiting: 0 }, returns = []) {
+    render(depths, process = { waiting: 0 }, returns = [], waiting = []) {
+      const byAge = (kind: 'holds' | 'cancellation_requests') =>
+        (waiting ?? []).flatMap((store) =>
+          AGE_BUCKETS.map((age) => ({
+            labels: { store: store.store_code, age },
+            value: store[kind][age],
+          })),
+        );
       return [
         family(
           'fulfil_http_requests_total',
@@ -118,6 +134,18 @@ export function createMetrics(): Metrics {
             labels: { store: count.store_code, status: count.status },
             value: count.returns,
           })),
+        ),
+        family(
+          'fulfil_open_holds',
+          'gauge',
+          'Open holds of each store (one per hold and order), by how long ago they were placed: under_1h, 1h_to_4h, 4h_to_24h, over_24h.',
+          byAge('holds'),
+        ),
+        family(
+          'fulfil_open_cancellation_requests',
+          'gauge',
+          "Cancellation requests of each store awaiting their partner's answer, by how long ago they were made: under_1h, 1h_to_4h, 4h_to_24h, over_24h.",
+          byAge('cancellation_requests'),
         ),
         family('fulfil_database_up', 'gauge', 'Whether the last read of the database succeeded.', [
           { labels: {}, value: depths === null ? 0 : 1 },

@@ -75,7 +75,13 @@ export type HttpEngine = Pick<
   Partial<
     Pick<
       Engine,
-      'changeStamp' | 'now' | 'admin' | 'onQueueChange' | 'onTokenChange' | 'returnCounts'
+      | 'changeStamp'
+      | 'now'
+      | 'admin'
+      | 'onQueueChange'
+      | 'onTokenChange'
+      | 'returnCounts'
+      | 'waitingByAge'
     >
   > & {
     aclPrefix?: string;

@@ -107,6 +107,7 @@ describe('store settings', () => {
       pending_allocation: 24,
       pending_shipment: 48,
       pending_invoice: 72,
+      pending_cancellation: 4,
     });
     expect((await put({ pending_accept: 6, pending_invoice: null })).status).toBe(200);
     expect((await put({ pending_shipment: 12 })).status).toBe(200);
@@ -115,11 +116,14 @@ describe('store settings', () => {
       pending_allocation: 24,
       pending_shipment: 12,
       pending_invoice: null,
+      pending_cancellation: 4,
     });
+    expect((await put({ pending_cancellation: 1 })).status).toBe(200);
     for (const wrong of [0, 1.5, -2, 9000, '6']) {
       expect((await put({ pending_accept: wrong })).status, String(wrong)).toBe(400);
+      expect((await put({ pending_cancellation: wrong })).status, String(wrong)).toBe(400);
     }
-    expect((await thresholds()).pending_accept).toBe(6);
+    expect(await thresholds()).toMatchObject({ pending_accept: 6, pending_cancellation: 1 });
   });
 });
 

@@ -132,6 +132,44 @@ describe('GET /metrics', () => {
     expect(sample(text, returns('closed'))).toBe(1);
   });
 
+  test('open holds and cancellation requests are counted by store and age, zeros included', async () => {
+    const server = await serve();
+    const holds = (age: string) => `fulfil_open_holds{store="default",age="${age}"}`;
+    const requests = (age: string) =>
+      `fulfil_open_cancellation_requests{store="default",age="${age}"}`;
+    let text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).toContain('# TYPE fulfil_open_holds gauge');
+    for (const age of ['under_1h', '1h_to_4h', '4h_to_24h', 'over_24h']) {
+      expect(sample(text, holds(age)), age).toBe(0);
+      expect(sample(text, requests(age)), age).toBe(0);
+    }
+    expect(sample(text, 'fulfil_open_holds{store="other",age="over_24h"}')).toBe(0);
+    const held = await call(server, 'POST', '/V1/salesOrder/hold', {
+      token: TOKENS.all,
+      json: { hold: { sales_order_number: '000123', handle: 'pay', reason: 'awaiting_payment' } },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    await advance(server, '100001002-1', 'pending_allocation');
+    const canceled = await call(server, 'POST', '/V1/salesOrder/cancel', {
+      token: TOKENS.all,
+      json: { cancellation: { sales_order_number: '100001002', reason: 'customer' } },
+    });
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+    text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, holds('under_1h'))).toBe(1);
+    expect(sample(text, requests('under_1h'))).toBe(1);
+    server.clock.advance(2 * 3_600_000);
+    text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, holds('under_1h'))).toBe(0);
+    expect(sample(text, holds('1h_to_4h'))).toBe(1);
+    expect(sample(text, requests('1h_to_4h'))).toBe(1);
+    server.clock.advance(30 * 3_600_000);
+    text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, holds('over_24h'))).toBe(1);
+    expect(sample(text, requests('over_24h'))).toBe(1);
+    expect(sample(text, requests('4h_to_24h'))).toBe(0);
+  });
+
   test('an abandoned order leaves the failed queue depth; the failures are counted by state', async () => {
     const server = await serve();
     const failedDepth = 'fulfil_queue_depth{store="default",queue="failed"}';
