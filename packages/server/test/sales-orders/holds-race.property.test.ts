@@ -1,18 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createEngine, type Engine, type Repository } from '@fulfil/core';
 import { fixtures, skipUnless } from '@fulfil/core/testing';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runCount } from '../couriers/at-most-one-label.js';
+import { expectCleanStop, useServerPair } from '../scale-out/server-pair.js';
 import {
-  killAll,
   postgresDatabase,
   type ServerProcess,
   sqliteDatabase,
-  startServer,
   type TestDatabase,
-  writeSeed,
 } from '../scale-out/support.js';
 import { expectRaceKeptTheRules } from './holds-race-checks.js';
 import {
@@ -41,8 +36,16 @@ import {
  * every step that did something its one timeline entry.
  */
 
-/** Runs of the property: each a fresh set of orders; the servers stay up for all of them. */
-const RUNS = 20;
+/**
+ * Runs of the property, each on a fresh set of orders, the servers up for all of them: 20 in CI
+ * (the written plan and 19 random ones: 60 orders), ten times more with `FULFIL_LONG=1`.
+ */
+const RUNS = runCount(20);
+/**
+ * A bound on them, shrinking included (a failure shrinks through the servers too), well above
+ * the under-a-second a run takes, so that a failure is reported rather than timed out.
+ */
+const TIME_LIMIT_MS = RUNS * 5_000;
 
 interface Answer {
   status: number;
@@ -75,39 +78,14 @@ function expectStatus(answer: Answer, status: number, what: string): void {
 
 function describeHoldsRace(title: string, makeDatabase: () => Promise<TestDatabase>): void {
   describe(title, () => {
-    let dir: string;
-    let database: TestDatabase;
-    let servers: ServerProcess[] = [];
-    let repository: Repository;
-    let engine: Engine;
+    // No courier warehouse, so no courier loop.
+    const pair = useServerPair(makeDatabase, raceSeed, ['--courier-interval', '0']);
     /** Every fulfillment order of the store, over all runs: what stock is summed over. */
     const every: string[] = [];
     let run = 0;
     /** What the runs came to, over all of them: the outcomes a race must have reached. */
     const reached = new Set<string>();
-    const server = (index: number) => servers[index % servers.length] as ServerProcess;
-
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'fulfil-holds-race-'));
-      database = await makeDatabase();
-      const seedFile = await writeSeed(dir, raceSeed());
-      // Both start at once: the second migrates while the first does (they take turns). No
-      // courier warehouse, so no courier loop.
-      const quiet = ['--courier-interval', '0'];
-      servers = await Promise.all([
-        startServer(['--db', database.url, '--seed', seedFile, ...quiet]),
-        startServer(['--db', database.url, ...quiet]),
-      ]);
-      repository = await database.open();
-      engine = createEngine({ repository });
-    }, 60_000);
-
-    afterAll(async () => {
-      await killAll();
-      await engine?.close();
-      await database?.drop();
-      if (dir) await rm(dir, { recursive: true, force: true });
-    }, 30_000);
+    const server = (index: number) => pair.servers[index % pair.servers.length] as ServerProcess;
 
     /** Takes the run's orders in through the servers and brings each to its stage. */
     async function placeOrders(stages: readonly number[]): Promise<Placed[]> {
@@ -156,60 +134,62 @@ function describeHoldsRace(title: string, makeDatabase: () => Promise<TestDataba
       return placed;
     }
 
-    it('no line both shipped and canceled; stock = received - shipped; one timeline entry per applied step', async () => {
-      await fc.assert(
-        fc.asyncProperty(plan, async ({ stages, actors }) => {
-          run += 1;
-          const placed = await placeOrders(stages);
-          /** Request id → the timeline action it may have written, for the 200s. */
-          const answered = new Map<string, string>();
-          let sent = 0;
-          async function send(step: Step): Promise<void> {
-            const [token, path, body] = requestOf(
-              step.op,
-              placed[step.order] as Placed,
-              step.handle,
+    it(
+      'no line both shipped and canceled; stock = received - shipped; one timeline entry per applied step',
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(plan, async ({ stages, actors }) => {
+            run += 1;
+            const placed = await placeOrders(stages);
+            /** Request id → the timeline action it may have written, for the 200s. */
+            const answered = new Map<string, string>();
+            let sent = 0;
+            async function send(step: Step): Promise<void> {
+              const [token, path, body] = requestOf(
+                step.op,
+                placed[step.order] as Placed,
+                step.handle,
+              );
+              sent += 1;
+              const id = raceRequestId(run, sent);
+              const answer = await post(server(step.server), token, path, body, id);
+              // A refusal is a 4xx naming why; never a 5xx, whatever raced with it.
+              expect(answer.status, `${step.op} ${answer.text}`).toBeLessThan(500);
+              if (answer.status === 200) answered.set(id, ACTION_OF[step.op]);
+            }
+            await Promise.all(
+              actors.map(async (steps) => {
+                for (const step of steps) await send(step);
+              }),
             );
-            sent += 1;
-            const id = raceRequestId(run, sent);
-            const answer = await post(server(step.server), token, path, body, id);
-            // A refusal is a 4xx naming why; never a 5xx, whatever raced with it.
-            expect(answer.status, `${step.op} ${answer.text}`).toBeLessThan(500);
-            if (answer.status === 200) answered.set(id, ACTION_OF[step.op]);
-          }
-          await Promise.all(
-            actors.map(async (steps) => {
-              for (const step of steps) await send(step);
-            }),
-          );
-          await expectRaceKeptTheRules(repository, engine, { placed, answered, every }, reached);
-        }),
-        {
-          numRuns: RUNS,
-          examples: [[EVERY_OUTCOME]],
-          // A failure is shrunk through the servers too: bounded, so that CI gets its report.
-          interruptAfterTimeLimit: 150_000,
-          markInterruptAsFailure: true,
-        },
-      );
-      // The races did reach every outcome, not only refusals.
-      expect([...reached].sort()).toEqual(OUTCOMES);
-    }, 300_000);
+            await expectRaceKeptTheRules(
+              pair.repository,
+              pair.engine,
+              { placed, answered, every },
+              reached,
+            );
+          }),
+          {
+            numRuns: RUNS,
+            examples: [[EVERY_OUTCOME]],
+            interruptAfterTimeLimit: TIME_LIMIT_MS,
+            markInterruptAsFailure: true,
+          },
+        );
+        // The races did reach every outcome, not only refusals.
+        expect([...reached].sort()).toEqual(OUTCOMES);
+      },
+      TIME_LIMIT_MS + 60_000,
+    );
 
     it('both processes served the races, neither logged an error, and both stop on SIGTERM with exit 0', async () => {
-      for (const process of servers) {
+      for (const process of pair.servers) {
         const served = process
           .logLines()
           .filter((line) => line.msg === 'request' && isRaceRequest(line.request_id as string));
         expect(served.length, `race steps served by process ${process.pid}`).toBeGreaterThan(0);
       }
-      const errors = servers.flatMap((process) =>
-        process
-          .logLines()
-          .filter((line) => line.level === 'error' || (line.status as number) >= 500),
-      );
-      expect(errors).toEqual([]);
-      expect(await Promise.all(servers.map((process) => process.stop('SIGTERM')))).toEqual([0, 0]);
+      await expectCleanStop(pair.servers);
     }, 30_000);
   });
 }
