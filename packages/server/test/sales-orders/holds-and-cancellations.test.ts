@@ -420,3 +420,35 @@ test("the operator's cancel follows the same rules: accepted lines are requested
   expect(await reserved(server, 'SKU-1')).toBe(0);
   expect((await view(server, '800006')).status).toBe('canceled');
 });
+
+test('a line of an open request canceled at once while held leaves the request, which asks only for the rest; when none is left it is closed accepted', async () => {
+  const server = await startServer();
+  const { number, lines } = await takeIn(server, '800007');
+  const [one, two] = lines as [Line, Line];
+  await act(server, 'accept', PARTNER, { order: { order_id: number, items: lines } });
+  const requested = await post(server, '/V1/salesOrder/cancel', CHANNEL, {
+    cancellation: { sales_order_number: '800007', reason: 'customer' },
+  });
+  expect(requested.body.cancellation_requests[0].items).toHaveLength(2);
+  const held = await post(server, '/V1/salesOrder/hold', CHANNEL, {
+    hold: { sales_order_number: '800007', handle: 'h', reason: 'high_risk_of_fraud' },
+  });
+  expect(held.status, held.text).toBe(200);
+  // Held, no partner can ship it: the line is canceled now, and the request no longer asks for it.
+  const lineOf = (line: Line) => [{ fulfillment_order_number: number, item_id: line.item_id }];
+  const first = await post(server, '/V1/salesOrder/cancel', CHANNEL, {
+    cancellation: { sales_order_number: '800007', reason: 'fraud', items: lineOf(one) },
+  });
+  expect(first.status, first.text).toBe(200);
+  expect(first.body.cancellation_requests).toEqual([
+    expect.objectContaining({ status: 'open', items: [expect.objectContaining(two)] }),
+  ]);
+  const second = await post(server, '/V1/salesOrder/cancel', CHANNEL, {
+    cancellation: { sales_order_number: '800007', reason: 'fraud', items: lineOf(two) },
+  });
+  expect(second.body.cancellation_requests).toEqual([
+    expect.objectContaining({ status: 'accepted', answered_by: 'channel' }),
+  ]);
+  expect(await reserved(server, 'SKU-1')).toBe(0);
+  expect(await reserved(server, 'SKU-2')).toBe(0);
+});

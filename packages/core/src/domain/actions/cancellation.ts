@@ -167,18 +167,23 @@ function replaceLast(
 }
 
 /**
- * An open request none of whose lines is left to cancel (all of them canceled at once, the order
- * being out of its partner's hands) is closed as accepted: what it asked for is done.
+ * The open request once lines of it were canceled at once (the order being out of its partner's
+ * hands, as when held): it no longer asks for those, so that the partner is never asked to
+ * cancel a line that is canceled already; when none is left it is closed as accepted, what it
+ * asked for being done.
  */
 function settleOpenRequest(order: FulfillmentOrder, by: string, now: Timestamp): FulfillmentOrder {
   const open = openRequest(order);
   if (!open) return order;
-  const left = order.items.some(
-    (item) => open.item_ids.includes(item.id) && canApply('cancel', item.status),
+  const left = open.item_ids.filter((id) =>
+    order.items.some((item) => item.id === id && canApply('cancel', item.status)),
   );
-  if (left) return order;
-  const closed = { ...open, status: 'accepted' as const, answered_by: by, answered_at: now };
-  return { ...order, cancellation_requests: replaceLast(order, closed, false) };
+  if (left.length === open.item_ids.length) return order;
+  const settled =
+    left.length === 0
+      ? { ...open, status: 'accepted' as const, answered_by: by, answered_at: now }
+      : { ...open, item_ids: left };
+  return { ...order, cancellation_requests: replaceLast(order, settled, false) };
 }
 
 /** Checks an answer may be given: the order is in the flow and not held. */
