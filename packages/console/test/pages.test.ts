@@ -10,7 +10,7 @@ import {
   WIDTHS,
   withConsole,
 } from './browser.js';
-import { orderOf, shipByCourier, walkThrough } from './scenarios.js';
+import { accept, orderOf, shipByCourier, walkThrough } from './scenarios.js';
 
 /**
  * Every page, at a laptop's width and at a phone's: axe-core finds no serious or critical
@@ -26,6 +26,7 @@ const DOCUMENTED = new Set([
   'orders',
   'order',
   'failed',
+  'holds',
   'returns',
   'return',
   'tokens',
@@ -102,6 +103,18 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
             reason: 'damaged',
           },
         ],
+      });
+      later();
+      // A hold awaiting payment, and a customer's cancel its partner has not answered yet.
+      await server.adminApi('POST', 'stores/default/sales-orders/550000001/hold', {
+        handle: 'payment-check',
+        reason: 'awaiting_payment',
+        note: 'Card declined; the customer pays by bank transfer',
+      });
+      await accept(server, '710000001-1');
+      later();
+      await server.adminApi('POST', 'stores/default/sales-orders/710000001/cancel', {
+        reason: 'customer',
       });
       later();
       await server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {
