@@ -301,7 +301,8 @@ export async function creditReturnGoods(
       return creditReturn(record, credit, {
         now: at,
         shipping_paid: orders.reduce((sum, order) => sum + (order.amounts.shipping_amount ?? 0), 0),
-        shipping_refunded: others
+        // Its own earlier credit notes refunded shipping too, not only the other returns'.
+        shipping_refunded: [record, ...others]
           .flatMap((entry) => entry.credits)
           .reduce((sum, entry) => sum + entry.shipping_refund_incl_tax, 0),
       });

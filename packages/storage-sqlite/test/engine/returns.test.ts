@@ -168,6 +168,40 @@ describe('returns in the engine', () => {
     ]);
   });
 
+  it("a return credited in two notes refunds the sales order's shipping once, counting its own first note", async () => {
+    const order = await shipped(h, '710');
+    const item = order.items[0]?.id as number;
+    await open(order, 2);
+    const receive = (receipt_number: string) =>
+      h.engine.receiveReturn(h.partnerA, {
+        receipt: {
+          rma_number: 'RMA-1',
+          receipt_number,
+          items: [{ item_id: item, qty_restocked: 1 }],
+        },
+      });
+    const credit = (credit_note_number: string, shipping_refund_incl_tax: number) =>
+      h.engine.creditReturn(h.erp, {
+        credit: {
+          rma_number: 'RMA-1',
+          credit_note_number,
+          items: [{ item_id: item }],
+          shipping_refund_incl_tax,
+        },
+      });
+    await receive('RCV-1');
+    await credit('CN-1', 2.5);
+    await receive('RCV-2');
+    // 5 of shipping paid, 2.5 refunded by CN-1: 5 more would refund 7.5.
+    const over = await domainError(credit('CN-2', 5));
+    expect(over.code).toBe('credit_mismatch');
+    expect(over.errors.map((e) => e.message)).toEqual([
+      '%fieldName must be at most 2.5000: the shipping the sales order paid less what its credits refunded.',
+    ]);
+    const second = await credit('CN-2', 2.5);
+    expect(second.credits.map((c) => c.shipping_refund_incl_tax)).toEqual([2.5, 2.5]);
+  });
+
   it('refuses lines that did not ship, and every refusal changes nothing', async () => {
     const [order] = await h.engine.intake('default', salesOrder('701', [{ sku: 'SKU-1', qty: 1 }]));
     const before = await h.snapshot();

@@ -11,7 +11,7 @@ export interface CreditContext {
   now: Timestamp;
   /** The shipping the sales order paid, tax included, over all its fulfillment orders. */
   shipping_paid: Money;
-  /** The shipping every other credit of the sales order's returns already refunded. */
+  /** The shipping every credit of the sales order's returns (this one's among them) already refunded. */
   shipping_refunded: Money;
 }
 
