@@ -55,8 +55,8 @@ describe('returns in the console', { timeout: 60_000, ...browserOrSkip }, () => 
     await dialog.getByRole('button', { name: 'Cancel return' }).click();
     await expect.poll(async () => (await read('RMA-UI-1')).status).toBe('canceled');
     // Canceled, it offers no cancel any more.
+    await expect.poll(() => page.getByRole('button', { name: 'Cancel return' }).count()).toBe(0);
     await page.getByText('Canceled').first().waitFor();
-    expect(await page.getByRole('button', { name: 'Cancel return' }).count()).toBe(0);
     const timeline = (await orderOf(running.server, '530000001-1')).timeline;
     expect(timeline.at(-1)).toMatchObject({ action: 'return_cancel', reason: 'customer kept it' });
   });

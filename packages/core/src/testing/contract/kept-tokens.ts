@@ -93,6 +93,9 @@ export function keptTokensContract(h: ContractHarness): void {
         expect(await seen[seen.length - 1]).toBe('2026-02-01 00:00:00');
       } finally {
         stop();
+        // A notification heard late (Postgres) may have started a read: let it end before the
+        // repository closes, or it fails unheard.
+        await Promise.allSettled(seen);
       }
     });
 
