@@ -26,8 +26,34 @@ describe('lists and forms', { timeout: 60_000, ...browserOrSkip }, () => {
     const { page } = tab;
     await page.getByLabel('Order number, customer name or e-mail').fill('Giulia Rossi');
     await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^1 order\b/);
     await page.getByRole('link', { name: '510000001-1' }).waitFor();
-    expect(await page.getByText(/^1 order\b/).count()).toBe(1);
+  });
+
+  test('a search made while another loads is kept; the late answer of the other never shows', async () => {
+    tab = await openAt(running, '#/default/orders');
+    const { page } = tab;
+    await page.getByRole('status').first().waitFor();
+    // The SKU-2 search answers late: the operator has searched BULK-1 meanwhile.
+    let late!: () => void;
+    const held = new Promise<void>((resolve) => {
+      late = resolve;
+    });
+    await page.route(/\/admin\/api\/stores\/default\/orders\?.*sku=SKU-2/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByLabel('SKU', { exact: true }).fill('SKU-2');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByLabel('SKU', { exact: true }).fill('BULK-1');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^3 orders/);
+    late();
+    await page.waitForResponse(/sku=SKU-2/);
+    // The answer to SKU-2 came after BULK-1's: the list stays BULK-1's, as its chip says.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))');
+    expect(await page.getByRole('status').first().textContent()).toMatch(/^3 orders/);
+    expect(await page.getByRole('link', { name: '700000001-1' }).count()).toBe(1);
   });
 
   test('a bulk confirmation names its count, has no "Cancel", and never outlives its filter', async () => {

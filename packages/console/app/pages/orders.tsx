@@ -1,5 +1,5 @@
 import type { OrderStatus, QueueName } from '@fulfil/core';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type OrderPage, query, seg, type Warehouse } from '../api.js';
 import { may, type StorePageProps, useCurrency } from '../context.js';
 import { href, navigate } from '../router.js';
@@ -10,8 +10,9 @@ import { EmptyState } from '../ui/empty-state.js';
 import { Field } from '../ui/field.js';
 import { FilterBar } from '../ui/filter-bar.js';
 import { capped } from '../ui/format.js';
-import { useAction, useLoad } from '../ui/load.js';
+import { useLoad } from '../ui/load.js';
 import { Page } from '../ui/page.js';
+import { usePagedList } from '../ui/paged.js';
 import { QUEUE, STATUS } from '../ui/words.js';
 import { Bulk } from './bulk.js';
 import {
@@ -115,33 +116,32 @@ export function OrdersPage({ store, params, role }: StorePageProps) {
   const filter = filterOf(params);
   const filterKey = JSON.stringify(filter);
   const [form, setForm] = useState(filter);
-  // Back and forward change the filter under the page: the form follows.
-  useEffect(() => setForm(filterOf(params)), [filterKey]);
-  const [pages, setPages] = useState<OrderPage[]>([]);
+  /** The filter this page navigated to last: its arrival must not undo what was typed since. */
+  const applied = useRef(filter);
+  // Back and forward (or a link) change the filter under the page: the form follows.
+  useEffect(() => {
+    if (!sameFilter(filter, applied.current)) setForm(filter);
+    applied.current = filter;
+  }, [filterKey]);
   const [round, setRound] = useState(0);
-  const load = useAction();
   const currency = useCurrency(store);
   const warehouses = useLoad(
     () => api<{ warehouses: Warehouse[] }>('GET', `stores/${seg(store)}/warehouses`),
     store,
   );
-  const path = (after?: string) =>
-    `stores/${seg(store)}/orders${query({ ...filter, after, limit: 50 })}`;
-  useEffect(() => {
-    setPages([]);
-    load.run(() => api<OrderPage>('GET', path())).then((page) => page && setPages([page]));
-  }, [store, filterKey, round]);
+  const list = usePagedList(
+    (after) =>
+      api<OrderPage>('GET', `stores/${seg(store)}/orders${query({ ...filter, after, limit: 50 })}`),
+    `${store} ${filterKey} ${round}`,
+  );
+  const { pages } = list;
   const last = pages[pages.length - 1];
-  const more = async () => {
-    if (!last?.next) return;
-    const page = await load.run(() => api<OrderPage>('GET', path(last.next as string)));
-    if (page) setPages((shown) => [...shown, page]);
-  };
   const apply = (next: OrderFilter) => {
     const chosen = Object.fromEntries(
       Object.entries(next).filter(([, value]) => value?.trim()),
     ) as Record<string, string>;
     setForm(chosen);
+    applied.current = chosen;
     navigate(href([store, 'orders'], chosen));
   };
   const orders = pages.flatMap((page) => page.orders);
@@ -163,7 +163,7 @@ export function OrdersPage({ store, params, role }: StorePageProps) {
         />
         <FilterBar chips={chips} onClearAll={() => apply({})} />
       </Card>
-      <ErrorBanner error={load.error} />
+      <ErrorBanner error={list.error} />
       <Card flush label="Orders found">
         {pages[0] && (
           <p role="status" class="list-count">
@@ -187,7 +187,7 @@ export function OrdersPage({ store, params, role }: StorePageProps) {
         )}
         {last?.next && (
           <div class="list-more">
-            <Button onClick={more} busy={load.busy}>
+            <Button onClick={list.more} busy={list.busy}>
               Show more
             </Button>
           </div>
