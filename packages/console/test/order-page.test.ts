@@ -40,7 +40,7 @@ describe('the order page', { timeout: 60_000, ...browserOrSkip }, () => {
     return value;
   }
 
-  const INTERVENTIONS = /^(Requeue|Abandon|Cancel|Fail)( order)?$/;
+  const INTERVENTIONS = /^(Requeue|Abandon|Cancel|Fail)( order)?$|^Hold$/;
 
   /** The intervention buttons the page offers, once the order has loaded. */
   async function interventions(number: string): Promise<string[]> {
@@ -62,9 +62,10 @@ describe('the order page', { timeout: 60_000, ...browserOrSkip }, () => {
       reason: 'unreachable',
     });
     await running.server.adminApi('POST', `stores/default/orders/${abandoned}/abandon`, {});
+    // Failed, if abandoned: no hold either, as the server would refuse it.
     expect(await interventions(abandoned)).toEqual(['Cancel order']);
 
-    expect(await interventions('500000001-1')).toEqual(['Cancel order', 'Fail order']);
+    expect(await interventions('500000001-1')).toEqual(['Cancel order', 'Fail order', 'Hold']);
   });
 
   test('tells every step in words, newest first, with the details the admin API has', async () => {

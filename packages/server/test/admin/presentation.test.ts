@@ -19,7 +19,13 @@ describe('the order detail', () => {
     const act = (number: string, action: string, json: unknown = {}) =>
       adminCall(server, 'POST', `/stores/default/orders/${number}/${action}`, { secret, json });
 
-    expect(await actions('100001002-1')).toEqual(['fail', 'cancel', 'allow_partial', 'move_lines']);
+    expect(await actions('100001002-1')).toEqual([
+      'fail',
+      'cancel',
+      'hold',
+      'allow_partial',
+      'move_lines',
+    ]);
     await act('100001002-1', 'fail', { reason: 'no such street' });
     expect(await actions('100001002-1')).toEqual([
       'requeue',

@@ -1,4 +1,4 @@
-import type { HoldReason, OrderStatus } from '@fulfil/core';
+import type { HoldReason } from '@fulfil/core';
 import { useState } from 'preact/hooks';
 import { api, type OrderDetail, seg } from '../../api.js';
 import { useConsole } from '../../context.js';
@@ -15,13 +15,6 @@ import { CANCELLATION_REASON, CANCELLATION_STATUS, HOLD_REASON } from '../../ui/
 
 type Hold = OrderDetail['holds'][number];
 type Request = OrderDetail['cancellation_requests'][number];
-
-/** The statuses a hold applies to: no line of the order allocated yet. */
-const HOLDABLE = new Set<OrderStatus>([
-  'pending_accept',
-  'partially_accepted',
-  'pending_allocation',
-]);
 
 // The console takes only types from core: its list of reasons comes from their words.
 const HOLD_REASONS = Object.keys(HOLD_REASON) as HoldReason[];
@@ -172,7 +165,7 @@ export function HoldsCard({
   const release = useAction();
   const active = detail.holds.filter((hold) => hold.released_at === null);
   const requests = detail.cancellation_requests;
-  const holdable = operator && HOLDABLE.has(detail.order.status);
+  const holdable = operator && detail.actions.includes('hold');
   if (!holdable && active.length === 0 && requests.length === 0) return null;
   const releaseOf = (hold: Hold) => () =>
     release.run(async () => {

@@ -1,15 +1,20 @@
 import { isDomainError } from '../errors.js';
 import type { Timestamp } from '../timestamp.js';
 import type { FulfillmentOrder, ItemStatus } from '../types.js';
+import { whyNotHoldable } from './holds.js';
 import { abandon, cancel, type DecisionSite, fail, requeue } from './operator.js';
 import type { ActionOutcome } from './outcome.js';
 
-/** What an operator may do to one order (docs/admin-api.md), by the name of its admin route. */
+/**
+ * What an operator may do to one order (docs/admin-api.md), by the name of its admin route;
+ * `hold` is its sales order's hold, which takes this order.
+ */
 export type Intervention =
   | 'fail'
   | 'requeue'
   | 'abandon'
   | 'cancel'
+  | 'hold'
   | 'allow_partial'
   | 'move_lines'
   | 'correct_tracks';
@@ -59,6 +64,7 @@ export function interventionsFor(order: FulfillmentOrder, now: Timestamp): Inter
     (name) => applies(OPERATOR_DECISIONS[name], order, now),
   );
   const others: [Intervention, boolean][] = [
+    ['hold', whyNotHoldable(order) === null],
     ['allow_partial', order.items.some((item) => UNSHIPPED.includes(item.status))],
     ['move_lines', order.items.some((item) => item.status === 'pending_accept')],
     ['correct_tracks', order.shipments.length > 0],
