@@ -190,13 +190,20 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
 
   async listWarehouses(storeId: number, codes?: readonly string[] | null): Promise<Warehouse[]> {
     if (codes && codes.length === 0) return [];
-    const rows = await this.#db
-      .selectFrom('warehouses')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .$if(codes != null, (qb) => qb.where('code', 'in', codes ?? []))
-      .orderBy('code')
-      .execute();
+    const some = codes != null;
+    const { rows } = await this.#prepared.runWithLists(
+      this.#db,
+      some ? 'warehouses by code' : 'warehouses',
+      [storeId],
+      some ? [codes] : [],
+      (db, argument, listed) =>
+        db
+          .selectFrom('warehouses')
+          .selectAll()
+          .where('store_id', '=', argument<number>(0))
+          .$if(some, (qb) => qb.where('code', 'in', listed<string>(0)))
+          .orderBy('code'),
+    );
     return rows.map(decodeWarehouse);
   }
 
@@ -232,7 +239,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   }
 
   listStock(query: StockQuery): Promise<StockLevel[]> {
-    return stockSql.listStock(this.#db, query);
+    return stockSql.listStock(this.#db, this.#prepared, query);
   }
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────
@@ -504,7 +511,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   }
 
   knownSalesOrders(storeId: number, salesOrderNumbers: readonly string[]): Promise<string[]> {
-    return knownSalesOrders(this.#db, storeId, salesOrderNumbers);
+    return knownSalesOrders(this.#db, this.#prepared, storeId, salesOrderNumbers);
   }
 
   listCourierDue(now: Timestamp, limit: number): Promise<number[]> {

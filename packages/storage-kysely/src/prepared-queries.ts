@@ -16,6 +16,22 @@ class Argument {
 /** The argument at `index` of `PreparedQueries.run`, typed as the column it is compared with. */
 export type ArgumentOf = <T>(index: number) => T;
 
+/** The stand-ins of the `k`-th list of `PreparedQueries.runWithLists`, for an `in (…)`. */
+export type ListedOf = <T>(k: number) => T[];
+
+/**
+ * `values` padded to a power of two by repeating the last one, which never changes what an
+ * `in (…)` matches: lists of any length take one of a few shapes.
+ */
+export function paddedList<T>(values: readonly T[]): T[] {
+  const padded = [...values];
+  const last = values[values.length - 1] as T;
+  let size = 1;
+  while (size < values.length) size *= 2;
+  while (padded.length > 0 && padded.length < size) padded.push(last);
+  return padded;
+}
+
 interface Compiled {
   sql: string;
   query: RootOperationNode;
@@ -64,5 +80,33 @@ export class PreparedQueries {
       ),
     };
     return db.executeQuery(bound);
+  }
+
+  /**
+   * `run` for a query with `in (…)` lists (each not empty): each list is padded
+   * ({@link paddedList}), so that lists of any length are compiled once per power of two; the
+   * stand-ins of list `k` come from `listed(k)`, after the arguments of `args`.
+   */
+  runWithLists<R>(
+    db: Kysely<Database>,
+    name: string,
+    args: readonly unknown[],
+    lists: readonly (readonly unknown[])[],
+    build: (db: Kysely<Database>, argument: ArgumentOf, listed: ListedOf) => Compilable<R>,
+  ): Promise<QueryResult<R>> {
+    const all = [...args];
+    const starts: number[] = [];
+    const sizes: number[] = [];
+    for (const list of lists) {
+      const padded = paddedList(list);
+      starts.push(all.length);
+      sizes.push(padded.length);
+      all.push(...padded);
+    }
+    const listed = (argument: ArgumentOf) => (k: number) =>
+      Array.from({ length: sizes[k] ?? 0 }, (_, i) => argument((starts[k] ?? 0) + i)) as never;
+    return this.run(db, `${name} [${sizes.join(',')}]`, all, (db, argument) =>
+      build(db, argument, listed(argument)),
+    );
   }
 }

@@ -91,17 +91,24 @@ export async function insertSalesOrders(
 
 export async function findSalesOrders(
   db: Db,
+  prepared: PreparedQueries,
   storeId: number,
   numbers: readonly string[],
 ): Promise<SalesOrderRecord[]> {
   const found: SalesOrderRecord[] = [];
   for (const slice of chunk([...new Set(numbers)], IN_LIST_SIZE)) {
-    const rows = await db
-      .selectFrom('sales_orders')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .where('sales_order_number', 'in', slice)
-      .execute();
+    const { rows } = await prepared.runWithLists(
+      db,
+      'sales orders by number',
+      [storeId],
+      [slice],
+      (db, argument, listed) =>
+        db
+          .selectFrom('sales_orders')
+          .selectAll()
+          .where('store_id', '=', argument<number>(0))
+          .where('sales_order_number', 'in', listed<string>(0)),
+    );
     found.push(...rows.map(decodeSalesOrder));
   }
   return found;

@@ -38,7 +38,7 @@ export class SalesOrderQueries extends AdminQueries {
   }
 
   findSalesOrders(storeId: number, numbers: readonly string[]): Promise<SalesOrderRecord[]> {
-    return salesOrderSql.findSalesOrders(this.#db, storeId, numbers);
+    return salesOrderSql.findSalesOrders(this.#db, this.#prepared, storeId, numbers);
   }
 
   salesOrdersById(ids: readonly number[]): Promise<SalesOrderRecord[]> {

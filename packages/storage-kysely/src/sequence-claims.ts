@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
+import type { PreparedQueries } from './prepared-queries.js';
 
 /**
  * Claims numbers of many sales orders' sequences in one set-based upsert per batch: each row adds
@@ -79,17 +80,24 @@ export async function nextSequence(
 /** Which of these sales orders the store has claimed a sequence of (`knownSalesOrders`). */
 export async function knownSalesOrders(
   db: Kysely<Database>,
+  prepared: PreparedQueries,
   storeId: number,
   salesOrderNumbers: readonly string[],
 ): Promise<string[]> {
   const known: string[] = [];
   for (const slice of chunk([...new Set(salesOrderNumbers)], IN_LIST_SIZE)) {
-    const rows = await db
-      .selectFrom('sales_order_sequences')
-      .select('sales_order_number')
-      .where('store_id', '=', storeId)
-      .where('sales_order_number', 'in', slice)
-      .execute();
+    const { rows } = await prepared.runWithLists(
+      db,
+      'known sales orders',
+      [storeId],
+      [slice],
+      (db, argument, listed) =>
+        db
+          .selectFrom('sales_order_sequences')
+          .select('sales_order_number')
+          .where('store_id', '=', argument<number>(0))
+          .where('sales_order_number', 'in', listed<string>(0)),
+    );
     for (const row of rows) known.push(row.sales_order_number);
   }
   return known;

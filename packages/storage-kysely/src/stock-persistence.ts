@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
+import type { PreparedQueries } from './prepared-queries.js';
 
 /** An absolute on-hand quantity of one sku at one warehouse. */
 export interface StockEntry {
@@ -118,7 +119,11 @@ export async function adjustStock(
   );
 }
 
-export async function listStock(db: Kysely<Database>, query: StockQuery): Promise<StockLevel[]> {
+export async function listStock(
+  db: Kysely<Database>,
+  prepared: PreparedQueries,
+  query: StockQuery,
+): Promise<StockLevel[]> {
   if (query.warehouses && query.warehouses.length === 0) return [];
   if (query.skus && query.skus.length === 0) return [];
   const levels: StockLevel[] = [];
@@ -126,19 +131,29 @@ export async function listStock(db: Kysely<Database>, query: StockQuery): Promis
   const slices: (readonly string[] | undefined)[] = query.skus
     ? chunk([...new Set(query.skus)], IN_LIST_SIZE)
     : [undefined];
+  const inWarehouses = query.warehouses !== null;
+  const ofSku = query.sku !== undefined;
   for (const skus of slices) {
-    const rows = await db
-      .selectFrom('stock')
-      .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
-      .where('store_id', '=', query.store_id)
-      .$if(query.warehouses !== null, (qb) =>
-        qb.where('warehouse_code', 'in', query.warehouses ?? []),
-      )
-      .$if(query.sku !== undefined, (qb) => qb.where('sku', '=', query.sku ?? ''))
-      .$if(skus !== undefined, (qb) => qb.where('sku', 'in', skus ?? []))
-      .orderBy('warehouse_code')
-      .orderBy('sku')
-      .execute();
+    const name = `stock${inWarehouses ? ' in warehouses' : ''}${ofSku ? ' of sku' : ''}${skus ? ' of skus' : ''}`;
+    const lists = [...(query.warehouses ? [query.warehouses] : []), ...(skus ? [skus] : [])];
+    const { rows } = await prepared.runWithLists(
+      db,
+      name,
+      [query.store_id, query.sku ?? ''],
+      lists,
+      (db, argument, listed) =>
+        db
+          .selectFrom('stock')
+          .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+          .where('store_id', '=', argument<number>(0))
+          .$if(inWarehouses, (qb) => qb.where('warehouse_code', 'in', listed<string>(0)))
+          .$if(ofSku, (qb) => qb.where('sku', '=', argument<string>(1)))
+          .$if(skus !== undefined, (qb) =>
+            qb.where('sku', 'in', listed<string>(inWarehouses ? 1 : 0)),
+          )
+          .orderBy('warehouse_code')
+          .orderBy('sku'),
+    );
     for (const row of rows) {
       levels.push({
         warehouse_code: row.warehouse_code,

@@ -69,4 +69,29 @@ describe('prepared queries', () => {
     const codes = await db.selectFrom('stores').select('code').orderBy('code').execute();
     expect(codes.map((row) => row.code)).toEqual(['b', 'z']);
   });
+
+  it('compiles an in (…) list once per power of two of its length, matching exactly its values', async () => {
+    await db
+      .insertInto('stores')
+      .values(['c', 'd', 'e'].map((code) => ({ code, settings: '{}' })))
+      .execute();
+    compiled = 0;
+    const prepared = new PreparedQueries();
+    const storesIn = async (codes: string[]) =>
+      (
+        await prepared.runWithLists(db, 'stores by code', [], [codes], (trx, _, listed) =>
+          trx
+            .selectFrom('stores')
+            .select('code')
+            .where('code', 'in', listed<string>(0))
+            .orderBy('code'),
+        )
+      ).rows.map((row) => row.code);
+    expect(await storesIn(['e', 'a', 'c'])).toEqual(['a', 'c', 'e']);
+    expect(await storesIn(['b', 'z', 'd', 'y'])).toEqual(['b', 'd']);
+    expect(compiled).toBe(1);
+    expect(await storesIn(['a', 'b', 'c', 'd', 'e'])).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(await storesIn(['b'])).toEqual(['b']);
+    expect(compiled).toBe(3);
+  });
 });

@@ -94,26 +94,29 @@ function takenInUnknown(number: string, prefix: string): DomainError {
   );
 }
 
-/** The views of sales orders, each with all its fulfillment orders and returns, read in `tx`. */
+/**
+ * The views of sales orders, each with all its fulfillment orders and returns, read in `tx`.
+ * Those `created` in `tx` (with their fulfillment orders) are not read again: they have no
+ * returns yet.
+ */
 export async function viewsOf(
   tx: RepositoryTx,
   storeId: number,
   records: readonly SalesOrderRecord[],
-  known: ReadonlyMap<string, readonly FulfillmentOrder[]> = new Map(),
+  created: ReadonlyMap<string, readonly FulfillmentOrder[]> = new Map(),
 ): Promise<Map<string, SalesOrderResource>> {
   const missing = records
     .map((record) => record.sales_order_number)
-    .filter((number) => !known.has(number));
+    .filter((number) => !created.has(number));
   const orders = new Map<string, FulfillmentOrder[]>();
-  for (const [number, list] of known) orders.set(number, [...list]);
+  for (const [number, list] of created) orders.set(number, [...list]);
   for (const order of await tx.listSalesOrderFulfillments(storeId, missing)) {
     const list = orders.get(order.sales_order_number) ?? [];
     list.push(order);
     orders.set(order.sales_order_number, list);
   }
   const returns = new Map<string, ReturnRecord[]>();
-  const numbers = records.map((record) => record.sales_order_number);
-  for (const entry of await tx.listSalesOrderReturns(storeId, numbers)) {
+  for (const entry of await tx.listSalesOrderReturns(storeId, missing)) {
     returns.set(entry.sales_order_number, [
       ...(returns.get(entry.sales_order_number) ?? []),
       entry,
