@@ -80,25 +80,33 @@ export async function listLabelVoidsDue(
   return rows.map((row) => Number(row.order_id));
 }
 
+/** Orders waiting in pending_shipment of a courier warehouse whose next try is due at `now`. */
+export function courierDueQuery(db: Kysely<Database>, now: Timestamp, limit: number) {
+  return (
+    db
+      .selectFrom('fulfillment_orders as o')
+      .innerJoin('queue_entries as q', (join) =>
+        join.onRef('q.order_id', '=', 'o.id').on('q.queue', '=', 'pending_shipment'),
+      )
+      .innerJoin('warehouses as w', (join) =>
+        join.onRef('w.store_id', '=', 'o.store_id').onRef('w.code', '=', 'o.warehouse_code'),
+      )
+      .select('o.id')
+      .where('w.fulfilled_by', '=', 'courier')
+      // The condition of the partial index fulfillment_orders_courier_due (migration 0021).
+      .where('o.courier_next_attempt_at', 'is not', null)
+      .where('o.courier_next_attempt_at', '<=', now)
+      .orderBy('o.courier_next_attempt_at')
+      .orderBy('o.id')
+      .limit(limit)
+  );
+}
+
 export async function listCourierDue(
   db: Kysely<Database>,
   now: Timestamp,
   limit: number,
 ): Promise<number[]> {
-  const rows = await db
-    .selectFrom('fulfillment_orders as o')
-    .innerJoin('queue_entries as q', (join) =>
-      join.onRef('q.order_id', '=', 'o.id').on('q.queue', '=', 'pending_shipment'),
-    )
-    .innerJoin('warehouses as w', (join) =>
-      join.onRef('w.store_id', '=', 'o.store_id').onRef('w.code', '=', 'o.warehouse_code'),
-    )
-    .select('o.id')
-    .where('w.fulfilled_by', '=', 'courier')
-    .where('o.courier_next_attempt_at', '<=', now)
-    .orderBy('o.courier_next_attempt_at')
-    .orderBy('o.id')
-    .limit(limit)
-    .execute();
+  const rows = await courierDueQuery(db, now, limit).execute();
   return rows.map((row) => Number(row.id));
 }

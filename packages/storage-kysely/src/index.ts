@@ -15,6 +15,7 @@ export {
 
 export { CHANGE_FEED_SQL } from './change-feed.js';
 export { chunk, ROWS_PER_STATEMENT } from './chunk.js';
+export { courierDueQuery } from './courier-persistence.js';
 export type {
   AuditEventTable,
   BooleanInt,

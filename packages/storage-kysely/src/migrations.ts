@@ -20,6 +20,7 @@ import { salesOrdersMigration } from './migrations/0013-sales-orders.js';
 import { holdsAndCancellationsMigration } from './migrations/0016-holds-and-cancellations.js';
 import { returnsMigration } from './migrations/0019-returns.js';
 import { heldOrdersMigration } from './migrations/0020-held-orders.js';
+import { courierDuePartialMigration } from './migrations/0021-courier-due-partial.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -55,6 +56,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0016_holds_and_cancellations': holdsAndCancellationsMigration(this.#flags),
       '0019_returns': returnsMigration(this.#flags),
       '0020_held_orders': heldOrdersMigration(),
+      '0021_courier_due_partial': courierDuePartialMigration(),
     };
   }
 }

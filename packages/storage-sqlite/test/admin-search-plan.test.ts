@@ -1,6 +1,7 @@
 import { createEngine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import {
+  courierDueQuery,
   expiredSessionsDelete,
   heldOrdersQuery,
   orderCountQuery,
@@ -102,6 +103,26 @@ describe('the list of open holds', () => {
     expect(plan.rows.map((row) => row.detail)).toEqual([
       expect.stringMatching(/^SEARCH fulfillment_orders USING INDEX fulfillment_orders_held/),
     ]);
+    await repository.close();
+  });
+});
+
+describe("the courier loop's due orders", () => {
+  it('are found through the partial index of due times, which orders without one stay out of', async () => {
+    const repository = await openSqliteRepository(':memory:');
+    const compiled = courierDueQuery(repository.db, '2026-01-01 00:00:00', 50).compile();
+    const plan = await repository.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+    );
+    expect(plan.rows.map((row) => row.detail)).toContainEqual(
+      expect.stringMatching(/^SEARCH o USING INDEX fulfillment_orders_courier_due/),
+    );
+    const index = await repository.db.executeQuery<{ sql: string }>(
+      CompiledQuery.raw(
+        "select sql from sqlite_master where name = 'fulfillment_orders_courier_due'",
+      ),
+    );
+    expect(index.rows[0]?.sql).toMatch(/where "courier_next_attempt_at" is not null$/i);
     await repository.close();
   });
 });
