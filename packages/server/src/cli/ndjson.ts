@@ -13,23 +13,34 @@ export function describePlace(place: RecordPlace): string {
   return 'line' in place ? `line ${place.line}` : `[${place.index}]`;
 }
 
-/** Lines of a stream without their end (`\n` or `\r\n`); a last line without one is flagged. */
+/**
+ * Lines of a stream without their end (`\n` or `\r\n`); a last line without one is flagged.
+ * Each chunk is searched once, and the pieces of a line are joined once its end comes: a line
+ * longer than a chunk (a whole JSON array on one line) costs its length, not its length times
+ * its chunks.
+ */
 async function* linesOf(
   input: AsyncIterable<string | Buffer>,
 ): AsyncGenerator<{ text: string; terminated: boolean }> {
-  let rest = '';
+  let pieces: string[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: false });
+  const take = (last: string) => {
+    pieces.push(last);
+    const line = pieces.join('');
+    pieces = [];
+    return line;
+  };
   for await (const chunk of input) {
-    rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     let start = 0;
-    for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n', start)) {
-      const line = rest.slice(start, end);
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      const line = take(text.slice(start, end));
       yield { text: line.endsWith('\r') ? line.slice(0, -1) : line, terminated: true };
       start = end + 1;
     }
-    rest = rest.slice(start);
+    if (start < text.length) pieces.push(text.slice(start));
   }
-  rest += decoder.decode();
+  const rest = take(decoder.decode());
   if (rest.length > 0) yield { text: rest, terminated: false };
 }
 
