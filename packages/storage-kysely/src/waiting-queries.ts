@@ -1,10 +1,11 @@
-import type {
-  CancellationRequest,
-  HeldOrder,
-  OrderHold,
-  OrderStatus,
-  RequestedLine,
-  RequestedOrder,
+import {
+  type CancellationRequest,
+  type HeldOrder,
+  type OrderHold,
+  type OrderStatus,
+  openRequest,
+  type RequestedLine,
+  type RequestedOrder,
 } from '@fulfil/core';
 import { type Kysely, sql } from 'kysely';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
@@ -70,8 +71,8 @@ export async function readOrdersAwaitingCancellation(
       row.cancellation_requests === null
         ? []
         : decodeJson<CancellationRequest[]>(row.cancellation_requests);
-    const open = requests.at(-1);
-    return { row, requests, ids: open?.status === 'open' ? open.item_ids : [] };
+    const ids = openRequest({ cancellation_requests: requests })?.item_ids ?? [];
+    return { row, requests, ids };
   });
   const ids = orders.flatMap((order) => order.ids);
   const lines = new Map<number, RequestedLine>();
