@@ -61,8 +61,7 @@ export interface WaitingSummary {
 
 async function readHolds(tx: RepositoryTx, store: Store) {
   const orders = await tx.heldOrders(store.id, COUNT_CAP + 1);
-  const read = orders.slice(0, COUNT_CAP);
-  return { holds: openHolds(read), orders: read.length, capped: orders.length > COUNT_CAP };
+  return { holds: openHolds(orders.slice(0, COUNT_CAP)), capped: orders.length > COUNT_CAP };
 }
 
 async function readRequests(tx: RepositoryTx, store: Store) {
