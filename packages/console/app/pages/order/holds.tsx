@@ -14,6 +14,10 @@ import { toast } from '../../ui/toast.js';
 import { CANCELLATION_REASON, CANCELLATION_STATUS, HOLD_REASON } from '../../ui/words.js';
 
 type Hold = OrderDetail['holds'][number];
+
+/** The holds of the order not released yet. */
+export const activeHolds = (detail: OrderDetail): Hold[] =>
+  detail.holds.filter((hold) => hold.released_at === null);
 type Request = OrderDetail['cancellation_requests'][number];
 
 // The console takes only types from core: its list of reasons comes from their words.
@@ -163,7 +167,7 @@ export function HoldsCard({
 }) {
   const [asking, setAsking] = useState(false);
   const release = useAction();
-  const active = detail.holds.filter((hold) => hold.released_at === null);
+  const active = activeHolds(detail);
   const requests = detail.cancellation_requests;
   const holdable = operator && detail.actions.includes('hold');
   if (!holdable && active.length === 0 && requests.length === 0) return null;

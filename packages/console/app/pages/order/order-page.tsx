@@ -17,7 +17,7 @@ import { useLoad } from '../../ui/load.js';
 import { Page } from '../../ui/page.js';
 import { failureWords, STATUS } from '../../ui/words.js';
 import { ChangesCard } from './changes.js';
-import { HoldsCard } from './holds.js';
+import { activeHolds, HoldsCard } from './holds.js';
 import { useInterventions } from './interventions.js';
 import { ItemsCard } from './items.js';
 import { nextStep } from './next-step.js';
@@ -124,9 +124,7 @@ function OrderView({
           <Badge tone={status.tone} title={order.status}>
             {status.words}
           </Badge>
-          {detail.holds.some((hold) => hold.released_at === null) && (
-            <Badge tone="warning">On hold</Badge>
-          )}
+          {activeHolds(detail).length > 0 && <Badge tone="warning">On hold</Badge>}
         </>
       }
       subtitle={
