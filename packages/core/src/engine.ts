@@ -46,6 +46,8 @@ import type {
 } from './schemas/sales-order.js';
 import type { TrackCorrectionInput } from './schemas/track-correction.js';
 import type { Unverified } from './schemas/unverified.js';
+import { traceRouting } from './tracing/routing-spans.js';
+import { traceUseCases } from './tracing/use-case-spans.js';
 import { waitingByAge } from './use-cases/admin-waiting.js';
 import {
   acceptCancellationOf,
@@ -142,6 +144,13 @@ export interface EngineOptions {
    * sessions are refused at once, and deleted by `admin.deleteExpiredSessions()` and by logins.
    */
   sessionHours?: number;
+  /**
+   * Spans through `@opentelemetry/api` and messages on the `fulfil:*` diagnostics channels
+   * (docs/monitoring.md, Traces): one per use case, routing decision and carrier call. On by
+   * default, and free while no SDK is registered and no channel has a subscriber; false removes
+   * every probe of this engine.
+   */
+  tracing?: boolean;
 }
 
 /**
@@ -190,10 +199,12 @@ function carrierAccountsOf(
 export function createEngine(options: EngineOptions) {
   const lease_ms = options.courier?.lease_ms ?? 120_000;
   const couriers = { [SIMULATED_COURIER]: createSimulatedCarrier().factory, ...options.couriers };
+  const tracing = options.tracing !== false;
+  const router = options.router ?? defaultRouter;
   const deps: EngineDeps = {
     repository: options.repository,
     clock: options.clock ?? systemClock,
-    router: options.router ?? defaultRouter,
+    router: tracing ? traceRouting(router) : router,
     couriers,
     carrierAccounts: carrierAccountsOf(options.carrierAccounts ?? {}, couriers),
     aclPrefix: options.aclPrefix ?? DEFAULT_ACL_PREFIX,
@@ -207,8 +218,10 @@ export function createEngine(options: EngineOptions) {
     ...(options.trackTokenUse ? { tokenUse: tokenUseTracker(options.repository) } : {}),
     ...documentCacheOf(options.documentCacheBytes ?? DEFAULT_DOCUMENT_CACHE_BYTES),
     ...sessionHoursOf(options.sessionHours),
+    tracing,
   };
-  return {
+  const admin = createAdminEngine(deps);
+  const engine = {
     /** The prefix of this engine's ACL resources. */
     aclPrefix: deps.aclPrefix,
     /** The installation's carrier accounts, as checked at creation. */
@@ -398,11 +411,12 @@ export function createEngine(options: EngineOptions) {
     /** How many open holds and cancellation requests each store has, by age, for monitoring. */
     waitingByAge: () => waitingByAge(deps),
     /** The operator's side: operators, sessions and what the admin API serves (admin-engine.ts). */
-    admin: createAdminEngine(deps),
+    admin: tracing ? traceUseCases(admin, { prefix: 'admin.', scoped: false }) : admin,
     loadSeed: (document: SeedInput | Unverified, options?: SeedOptions) =>
       loadSeed(deps, document, options),
     close: () => deps.repository.close(),
   };
+  return tracing ? traceUseCases(engine) : engine;
 }
 
 export type Engine = ReturnType<typeof createEngine>;

@@ -72,6 +72,15 @@ export * from './schemas/track-correction.js';
 export * from './schemas/unverified.js';
 export * from './schemas/well-formed.js';
 export * from './state-machine/transitions.js';
+export type { CourierMessage } from './tracing/courier-spans.js';
+export {
+  currentSpanContext,
+  currentTraceIds,
+  traceContextHeaders,
+} from './tracing/open-telemetry.js';
+export * from './tracing/probe.js';
+export type { RouteMessage } from './tracing/routing-spans.js';
+export type { ActionMessage } from './tracing/use-case-spans.js';
 export type {
   BulkOutcome,
   BulkResult,

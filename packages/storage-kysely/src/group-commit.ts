@@ -1,5 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { currentSpanContext, Probe } from '@fulfil/core';
 import { CompiledQuery, type Kysely, type Transaction, type TransactionBuilder } from 'kysely';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
@@ -13,9 +14,34 @@ const savepoint = CompiledQuery.raw(`savepoint ${SAVEPOINT}`);
 const release = CompiledQuery.raw(`release savepoint ${SAVEPOINT}`);
 const rollbackTo = CompiledQuery.raw(`rollback to savepoint ${SAVEPOINT}`);
 
+/** What the `fulfil:group-commit` channel tells of a group (and its span's attributes). */
+export interface GroupCommitMessage {
+  /** The write transactions the group carries. */
+  members: number;
+  /** The span of each member's caller, as `currentSpanContext` gave it: the group's links. */
+  callers: readonly unknown[];
+}
+
+/**
+ * One group's transaction, from its BEGIN to its COMMIT. It runs in the async context of the
+ * group's first member, so BEGIN and COMMIT are in that caller's trace; it links to the span of
+ * every member's caller. Each member's statements, its savepoint's included, run in its own
+ * caller's context: they are in its own trace, whichever request began the group.
+ */
+export const groupCommitProbe = new Probe<GroupCommitMessage>({
+  channel: 'fulfil:group-commit',
+  scope: '@fulfil/storage-kysely',
+  kind: 'internal',
+  spanName: () => 'fulfil group commit',
+  attributes: (message) => ({ 'fulfil.group_commit.members': message.members }),
+  links: (message) => message.callers,
+});
+
 /** One write transaction, queued for a group or running in one. */
 interface Member {
-  /** The work, bound to the async context of the caller that asked for the transaction. */
+  /** The async context of the caller that asked for the transaction. */
+  caller: AsyncResource;
+  /** The work, bound to that context. */
   run: (trx: Kysely<Database>) => Promise<unknown>;
   /** Which try this is, the first being 1. */
   attempt: number;
@@ -65,6 +91,7 @@ class GroupUndone extends Error {
 export class GroupCommit {
   readonly #begin: () => TransactionBuilder<Database>;
   readonly #profile: DriverProfile;
+  readonly #traced: boolean;
   readonly #queue: Member[] = [];
   /** A group is about to start (`setImmediate`). */
   #scheduled = false;
@@ -74,10 +101,14 @@ export class GroupCommit {
   /** Members waiting for the timer of their next try; each settles once it has queued again. */
   readonly #retries = new Set<Promise<void>>();
 
-  /** `begin` returns the builder of one write transaction, its settings set. */
-  constructor(begin: () => TransactionBuilder<Database>, profile: DriverProfile) {
+  /**
+   * `begin` returns the builder of one write transaction, its settings set; `traced` false: no
+   * span of the group (`groupCommitProbe`).
+   */
+  constructor(begin: () => TransactionBuilder<Database>, profile: DriverProfile, traced = true) {
     this.#begin = begin;
     this.#profile = profile;
+    this.#traced = traced;
   }
 
   /** Runs `work` in the next group; settles once that group's transaction has ended. */
@@ -86,6 +117,7 @@ export class GroupCommit {
     const caller = new AsyncResource('FulfilTransaction');
     return new Promise<T>((resolve, reject) => {
       this.#enqueue({
+        caller,
         run: (trx) => caller.runInAsyncScope(work, undefined, trx),
         attempt: 1,
         resolve: resolve as (value: unknown) => void,
@@ -119,43 +151,71 @@ export class GroupCommit {
   async #drain(): Promise<void> {
     this.#running = true;
     try {
-      while (this.#queue.length > 0) await this.#runGroup(this.#queue.splice(0, MAX_GROUP));
+      while (this.#queue.length > 0) {
+        const group = this.#queue.splice(0, MAX_GROUP);
+        // In the context of the group's first member: not in that of whichever caller began the
+        // drain, which may be long answered.
+        await (group[0] as Member).caller.runInAsyncScope(() => this.#traceGroup(group));
+      }
     } finally {
       this.#running = false;
     }
   }
 
   /** Runs one group to its end and settles each member; never throws. */
-  async #runGroup(group: readonly Member[]): Promise<void> {
+  async #traceGroup(group: readonly Member[]): Promise<void> {
     const outcomes: Outcome[] = [];
+    const transaction = () => this.#runGroup(group, outcomes);
     try {
-      await this.#begin().execute(async (trx) => {
-        const [only] = group;
-        // Alone, a member needs no savepoint: its failure rolls the transaction back.
-        if (only && group.length === 1) {
-          outcomes.push({ member: only, ok: true, value: await only.run(trx) });
-          return;
-        }
-        for (const member of group) outcomes.push(await runMember(trx, member));
-      });
+      await (this.#traced
+        ? groupCommitProbe.trace(
+            () => ({
+              members: group.length,
+              callers: group.flatMap(
+                (member) => member.caller.runInAsyncScope(currentSpanContext) ?? [],
+              ),
+            }),
+            transaction,
+          )
+        : transaction());
     } catch (error) {
-      // The member running when the group failed: the one after those with an outcome.
-      const culprit = group[outcomes.length];
-      if (error instanceof GroupUndone && culprit) {
-        // It gets its failure; the others, none of them answered yet, run again in the next group.
-        this.#queue.unshift(...group.filter((member) => member !== culprit));
-        this.#fail(culprit, error.fault);
-        return;
-      }
-      // BEGIN, COMMIT, a savepoint or a member alone failed: nothing of the group remains, and
-      // every member gets the failure (a busy lock runs them again after the backoff).
-      for (const member of group) this.#fail(member, error);
+      this.#settleFailed(group, outcomes, error);
       return;
     }
     for (const outcome of outcomes) {
       if (outcome.ok) outcome.member.resolve(outcome.value);
       else this.#fail(outcome.member, outcome.error);
     }
+  }
+
+  /** The group's transaction: each member's outcome is pushed to `outcomes` as it ends. */
+  async #runGroup(group: readonly Member[], outcomes: Outcome[]): Promise<void> {
+    await this.#begin().execute(async (trx) => {
+      const [only] = group;
+      // Alone, a member needs no savepoint: its failure rolls the transaction back.
+      if (only && group.length === 1) {
+        outcomes.push({ member: only, ok: true, value: await only.run(trx) });
+        return;
+      }
+      for (const member of group) {
+        outcomes.push(await member.caller.runInAsyncScope(runMember, undefined, trx, member));
+      }
+    });
+  }
+
+  /** Settles the members of a group whose transaction failed. */
+  #settleFailed(group: readonly Member[], outcomes: readonly Outcome[], error: unknown): void {
+    // The member running when the group failed: the one after those with an outcome.
+    const culprit = group[outcomes.length];
+    if (error instanceof GroupUndone && culprit) {
+      // It gets its failure; the others, none of them answered yet, run again in the next group.
+      this.#queue.unshift(...group.filter((member) => member !== culprit));
+      this.#fail(culprit, error.fault);
+      return;
+    }
+    // BEGIN, COMMIT, a savepoint or a member alone failed: nothing of the group remains, and
+    // every member gets the failure (a busy lock runs them again after the backoff).
+    for (const member of group) this.#fail(member, error);
   }
 
   #fail(member: Member, error: unknown): void {

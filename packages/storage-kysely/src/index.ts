@@ -38,6 +38,7 @@ export type {
   WarehouseTable,
 } from './database.js';
 export type { DriverProfile } from './driver-profile.js';
+export { type GroupCommitMessage, groupCommitProbe } from './group-commit.js';
 export { KyselyRepository, type KyselyRepositoryOptions } from './kysely-repository.js';
 export { KyselyRepositoryTx, type KyselyRepositoryTxOptions } from './kysely-repository-tx.js';
 export { TOKENS_CHANNEL } from './migrations/0007-token-notifications.js';
@@ -62,6 +63,14 @@ export type { OtherProcesses, QueueChangeListener } from './queue-change-hub.js'
 export { fillMissingDocuments } from './read-model.js';
 export type { SchemaFlags } from './schema-flags.js';
 export { SharedReads } from './shared-reads.js';
+export {
+  type StatementMessage,
+  type StatementTarget,
+  statementMessage,
+  statementProbe,
+  summarizeStatement,
+  traceStatements,
+} from './statement-spans.js';
 export {
   checkHeader,
   importStore,

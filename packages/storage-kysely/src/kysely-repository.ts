@@ -63,6 +63,11 @@ export interface KyselyRepositoryOptions {
    * `otherCommits` is read on a short timer while someone listens, if given.
    */
   otherTokenChanges?: OtherProcesses;
+  /**
+   * False: no span of a group commit (group-commit.ts). The statements' spans are the dialect's
+   * (`traceStatements`); on when absent.
+   */
+  tracing?: boolean;
 }
 
 /** How often a SQLite file's data_version is read while long polls wait (docs/polling.md). */
@@ -176,7 +181,11 @@ export class KyselyRepository implements Repository {
       (options.otherCommits && { version: options.otherCommits, close: async () => {} });
     this.#tokens = tokenWatch && new TokenCache(tokenWatch);
     this.#groups = options.profile.groupCommit
-      ? new GroupCommit(() => this.#withSettings(this.db.transaction(), 'write'), options.profile)
+      ? new GroupCommit(
+          () => this.#withSettings(this.db.transaction(), 'write'),
+          options.profile,
+          options.tracing !== false,
+        )
       : undefined;
     this.#sharedReads = options.profile.sharedReads
       ? new SharedReads(this.db, this.#prepared)

@@ -4,6 +4,7 @@ import {
   type DriverProfile,
   KyselyRepository,
   type SchemaFlags,
+  traceStatements,
 } from '@fulfil/storage-kysely';
 import { Kysely } from 'kysely';
 import pg from 'pg';
@@ -59,6 +60,11 @@ export interface PostgresRepositoryOptions {
    * and opens a new one on demand. Default: ignore.
    */
   onPoolError?: (error: Error) => void;
+  /**
+   * A span per statement (`fulfil:sql`), free while no OpenTelemetry SDK is registered and no
+   * channel has a subscriber. Default true; false removes the probes.
+   */
+  tracing?: boolean;
 }
 
 /** The repository over Postgres; `db` is its kysely instance. */
@@ -175,7 +181,16 @@ export async function openPostgresRepository(
     client.on('error', () => {});
   });
 
-  const db = new Kysely<Database>({ dialect: new DeclaringPostgresDialect({ pool: pgPool }) });
+  const dialect = new DeclaringPostgresDialect({ pool: pgPool });
+  const tracing = options.tracing !== false;
+  const db = new Kysely<Database>({
+    dialect: tracing
+      ? traceStatements(dialect, {
+          system: 'postgresql',
+          ...namespaceOf(options.connectionString, schema),
+        })
+      : dialect,
+  });
   const profile = postgresProfile(options.maxAttempts ?? 5, names);
   try {
     if (!options.skipMigrations) {
@@ -196,5 +211,18 @@ export async function openPostgresRepository(
     otherProcesses: listener.changes,
     tokenWatch: listener.tokens,
     otherTokenChanges: listener.tokenChanges,
+    tracing,
   });
+}
+
+/** `db.namespace`: the database the URL names, and the schema after `|` when one is set. */
+function namespaceOf(connectionString: string, schema: string | undefined): { namespace?: string } {
+  let database: string;
+  try {
+    database = decodeURIComponent(new URL(connectionString).pathname.slice(1));
+  } catch {
+    return {};
+  }
+  if (!database) return {};
+  return { namespace: schema === undefined ? database : `${database}|${schema}` };
 }

@@ -1,8 +1,13 @@
+import { basename } from 'node:path';
 import {
   type Database,
   KyselyRepository,
   migrateToLatest,
   type SchemaFlags,
+  type StatementTarget,
+  statementMessage,
+  statementProbe,
+  traceStatements,
   withRetries,
 } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
@@ -36,6 +41,12 @@ export interface SqliteRepositoryOptions {
   skipMigrations?: boolean;
   /** Told the names of the migrations this open applied, once they are; empty when none was due. */
   onMigrated?: (applied: readonly string[]) => void;
+  /**
+   * A span per statement and per group commit (`fulfil:sql`, `fulfil:group-commit`), free while
+   * no OpenTelemetry SDK is registered and no channel has a subscriber. Default true; false
+   * removes the probes.
+   */
+  tracing?: boolean;
 }
 
 /** The repository over SQLite; `db` is its kysely instance. */
@@ -107,8 +118,14 @@ export async function openSqliteRepository(
     throw error;
   }
 
+  const tracing = options.tracing !== false;
+  const target: StatementTarget = {
+    system: 'sqlite',
+    ...(isMemory(options.filename) ? {} : { namespace: basename(options.filename) }),
+  };
+  const dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: tracing ? traceStatements(dialect, target) : dialect,
   });
   try {
     if (!options.skipMigrations) {
@@ -121,8 +138,10 @@ export async function openSqliteRepository(
     await db.destroy();
     throw error;
   }
-  const otherCommits = isMemory(options.filename) ? () => 0 : dataVersionOf(sqlite);
-  return new KyselyRepository({ db, profile, otherCommits });
+  const otherCommits = isMemory(options.filename)
+    ? () => 0
+    : dataVersionOf(sqlite, tracing ? target : undefined);
+  return new KyselyRepository({ db, profile, otherCommits, tracing });
 }
 
 /**
@@ -132,7 +151,19 @@ export async function openSqliteRepository(
  * there it tells nothing (undefined) until the transaction ends. A private in-memory database
  * has no other connection.
  */
-function dataVersionOf(sqlite: BetterSqlite3.Database): () => unknown {
-  const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  return () => (sqlite.inTransaction ? undefined : dataVersion.get());
+function dataVersionOf(
+  sqlite: BetterSqlite3.Database,
+  traced: StatementTarget | undefined,
+): () => unknown {
+  const dataVersion = sqlite.prepare(DATA_VERSION_SQL).pluck();
+  const read = () => dataVersion.get();
+  // Read beside kysely, so traced here: a statement every authentication may run.
+  return () =>
+    sqlite.inTransaction
+      ? undefined
+      : traced
+        ? statementProbe.traceSync(() => statementMessage(traced, DATA_VERSION_SQL), read)
+        : read();
 }
+
+const DATA_VERSION_SQL = 'pragma data_version';

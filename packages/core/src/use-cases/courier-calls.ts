@@ -8,6 +8,7 @@ import {
   type CourierFailure,
   type CourierOutcome,
 } from '../ports/courier.js';
+import { courierProbe, courierSettle } from '../tracing/courier-spans.js';
 import type { EngineDeps } from './deps.js';
 
 /** A store's courier as one attempt uses it: every call rate limited, bounded by one deadline. */
@@ -63,35 +64,45 @@ export function openCourierSession(
   const deadlineAt = new Date(deps.clock.now().getTime() + deadlineMs);
   const timer = setTimeout(() => deadline.abort(), Math.max(0, deadlineMs));
   const courier = buildCourier(deps, chosen, settings);
+  /** One call: a turn of the rate limiter, then the courier's request, bounded by the deadline. */
+  const send = async <T extends object>(
+    available: Courier,
+    op: CourierCallEvent['op'],
+    run: (courier: Courier, options: CourierCallOptions) => Promise<CourierOutcome<T>>,
+  ): Promise<CourierOutcome<T>> => {
+    const started = performance.now();
+    let outcome: CourierOutcome<T>;
+    const rate = settings.rate_per_second ?? 5;
+    if (!(await deps.rateLimiter.take(`${carrier}/${available.account}`, rate, deadline.signal))) {
+      // Nothing was sent: the deadline came while waiting for a turn.
+      return {
+        kind: 'retriable',
+        throttled: true,
+        code: 'rate_limited',
+        message: 'no turn before the deadline',
+      };
+    }
+    try {
+      outcome = await run(available, { signal: deadline.signal, deadline: deadlineAt });
+    } catch (error) {
+      outcome = {
+        kind: 'unknown',
+        message: boundCarrierText(error instanceof Error ? error.message : String(error)),
+      };
+    }
+    deps.onCourierCall?.({ carrier, op, kind: outcome.kind, ms: performance.now() - started });
+    return outcome;
+  };
   return {
     carrier,
     async call(op, run) {
       if ('kind' in courier) return courier;
-      const started = performance.now();
-      let outcome: CourierOutcome<never>;
-      const rate = settings.rate_per_second ?? 5;
-      if (!(await deps.rateLimiter.take(`${carrier}/${courier.account}`, rate, deadline.signal))) {
-        // Nothing was sent: the deadline came while waiting for a turn.
-        return {
-          kind: 'retriable',
-          throttled: true,
-          code: 'rate_limited',
-          message: 'no turn before the deadline',
-        };
-      }
-      try {
-        outcome = (await run(courier, {
-          signal: deadline.signal,
-          deadline: deadlineAt,
-        })) as CourierOutcome<never>;
-      } catch (error) {
-        outcome = {
-          kind: 'unknown',
-          message: boundCarrierText(error instanceof Error ? error.message : String(error)),
-        };
-      }
-      deps.onCourierCall?.({ carrier, op, kind: outcome.kind, ms: performance.now() - started });
-      return outcome;
+      if (deps.tracing === false) return send(courier, op, run);
+      return courierProbe.trace(
+        () => ({ carrier, operation: op, store: store.code }),
+        () => send(courier, op, run),
+        courierSettle,
+      );
     },
     close() {
       clearTimeout(timer);

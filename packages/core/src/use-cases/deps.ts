@@ -31,6 +31,8 @@ export interface EngineDeps {
   documentCache?: DocumentCache;
   /** How long an operator's session lasts after its login; default `SESSION_HOURS`. */
   sessionHours?: number;
+  /** False: no span and no diagnostics_channel message (tracing/); on when absent. */
+  tracing?: boolean;
 }
 
 export function now(deps: EngineDeps): Timestamp {

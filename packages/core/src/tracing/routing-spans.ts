@@ -1,0 +1,42 @@
+import type { Router } from '../domain/routing.js';
+import { Probe } from './probe.js';
+
+/** What the `fulfil:route` channel tells of a routing decision (and its span's attributes). */
+export interface RouteMessage {
+  /** Lines of the sales order routed. */
+  lines: number;
+  /** The warehouse the sales order pinned, if any. */
+  pinned?: string;
+}
+
+export const routeProbe = new Probe<RouteMessage>({
+  channel: 'fulfil:route',
+  scope: '@fulfil/core',
+  kind: 'internal',
+  spanName: () => 'fulfil route',
+  attributes: (message) => ({
+    'fulfil.route.lines': message.lines,
+    'fulfil.route.pinned': message.pinned,
+  }),
+});
+
+/**
+ * `router` with each decision in a span of the `fulfil:route` probe: the lines it was given, and
+ * how many fulfillment orders it made and for which warehouses. Custom routers are traced alike.
+ */
+export function traceRouting(router: Router): Router {
+  return (order, context) =>
+    routeProbe.traceSync(
+      () => ({
+        lines: order.items.length,
+        ...(order.warehouse_code ? { pinned: order.warehouse_code } : {}),
+      }),
+      () => router(order, context),
+      {
+        result: (routes) => ({
+          'fulfil.order_count': routes.length,
+          'fulfil.route.warehouses': [...new Set(routes.map((route) => route.warehouse_code))],
+        }),
+      },
+    );
+}

@@ -1,0 +1,282 @@
+import { Probe, type Settle } from '@fulfil/core';
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  DatabaseIntrospector,
+  Dialect,
+  DialectAdapter,
+  Driver,
+  Kysely,
+  QueryCompiler,
+  QueryResult,
+  TransactionSettings,
+} from 'kysely';
+
+/** Which database statements run on, as OpenTelemetry's database conventions name it. */
+export interface StatementTarget {
+  /** `db.system.name`. */
+  system: 'sqlite' | 'postgresql';
+  /** `db.namespace`: the database (Postgres: `database|schema` when a schema is set). */
+  namespace?: string;
+}
+
+/**
+ * What the `fulfil:sql` channel tells of a statement. `query` is its text with placeholders,
+ * never its values; spans carry its summary only.
+ */
+export interface StatementMessage extends StatementTarget {
+  query: string;
+  /** `db.operation.name`: `SELECT`, `INSERT`, `BEGIN`, … */
+  operation: string;
+  /** `db.query.summary`: the operations and the tables they name, `SELECT fulfillment_orders`. */
+  summary: string;
+}
+
+export const statementProbe = new Probe<StatementMessage>({
+  channel: 'fulfil:sql',
+  scope: '@fulfil/storage-kysely',
+  kind: 'client',
+  spanName: (message) => message.summary,
+  attributes: (message) => ({
+    'db.system.name': message.system,
+    'db.namespace': message.namespace,
+    'db.operation.name': message.operation,
+    'db.query.summary': message.summary,
+  }),
+});
+
+const OPERATIONS = new Set(['select', 'insert', 'update', 'delete']);
+/** Words after which the next name is a table a statement reads or writes. */
+const TARGETS = new Set(['from', 'into', 'join', 'update']);
+/** Words before an `update` that is no UPDATE: `do update` (upsert), `for [no key] update` (lock). */
+const NOT_AN_UPDATE = new Set(['do', 'for', 'key']);
+const TOKENS = /"(?:[^"]|"")*"|'(?:[^']|'')*'|[A-Za-z_][\w$.]*|[()]|[^\s\w"'()]+/g;
+const SUMMARY_LIMIT = 255;
+
+/**
+ * A statement's operation and summary (OpenTelemetry's `db.query.summary`): each operation
+ * (`SELECT`, `INSERT`, `UPDATE`, `DELETE`) with the tables it names, in order, consecutive
+ * repeats once; a statement of another kind (`BEGIN`, `COMMIT`, `SAVEPOINT`, `PRAGMA`, …) by its
+ * first word. Literals are skipped: no value of the text reaches the summary.
+ */
+export function summarizeStatement(sql: string): { operation: string; summary: string } {
+  const parts: string[] = [];
+  let operation: string | undefined;
+  /** The word after which a table is named, until it is. */
+  let target = '';
+  let previous = '';
+  /** A name just read from: a `(` after it makes it a function (`from unnest(…)`). */
+  let named = false;
+  for (const [token] of sql.matchAll(TOKENS)) {
+    if (token.startsWith("'")) continue;
+    const word = token.toLowerCase();
+    if (named && token === '(') parts.pop();
+    named = false;
+    // `do update set` (an upsert) is part of its INSERT; `for update` a lock of its SELECT.
+    const clause = word === 'update' && NOT_AN_UPDATE.has(previous);
+    previous = word;
+    if (clause) continue;
+    if (target) {
+      const after = target;
+      target = '';
+      if (/^[A-Za-z_"]/.test(token) && !OPERATIONS.has(word)) {
+        const table = token.startsWith('"') ? token.slice(1, -1).replaceAll('""', '"') : token;
+        if (parts[parts.length - 1] !== table) {
+          parts.push(table);
+          // After `into` or `update`, a `(` opens a list of columns.
+          named = after === 'from' || after === 'join';
+        }
+        continue;
+      }
+    }
+    if (OPERATIONS.has(word)) {
+      const upper = word.toUpperCase();
+      operation ??= upper;
+      if (parts[parts.length - 1] !== upper) parts.push(upper);
+    }
+    if (TARGETS.has(word)) target = word;
+  }
+  if (!operation) {
+    const first = /[A-Za-z]+/.exec(sql)?.[0]?.toUpperCase() ?? 'UNKNOWN';
+    return { operation: first, summary: first };
+  }
+  let summary = parts.join(' ');
+  if (summary.length > SUMMARY_LIMIT) {
+    summary = summary.slice(0, summary.lastIndexOf(' ', SUMMARY_LIMIT));
+  }
+  return { operation, summary };
+}
+
+/** Summaries by statement text: the hot statements are a few hundred texts, parsed once each. */
+const summaries = new Map<string, { operation: string; summary: string }>();
+const SUMMARIES_KEPT = 2048;
+
+function summaryOf(sql: string): { operation: string; summary: string } {
+  let known = summaries.get(sql);
+  if (!known) {
+    // Multi-row inserts have a text per row count: past the bound, start again.
+    if (summaries.size >= SUMMARIES_KEPT) summaries.clear();
+    known = summarizeStatement(sql);
+    summaries.set(sql, known);
+  }
+  return known;
+}
+
+export function statementMessage(target: StatementTarget, query: string): StatementMessage {
+  return { ...target, query, ...summaryOf(query) };
+}
+
+/** A connection whose every statement is a span of the `fulfil:sql` probe. */
+class TracedConnection implements DatabaseConnection {
+  constructor(
+    readonly inner: DatabaseConnection,
+    readonly target: StatementTarget,
+  ) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (!statementProbe.enabled) return this.inner.executeQuery<R>(query);
+    return statementProbe.trace(
+      () => statementMessage(this.target, query.sql),
+      () => this.inner.executeQuery<R>(query),
+      rowsOf as Settle<QueryResult<R>>,
+    );
+  }
+
+  async *streamQuery<R>(
+    query: CompiledQuery,
+    chunkSize?: number,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    if (!statementProbe.enabled) {
+      yield* this.inner.streamQuery<R>(query, chunkSize);
+      return;
+    }
+    // The span lasts from the first read to the last, the caller's work between reads included.
+    let finish!: (error?: unknown) => void;
+    const finished = new Promise<void>((resolve, reject) => {
+      finish = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    const traced = statementProbe.trace(
+      () => statementMessage(this.target, query.sql),
+      () => finished,
+    );
+    traced.catch(() => {});
+    try {
+      yield* this.inner.streamQuery<R>(query, chunkSize);
+      finish();
+    } catch (error) {
+      finish(error);
+      throw error;
+    } finally {
+      finish();
+    }
+  }
+}
+
+const rowsOf = {
+  result: (result: QueryResult<unknown>) => ({ 'db.response.returned_rows': result.rows.length }),
+};
+
+/** The driver's savepoint statements; a driver without them cannot nest transactions. */
+function savepoints(
+  driver: Driver,
+): Required<Pick<Driver, 'savepoint' | 'rollbackToSavepoint' | 'releaseSavepoint'>> {
+  const { savepoint, rollbackToSavepoint, releaseSavepoint } = driver;
+  if (!(savepoint && rollbackToSavepoint && releaseSavepoint)) {
+    throw new Error('fulfil: this database driver has no savepoints');
+  }
+  return {
+    savepoint: savepoint.bind(driver),
+    rollbackToSavepoint: rollbackToSavepoint.bind(driver),
+    releaseSavepoint: releaseSavepoint.bind(driver),
+  };
+}
+
+/** kysely's driver of `dialect`, handing out {@link TracedConnection}s. */
+class TracedDriver implements Driver {
+  readonly #inner: Driver;
+  readonly #target: StatementTarget;
+  /** One traced connection per connection of the driver, for its whole life. */
+  readonly #traced = new WeakMap<DatabaseConnection, TracedConnection>();
+
+  constructor(inner: Driver, target: StatementTarget) {
+    this.#inner = inner;
+    this.#target = target;
+  }
+
+  init(): Promise<void> {
+    return this.#inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.#inner.acquireConnection();
+    let traced = this.#traced.get(connection);
+    if (!traced) {
+      traced = new TracedConnection(connection, this.#target);
+      this.#traced.set(connection, traced);
+    }
+    return traced;
+  }
+
+  // BEGIN, COMMIT and ROLLBACK go through the traced connection: they are statements too.
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.#inner.beginTransaction(connection, settings);
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.commitTransaction(connection);
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.rollbackTransaction(connection);
+  }
+
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await savepoints(this.#inner).savepoint(connection, name, compile);
+  }
+
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await savepoints(this.#inner).rollbackToSavepoint(connection, name, compile);
+  }
+
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await savepoints(this.#inner).releaseSavepoint(connection, name, compile);
+  }
+
+  // The driver releases its own connection object (pg's goes back to its pool).
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.releaseConnection(
+      connection instanceof TracedConnection ? connection.inner : connection,
+    );
+  }
+
+  destroy(): Promise<void> {
+    return this.#inner.destroy();
+  }
+}
+
+/**
+ * `dialect` with a span per statement (`fulfil:sql`): every statement kysely runs on it, those of
+ * transactions (BEGIN, COMMIT, savepoints) and migrations included. Neither better-sqlite3 nor
+ * kysely has instrumentation of its own; pg's, if an app installs it, nests its spans in these.
+ */
+export function traceStatements(dialect: Dialect, target: StatementTarget): Dialect {
+  return {
+    createAdapter: (): DialectAdapter => dialect.createAdapter(),
+    createDriver: (): Driver => new TracedDriver(dialect.createDriver(), target),
+    createQueryCompiler: (): QueryCompiler => dialect.createQueryCompiler(),
+    createIntrospector: (db: Kysely<unknown>): DatabaseIntrospector =>
+      dialect.createIntrospector(db),
+  };
+}
