@@ -152,6 +152,8 @@ export interface OpenRepositoryOptions {
    * fails as `unavailable` (503). Default 5000. Postgres writers wait on row locks instead.
    */
   lockTimeoutMs?: number;
+  /** False: no span of any statement (the adapters' `tracing`). Default true. */
+  tracing?: boolean;
 }
 
 /**
@@ -166,6 +168,7 @@ export async function openRepository(
   const target = parseDatabaseUrl(url, options.baseDir);
   const skipMigrations = options.skipMigrations ?? false;
   const onMigrated = options.onMigrated ? { onMigrated: options.onMigrated } : {};
+  const tracing = options.tracing === false ? { tracing: false } : {};
   if (target.kind === 'postgres') {
     const { openPostgresRepository } = await importAdapter(
       STORAGE_ADAPTERS.postgres,
@@ -179,6 +182,7 @@ export async function openRepository(
         : { pool: { preparedStatements: target.preparedStatements } }),
       skipMigrations,
       ...onMigrated,
+      ...tracing,
     });
   }
   if (target.kind === 'sqlite') await mkdir(dirname(target.path), { recursive: true });
@@ -190,6 +194,7 @@ export async function openRepository(
     filename: target.kind === 'sqlite' ? target.path : ':memory:',
     skipMigrations,
     ...onMigrated,
+    ...tracing,
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
   });
 }

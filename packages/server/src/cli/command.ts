@@ -95,7 +95,10 @@ async function readCarrierAccounts(context: CommandContext): Promise<CarrierAcco
  */
 export async function openEngine(
   context: CommandContext,
-  options: Pick<OpenRepositoryOptions, 'skipMigrations' | 'onMigrated' | 'lockTimeoutMs'> & {
+  options: Pick<
+    OpenRepositoryOptions,
+    'skipMigrations' | 'onMigrated' | 'lockTimeoutMs' | 'tracing'
+  > & {
     onCourierCall?: (event: CourierCallEvent) => void;
     /** The engine's document cache (core's `documentCacheBytes`); its default when absent. */
     documentCacheBytes?: number;
@@ -120,6 +123,7 @@ export async function openEngine(
     ...(documentCacheBytes === undefined ? {} : { documentCacheBytes }),
     ...(sessionHours === undefined ? {} : { sessionHours }),
     ...(onCourierCall ? { onCourierCall } : {}),
+    ...(options.tracing === false ? { tracing: false } : {}),
   });
 }
 

@@ -1,4 +1,4 @@
-import { boundCarrierText, type CourierOutcome } from '@fulfil/core';
+import { boundCarrierText, type CourierOutcome, traceContextHeaders } from '@fulfil/core';
 import { retryAfterMs } from './environment.js';
 
 /**
@@ -28,14 +28,21 @@ export function outcomeOfStatus(
   return { kind: 'permanent', code, message: bounded };
 }
 
-/** Sends a request; a timeout or a dropped connection is `unknown`, and the body is read as JSON. */
+/**
+ * Sends a request; a timeout or a dropped connection is `unknown`, and the body is read as JSON.
+ * The carrier call's span goes with it (`traceparent`), so that a carrier that traces its side
+ * joins the order's trace.
+ */
 export async function sendJson(
   send: typeof fetch,
   url: string,
-  init: RequestInit,
+  init: RequestInit & { headers: Record<string, string> },
 ): Promise<{ response: Response; body: unknown } | { unknown: string }> {
   try {
-    const response = await send(url, init);
+    const response = await send(url, {
+      ...init,
+      headers: { ...traceContextHeaders(), ...init.headers },
+    });
     const raw = await response.text();
     let body: unknown;
     try {

@@ -29,6 +29,7 @@ import { randomHex } from './random-hex.js';
 import { methodNotAllowed, noRoute, notAcceptable, tooLarge } from './refusals.js';
 import { decodeBody } from './request-body.js';
 import { type Credentials, credentialsOf, header, queryValue } from './request-parts.js';
+import { nameRoute } from './request-span.js';
 import {
   DEFAULT_RESPONSE_CACHE_LIMITS,
   ResponseCache,
@@ -244,6 +245,7 @@ export function createRequestHandler(
 
   function begin(request: Omit<HttpRequest, 'body'>): Exchange {
     const match = router.match(request.method, request.path);
+    nameRoute(request.method, match);
     const adminRoute = match.kind === 'found' && match.handler.kind.startsWith('admin');
     return {
       started: performance.now(),

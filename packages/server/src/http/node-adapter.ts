@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { stdoutLog } from './batched-lines.js';
 import { HttpError, shuttingDown } from './errors.js';
 import { gracefulClose } from './graceful-close.js';
 import {
@@ -10,6 +11,7 @@ import {
   type RequestHandlerOptions,
   tooLarge,
 } from './handler.js';
+import { traceRequests, withTraceIds } from './request-span.js';
 import type { HttpEngine, HttpRequest, HttpResponse } from './types.js';
 
 /** The one file that touches node:http: sockets in, plain requests to the handler, bytes out. */
@@ -33,6 +35,11 @@ export interface HttpServerOptions extends RequestHandlerOptions {
    * their connections are closed; default 10,000 ms.
    */
   shutdownGraceMs?: number;
+  /**
+   * A server span per request (request-span.ts) and the trace id in its log line, when an
+   * OpenTelemetry SDK is registered. Default true; false removes the probe.
+   */
+  tracing?: boolean;
 }
 
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -215,7 +222,11 @@ function write(
 export function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { engine, host = '127.0.0.1', port = 0 } = options;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const handler: RequestHandler = createRequestHandler(engine, { ...options, bodyLimit });
+  const tracing = options.tracing !== false;
+  const log = options.log ?? stdoutLog;
+  const handler: RequestHandler = tracing
+    ? traceRequests(createRequestHandler(engine, { ...options, bodyLimit, log: withTraceIds(log) }))
+    : createRequestHandler(engine, { ...options, bodyLimit, log });
   const { requestTimeoutMs: requestTimeout, headersTimeoutMs: headersTimeout } = options;
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
 

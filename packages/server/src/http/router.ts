@@ -6,7 +6,13 @@
  */
 
 export type RouteMatch<THandler> =
-  | { kind: 'found'; handler: THandler; params: Record<string, string> }
+  | {
+      kind: 'found';
+      handler: THandler;
+      params: Record<string, string>;
+      /** The pattern that matched, parameters in braces: `/rest/{store_code}/V1/…`. */
+      template: string;
+    }
   | { kind: 'method_not_allowed'; allow: string[] }
   | { kind: 'not_found' };
 
@@ -19,6 +25,7 @@ type Segment = { literal: string } | { param: string };
 
 interface Entry<THandler> {
   method: string;
+  template: string;
   segments: Segment[];
   handler: THandler;
 }
@@ -61,7 +68,12 @@ export function createRouter<THandler>(): Router<THandler> {
   const entries: Entry<THandler>[] = [];
   return {
     add(method, pattern, handler) {
-      entries.push({ method: method.toUpperCase(), segments: compile(pattern), handler });
+      entries.push({
+        method: method.toUpperCase(),
+        template: pattern.replace(/:(\w+)/g, '{$1}'),
+        segments: compile(pattern),
+        handler,
+      });
     },
     match(method, path) {
       const wanted = method.toUpperCase();
@@ -70,7 +82,9 @@ export function createRouter<THandler>(): Router<THandler> {
       for (const entry of entries) {
         const params = bind(entry.segments, parts);
         if (!params) continue;
-        if (entry.method === wanted) return { kind: 'found', handler: entry.handler, params };
+        if (entry.method === wanted) {
+          return { kind: 'found', handler: entry.handler, params, template: entry.template };
+        }
         allow.add(entry.method);
       }
       return allow.size ? { kind: 'method_not_allowed', allow: [...allow] } : { kind: 'not_found' };

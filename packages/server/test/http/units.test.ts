@@ -24,11 +24,12 @@ describe('router', () => {
   router.add('POST', '/rest/:store/V1/stockItems', 'sync');
   router.add('PUT', '/rest/:store/V1/stockItems', 'put');
 
-  test('found, with decoded parameters', () => {
+  test('found, with decoded parameters and the route template', () => {
     expect(router.match('get', '/rest/my%20store/V1/warehouses')).toEqual({
       kind: 'found',
       handler: 'list',
       params: { store: 'my store' },
+      template: '/rest/{store}/V1/warehouses',
     });
   });
 

@@ -28,6 +28,8 @@ import {
 } from '../command.js';
 import { shellQuote } from '../invocation.js';
 import { stoppingLine, stopRequest } from '../shutdown.js';
+import { readTracingRequest, type TracingRequest } from '../tracing-env.js';
+import type { RunningTracing } from '../tracing-sdk.js';
 import { migrationsLine } from './migrate.js';
 import { RESEED_HELP } from './seed.js';
 
@@ -121,6 +123,8 @@ interface ServeOptions {
   trustProxy: boolean;
   /** How long an operator's session lasts, in hours. */
   sessionHours: number;
+  /** What the OTEL_* variables and FULFIL_TRACING ask of traces (tracing-env.ts). */
+  tracing: TracingRequest;
 }
 
 function publicUrlOption(text: string | undefined): string | undefined {
@@ -179,6 +183,7 @@ function readServeOptions(context: CommandContext): ServeOptions {
         DEFAULT_LONG_POLL_LIMITS.total,
     },
     ...(seedFile === undefined ? {} : { seed: { file: seedFile, ifEmpty: ifEmpty !== undefined } }),
+    tracing: readTracingRequest(context.io.env),
   };
 }
 
@@ -216,12 +221,31 @@ interface Serving {
 let carrierCalls: Pick<Metrics, 'observeCourierCall'> | undefined;
 const relayCall = (event: CourierCallEvent) => carrierCalls?.observeCourierCall(event);
 
+/**
+ * The OpenTelemetry SDK, when the environment asks for traces; loaded then only. Its warnings
+ * (what was asked that this server does not do) go to stderr.
+ */
+async function startTracingIfAsked(
+  context: CommandContext,
+  request: TracingRequest,
+): Promise<RunningTracing | undefined> {
+  const warn = (warning: string) => context.io.stderr.write(`fulfil serve: ${warning}\n`);
+  for (const warning of request.warnings) warn(warning);
+  if (!request.start) return undefined;
+  const { startTracing } = await import('../tracing-sdk.js');
+  const { running, warnings } = await startTracing(request);
+  for (const warning of warnings) warn(warning);
+  return running;
+}
+
 /** Starts serving; when that fails (port taken…), closes the engine before rethrowing. */
 async function startServing(
+  context: CommandContext,
   engine: Engine,
   options: ServeOptions,
   log: (line: string) => void,
 ): Promise<Serving> {
+  const tracing = await startTracingIfAsked(context, options.tracing);
   // Loaded on demand: the other commands never load the HTTP layer.
   const { createMetrics, startCourierLoop, startHttpServer, startSessionSweep } = await import(
     '../../http/index.js'
@@ -248,9 +272,11 @@ async function startServing(
       longPoll: options.longPoll,
       trustProxy: options.trustProxy,
       log,
+      ...(options.tracing.probes ? {} : { tracing: false }),
     });
   } catch (error) {
     await engine.close();
+    await tracing?.shutdown();
     throw error;
   }
   // Expired sessions go within half a minute, wherever the admin API is served.
@@ -267,6 +293,8 @@ async function startServing(
     url: server.url,
     async stop() {
       await Promise.all([stopCourier(), stopSweep(), server.close()]);
+      // The spans of the last requests are exported before the process ends.
+      await tracing?.shutdown();
     },
   };
 }
@@ -301,7 +329,7 @@ async function serveHere(
   const { io } = context;
   // One JSON line per request and per courier round, on stdout like the rest of the server's.
   const log = batchedLines(io.stdout);
-  const serving = await startServing(engine, options, log);
+  const serving = await startServing(context, engine, options, log);
   const request = stopRequest(io);
   // A graceful stop: no new courier round, in-flight requests answered, then the database.
   const stop = async () => {
@@ -363,8 +391,9 @@ async function serveAsWorker(context: CommandContext, options: ServeOptions): Pr
       documentCacheBytes: options.documentCacheBytes,
       sessionHours: options.sessionHours,
       onCourierCall: relayCall,
+      ...(options.tracing.probes ? {} : { tracing: false }),
     });
-    const serving = await startServing(engine, options, log);
+    const serving = await startServing(context, engine, options, log);
     primary.ready(serving.url);
     await primary.stopped;
     try {
@@ -531,6 +560,7 @@ export const serveCommand: Command = {
       documentCacheBytes: options.documentCacheBytes,
       sessionHours: options.sessionHours,
       onCourierCall: relayCall,
+      ...(options.tracing.probes ? {} : { tracing: false }),
       // A schema change is never silent: the operator sees which migrations this start applied.
       onMigrated: (applied) => {
         if (applied.length > 0) {

@@ -1,0 +1,96 @@
+import { currentTraceIds, Probe } from '@fulfil/core';
+import type { RequestHandler } from './handler.js';
+import type { RouteMatch } from './router.js';
+import type { HttpHeaders, HttpRequest, HttpResponse, LogFn } from './types.js';
+
+/**
+ * The server span of each request (OpenTelemetry's HTTP server conventions): its parent is the
+ * caller's span its `traceparent` names, and every span of the engine and the storage under it
+ * belongs to its trace. Only the method, the path (never the query), the route template and the
+ * status are recorded: no header, no body, no client address.
+ */
+
+/** What the `fulfil:request` channel tells of a request (and its span's attributes). */
+export interface RequestMessage {
+  method: string;
+  /** The path only, still percent-encoded. */
+  path: string;
+  secure: boolean;
+  headers: HttpHeaders;
+}
+
+const METHODS = new Set([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'CONNECT',
+  'OPTIONS',
+  'TRACE',
+  'PATCH',
+]);
+
+/** The method as the conventions want it: a known one, or `_OTHER` (the original beside it). */
+function methodAttributes(method: string): Record<string, string> {
+  return METHODS.has(method)
+    ? { 'http.request.method': method }
+    : { 'http.request.method': '_OTHER', 'http.request.method_original': method.slice(0, 32) };
+}
+
+export const requestProbe = new Probe<RequestMessage>({
+  channel: 'fulfil:request',
+  scope: '@fulfil/server',
+  kind: 'server',
+  spanName: (message) => (METHODS.has(message.method) ? message.method : 'HTTP'),
+  attributes: (message) => ({
+    ...methodAttributes(message.method),
+    'url.path': message.path,
+    'url.scheme': message.secure ? 'https' : 'http',
+  }),
+  headersOf: (message) => message.headers,
+});
+
+const settle = {
+  result: (response: HttpResponse) => ({
+    'http.response.status_code': response.status,
+    ...(response.status >= 500 ? { 'error.type': String(response.status) } : {}),
+  }),
+};
+
+/** `handler` with each request in a server span. */
+export function traceRequests(handler: RequestHandler): RequestHandler {
+  const traced = ((request: HttpRequest) =>
+    requestProbe.trace(
+      () => ({
+        method: request.method.toUpperCase(),
+        path: request.path,
+        secure: request.secure === true,
+        headers: request.headers,
+      }),
+      () => handler(request),
+      settle,
+    )) as RequestHandler;
+  traced.fail = handler.fail;
+  traced.endWaits = handler.endWaits;
+  Object.defineProperty(traced, 'waiting', { get: () => handler.waiting });
+  return traced;
+}
+
+/**
+ * Names the request's server span after the route it matched (`POST
+ * /rest/{store_code}/V1/fulfillmentOrder/accept`), as soon as it is routed. Nothing without one.
+ */
+export function nameRoute(method: string, match: RouteMatch<unknown>): void {
+  if (match.kind !== 'found') return;
+  requestProbe.amend(`${method.toUpperCase()} ${match.template}`, { 'http.route': match.template });
+}
+
+/** `log` with the trace and span ids of the current span in each line, when there is one. */
+export function withTraceIds(log: LogFn): LogFn {
+  return (line) => {
+    const { trace_id, span_id } = currentTraceIds();
+    if (trace_id === undefined || !line.endsWith('}')) return log(line);
+    log(`${line.slice(0, -1)},"trace_id":"${trace_id}","span_id":"${span_id}"}`);
+  };
+}

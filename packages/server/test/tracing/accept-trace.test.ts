@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, type Engine, ManualClock, type Repository } from '@fulfil/core';
+import { openPostgresRepository } from '@fulfil/storage-postgres';
+import { openSqliteRepository } from '@fulfil/storage-sqlite';
+import { SpanKind } from '@opentelemetry/api';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
+import { call, START, TOKENS, testSeed } from '../http/support.js';
+import { countStatements } from './driver-statements.js';
+import { descendsFrom, idOf, registerTestSdk, statementSpans } from './sdk.js';
+
+/**
+ * An accept over HTTP makes one trace: the request's server span, the use case's span under
+ * it, and a span for every statement the request ran at the driver, each a descendant of the
+ * server span, with OpenTelemetry's database attributes and no bound value.
+ */
+
+const { exporter } = registerTestSdk();
+const postgresUrl = process.env.FULFIL_TEST_POSTGRES_URL;
+
+interface Place {
+  repository: Repository;
+  system: 'sqlite' | 'postgresql';
+  namespace: string;
+  drop(): Promise<void>;
+}
+
+async function sqliteFile(): Promise<Place> {
+  const dir = mkdtempSync(join(tmpdir(), 'fulfil-trace-'));
+  // A file: its writes go through group commit.
+  const repository = await openSqliteRepository(join(dir, 'traced.db'));
+  return {
+    repository,
+    system: 'sqlite',
+    namespace: 'traced.db',
+    async drop() {
+      await repository.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresSchema(url: string): Promise<Place> {
+  const schema = `fulfil_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const repository = await openPostgresRepository({ connectionString: url, schema });
+  const database = new URL(url).pathname.slice(1);
+  return {
+    repository,
+    system: 'postgresql',
+    namespace: `${database}|${schema}`,
+    async drop() {
+      try {
+        await repository.db.schema.dropSchema(schema).ifExists().cascade().execute();
+      } finally {
+        await repository.close();
+      }
+    },
+  };
+}
+
+const places: [string, () => Promise<Place>][] = [['sqlite', sqliteFile]];
+if (postgresUrl) places.push(['postgres', () => postgresSchema(postgresUrl)]);
+else console.log('FULFIL_TEST_POSTGRES_URL is not set: Postgres is skipped here');
+
+let open: { place: Place; engine: Engine; server: RunningHttpServer } | undefined;
+afterEach(async () => {
+  await open?.server.close();
+  await open?.place.drop();
+  open = undefined;
+});
+
+async function serve(makePlace: () => Promise<Place>) {
+  const place = await makePlace();
+  const engine = createEngine({ repository: place.repository, clock: new ManualClock(START) });
+  await engine.loadSeed(testSeed());
+  const server = await startHttpServer({ engine, log: () => {} });
+  open = { place, engine, server };
+  return open;
+}
+
+describe.each(places)('an accept over HTTP on %s', (_name, makePlace) => {
+  test('is one trace: every statement the driver ran is a descendant of the server span', async () => {
+    const { place, server } = await serve(makePlace);
+    const [offered] = await call(server, 'GET', '/V1/fulfillmentOrders/pending_accept', {
+      token: TOKENS.partnerA,
+    }).then(
+      (reply) =>
+        reply.body as { fulfillment_order_number: string; items: { id: number; qty: number }[] }[],
+    );
+    const number = offered?.fulfillment_order_number as string;
+    const caller = {
+      traceId: randomBytes(16).toString('hex'),
+      spanId: randomBytes(8).toString('hex'),
+    };
+    exporter.reset();
+
+    const statements = countStatements(place.system);
+    let status: number;
+    try {
+      const reply = await call(server, 'POST', '/V1/fulfillmentOrder/accept', {
+        token: TOKENS.partnerA,
+        headers: { traceparent: `00-${caller.traceId}-${caller.spanId}-01` },
+        json: {
+          order: {
+            order_id: number,
+            items: offered?.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+          },
+        },
+      });
+      status = reply.status;
+    } finally {
+      statements.stop();
+    }
+    expect(status).toBe(200);
+
+    const spans = exporter.getFinishedSpans();
+    // One trace, the caller's: its traceparent was followed.
+    expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(
+      new Set([caller.traceId]),
+    );
+    const servers = spans.filter((span) => span.kind === SpanKind.SERVER);
+    expect(servers).toHaveLength(1);
+    const request = servers[0] as (typeof servers)[number];
+    expect(request.parentSpanContext?.spanId).toBe(caller.spanId);
+    expect(request.name).toBe('POST /rest/{store_code}/V1/fulfillmentOrder/accept');
+    expect(request.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/rest/{store_code}/V1/fulfillmentOrder/accept',
+      'http.response.status_code': 200,
+      'url.path': '/rest/default/V1/fulfillmentOrder/accept',
+      'url.scheme': 'http',
+    });
+
+    const action = spans.find((span) => span.name === 'fulfil accept');
+    expect(action?.attributes).toEqual({
+      'fulfil.action': 'accept',
+      'fulfil.store': 'default',
+      'fulfil.warehouse': 'WH-A',
+      'fulfil.order_count': 1,
+      'fulfil.outcome': 'ok',
+    });
+    expect(action && descendsFrom(action, request, spans)).toBe(true);
+
+    // As many statement spans as the driver ran statements, every one under the request.
+    const sql = statementSpans(spans);
+    expect(statements.count).toBeGreaterThan(3);
+    expect(sql).toHaveLength(statements.count);
+    for (const span of sql) {
+      expect(descendsFrom(span, request, spans), span.name).toBe(true);
+      expect(span.kind).toBe(SpanKind.CLIENT);
+      expect(span.attributes['db.system.name']).toBe(place.system);
+      expect(span.attributes['db.namespace']).toBe(place.namespace);
+      expect(span.attributes['db.operation.name']).toMatch(/^[A-Z]+$/);
+      expect(span.name).toBe(span.attributes['db.query.summary']);
+      // No bound value: the order's number and the token's secret appear in no attribute.
+      const values = JSON.stringify(span.attributes);
+      expect(values).not.toContain(number);
+      expect(values).not.toContain(TOKENS.partnerA);
+    }
+    const summaries = sql.map((span) => span.attributes['db.query.summary']);
+    expect(summaries).toContain('SELECT fulfillment_orders');
+    expect(summaries).toContain('UPDATE fulfillment_orders');
+    for (const insert of ['INSERT stock', 'INSERT audit_events']) {
+      expect(
+        summaries.filter((summary) => String(summary).startsWith(insert)),
+        insert,
+      ).not.toEqual([]);
+    }
+    // Its transaction's own statements are in the trace too.
+    expect(sql.map((span) => span.attributes['db.operation.name'])).toContain('COMMIT');
+    if (place.system === 'sqlite') {
+      // The write went through a group commit of its own: BEGIN and COMMIT under its span.
+      const group = spans.find((span) => span.name === 'fulfil group commit');
+      expect(group?.attributes['fulfil.group_commit.members']).toBe(1);
+      const commit = sql.find((span) => span.attributes['db.operation.name'] === 'COMMIT');
+      expect(commit?.parentSpanContext?.spanId).toBe(group && idOf(group));
+    }
+  });
+});
