@@ -38,10 +38,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => process.exit(130));
 }
 
-/** Spawns `node args…` with stdout and stderr to `log`, remembered until it exits. */
-function spawnNode(args: string[], log: string): ChildProcess {
+/**
+ * Spawns `node args…` with stdout and stderr to `log`, remembered until it exits; `env` is added
+ * to this process's environment.
+ */
+function spawnNode(args: string[], log: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
   const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, ...env },
+  });
   closeSync(fd);
   live.add(child);
   child.once('exit', () => live.delete(child));
@@ -76,9 +83,14 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Starts `node args…` with output to `<dir>/<name>-<n>.log`; resolves once it prints its URL. */
-async function startChild(dir: string, name: string, args: string[]): Promise<RunningChild> {
+async function startChild(
+  dir: string,
+  name: string,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<RunningChild> {
   const log = join(dir, `${name}-${++logs}.log`);
-  const child = spawnNode(args, log);
+  const child = spawnNode(args, log, env);
   const pid = child.pid as number;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -115,27 +127,36 @@ export function profileServersInto(dir: string): void {
   serverFlags = ['--cpu-prof', '--cpu-prof-dir', dir];
 }
 
-/** `fulfil serve` on `databaseUrl`, any free port, no courier loop; `extra` options after. */
+/**
+ * `fulfil serve` on `databaseUrl`, any free port, no courier loop; `extra` options after, `env`
+ * added to its environment.
+ */
 export function startFulfil(
   dir: string,
   databaseUrl: string,
   workers = 1,
   extra: readonly string[] = [],
+  env?: NodeJS.ProcessEnv,
 ): Promise<RunningChild> {
-  return startChild(dir, 'fulfil', [
-    ...serverFlags,
-    FULFIL_CLI,
-    'serve',
-    '--db',
-    databaseUrl,
-    '--port',
-    '0',
-    '--courier-interval',
-    '0',
-    '--workers',
-    String(workers),
-    ...extra,
-  ]);
+  return startChild(
+    dir,
+    'fulfil',
+    [
+      ...serverFlags,
+      FULFIL_CLI,
+      'serve',
+      '--db',
+      databaseUrl,
+      '--port',
+      '0',
+      '--courier-interval',
+      '0',
+      '--workers',
+      String(workers),
+      ...extra,
+    ],
+    env,
+  );
 }
 
 /** A bare node:http floor server (floor-server.ts) in `mode`. */

@@ -4,6 +4,7 @@
  * Both sides accept the orders bulk-import.ts left in pending_accept; afterwards each must hold
  * exactly as many accepted orders as it answered 200 for.
  */
+import type { OrderResource } from '@fulfil/core';
 import type { FloorPlace } from './bulk-import.js';
 import { startFloor, startFulfil } from './child.js';
 import type { BenchDatabase } from './databases.js';
@@ -13,11 +14,19 @@ import { CONNECTIONS, describeLoad, type LoadResult, load } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
-const PATH = `/rest/${STORE}/V1/fulfillmentOrder/accept`;
+export const ACCEPT_PATH = `/rest/${STORE}/V1/fulfillmentOrder/accept`;
+
+/** The orders a `measureAccept` of `sizes` may use up. */
+export const acceptsNeeded = (sizes: Sizes) =>
+  sizes.acceptWarmup + sizes.acceptRequests + 2 * CONNECTIONS;
 
 /** Warm-up, then the measured load; request n sends `bodies[n]`. */
-async function measureAccept(url: string, bodies: string[], sizes: Sizes): Promise<LoadResult> {
-  const needed = sizes.acceptWarmup + sizes.acceptRequests + 2 * CONNECTIONS;
+export async function measureAccept(
+  url: string,
+  bodies: string[],
+  sizes: Sizes,
+): Promise<LoadResult> {
+  const needed = acceptsNeeded(sizes);
   if (bodies.length < needed) throw new Error(`accept: ${bodies.length} orders, ${needed} needed`);
   const headers = { authorization: `Bearer ${PARTNER_SECRET}`, 'content-type': 'application/json' };
   let used = 0;
@@ -31,6 +40,16 @@ async function measureAccept(url: string, bodies: string[], sizes: Sizes): Promi
   return run(sizes.acceptRequests);
 }
 
+/** The accept of every line of `order`, as a partner sends it. */
+export function acceptBody(order: OrderResource): string {
+  return JSON.stringify({
+    order: {
+      order_id: order.fulfillment_order_number,
+      items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+    },
+  });
+}
+
 export async function benchHttpAccept(
   database: BenchDatabase,
   floorPlace: FloorPlace,
@@ -41,18 +60,11 @@ export async function benchHttpAccept(
   const pending = await ordersInQueue(database, 'pending_accept');
   // The poll scenario may have accepted some of the pool's orders already.
   const acceptedBefore = (await ordersInQueue(database, 'pending_allocation')).length;
-  const bodies = pending.map((order) =>
-    JSON.stringify({
-      order: {
-        order_id: order.fulfillment_order_number,
-        items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
-      },
-    }),
-  );
+  const bodies = pending.map(acceptBody);
   const fulfil = await startFulfil(dir, database.url);
   let ours: LoadResult;
   try {
-    ours = await measureAccept(fulfil.url + PATH, bodies, sizes);
+    ours = await measureAccept(fulfil.url + ACCEPT_PATH, bodies, sizes);
   } finally {
     await fulfil.stop();
   }

@@ -29,6 +29,7 @@ import { benchPollScale } from './poll-scale.js';
 import { Sqlite } from './raw-sqlite.js';
 import { benchStockSync } from './stock-sync.js';
 import { printSummary } from './summary.js';
+import { benchTracing } from './tracing.js';
 
 const options = readOptions(process.argv.slice(2), process.env);
 const sizes = sizesOf(options);
@@ -96,6 +97,11 @@ try {
       const intake = database(kind, 'intake');
       section(`${intake.label}: a sales channel's intake over HTTP`);
       await benchHttpIntake(intake, dir, sizes, options.postgresUrl);
+    }
+    if (runs('tracing')) {
+      const traced = database(kind, 'traced');
+      section(`${traced.label}: what tracing costs an accept over HTTP`);
+      await benchTracing(traced, dir, sizes);
     }
     if (runs('http-docs') && kind === 'sqlite') {
       section('the API reference page over HTTP');
