@@ -49,6 +49,7 @@ export { SEARCH_BOUND } from './domain/routing/fewest-shipments.js';
 export * from './domain/routing/rules.js';
 export * from './domain/routing/snapshot.js';
 export type { WarehouseFacts } from './domain/routing/sorts.js';
+export * from './domain/routing/words.js';
 export * from './domain/routing.js';
 export * from './domain/sales-order-status.js';
 export * from './domain/sales-order-view.js';

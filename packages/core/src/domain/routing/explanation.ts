@@ -125,9 +125,9 @@ const FILTER_OF: Record<ExclusionReason, RoutingRule> = {
  */
 export class Explainer {
   readonly #context: DecisionContext;
-  /** What compares at each position of a key. */
-  readonly #keyRules: DecidingRule[];
-  /** Per warehouse (by rank), its key. */
+  /** The rule that chose the set, when a set was chosen. */
+  readonly #setRule: DecidingRule | null;
+  /** Per warehouse (by rank): its keys under the sorts before `fewest_shipments`, then its rank. */
   readonly #keys: Float64Array[];
   /** Warehouses by code. */
   readonly #byCode: number[];
@@ -137,16 +137,14 @@ export class Explainer {
   constructor(context: DecisionContext) {
     this.#context = context;
     const { plan, facts } = context;
-    const planKey = context.strategy === 'set';
-    const setRule: DecidingRule = plan.fewestShipments ? 'fewest_shipments' : 'one_shipment';
-    // The rank comes last: which of the sorts after, or the code, decided is found below.
-    this.#keyRules = [...plan.before, ...(planKey ? [setRule] : []), 'code'];
+    this.#setRule =
+      context.strategy === 'set'
+        ? plan.fewestShipments
+          ? 'fewest_shipments'
+          : 'one_shipment'
+        : null;
     this.#keys = facts.map((warehouseFacts, warehouse) =>
-      Float64Array.from([
-        ...plan.before.map((sort) => sortKey(sort, warehouseFacts)),
-        ...(planKey ? [context.used.has(warehouse) ? 0 : 1] : []),
-        warehouse,
-      ]),
+      Float64Array.from([...plan.before.map((sort) => sortKey(sort, warehouseFacts)), warehouse]),
     );
     this.#byCode = facts
       .map((_, warehouse) => warehouse)
@@ -164,7 +162,10 @@ export class Explainer {
       }));
   }
 
+  /** The order the rules put two warehouses in for a line: the set first, then the keys. */
   #compare(a: number, b: number): number {
+    const { used } = this.#context;
+    if (this.#setRule !== null && used.has(a) !== used.has(b)) return used.has(a) ? -1 : 1;
     const ours = this.#keys[a] as Float64Array;
     const theirs = this.#keys[b] as Float64Array;
     for (let index = 0; index < ours.length; index++) {
@@ -175,30 +176,28 @@ export class Explainer {
   }
 
   /**
-   * The rule that decided between the line's warehouse and the runner-up: the first entry of
-   * their keys where they differ (for the rank, the first sort after `fewest_shipments` where
-   * they differ, else the code). Were the runner-up ahead there (a split line placed by the
-   * chosen set), the set decided.
+   * The rule that decided between the line's warehouse and the runner-up: the first sort (then
+   * the code) where the line's warehouse goes first. Where the runner-up would go first, the
+   * chosen set decided: it was left out to ship in fewer parcels.
    */
   #decidingRule(winner: number, runnerUp: number): DecidingRule {
     const ours = this.#keys[winner] as Float64Array;
     const theirs = this.#keys[runnerUp] as Float64Array;
-    for (let index = 0; index < ours.length - 1; index++) {
+    const { plan, facts } = this.#context;
+    for (let index = 0; index < ours.length; index++) {
       const difference = (ours[index] as number) - (theirs[index] as number);
-      if (difference < 0) return this.#keyRules[index] as DecidingRule;
-      if (difference > 0)
-        return this.#context.plan.fewestShipments
-          ? 'fewest_shipments'
-          : (this.#keyRules[index] as DecidingRule);
+      if (difference > 0) return this.#setRule ?? 'code';
+      if (difference === 0) continue;
+      if (index < plan.before.length) return plan.before[index] as DecidingRule;
+      // The rank: the first sort after where they differ, else the code.
+      for (const sort of plan.after)
+        if (
+          sortKey(sort, facts[winner] as WarehouseFacts) !==
+          sortKey(sort, facts[runnerUp] as WarehouseFacts)
+        )
+          return sort;
+      return 'code';
     }
-    if (winner > runnerUp) return this.#context.plan.fewestShipments ? 'fewest_shipments' : 'code';
-    const { facts, plan } = this.#context;
-    for (const sort of plan.after)
-      if (
-        sortKey(sort, facts[winner] as WarehouseFacts) !==
-        sortKey(sort, facts[runnerUp] as WarehouseFacts)
-      )
-        return sort;
     return 'code';
   }
 
