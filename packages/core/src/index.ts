@@ -16,6 +16,7 @@ export * from './domain/attention.js';
 export * from './domain/carrier-accounts.js';
 export * from './domain/change-cursor.js';
 export * from './domain/compare-codes.js';
+export * from './domain/countries.js';
 export * from './domain/courier-labels.js';
 export * from './domain/differences.js';
 export * from './domain/errors.js';

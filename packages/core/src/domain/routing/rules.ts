@@ -72,7 +72,7 @@ export function isRoutingRule(name: unknown): name is RoutingRule {
 
 /** A store's routing settings as in effect, each absent one at its default. */
 export interface RoutingSettings {
-  routing: readonly RoutingRule[];
+  routing: RoutingRule[];
   /** The most warehouses the `fewest_shipments` search tries (>= 1). */
   max_shipments: number;
   /** Whether one line's quantity may be split across warehouses. */
@@ -81,7 +81,7 @@ export interface RoutingSettings {
 
 export function routingSettings(settings: Partial<RoutingSettings>): RoutingSettings {
   return {
-    routing: settings.routing ?? DEFAULT_ROUTING,
+    routing: settings.routing ?? [...DEFAULT_ROUTING],
     max_shipments: settings.max_shipments ?? DEFAULT_MAX_SHIPMENTS,
     split_lines: settings.split_lines ?? false,
   };
