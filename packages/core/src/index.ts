@@ -64,6 +64,7 @@ export * from './engine.js';
 export * from './ports/admin-repository.js';
 export * from './ports/clock.js';
 export * from './ports/courier.js';
+export * from './ports/locate.js';
 export * from './ports/repository.js';
 export * from './ports/simulated-courier.js';
 export * from './schemas/admin.js';
@@ -108,6 +109,7 @@ export {
 } from './use-cases/document-cache.js';
 export type { HoldAnswer, NotHeld } from './use-cases/holds.js';
 export { INTAKE_BATCH_SIZE, type IntakeOutcome } from './use-cases/intake-batch.js';
+export { locateDestination } from './use-cases/locate-destination.js';
 export {
   type CreatedOperator,
   type OperatorPrincipal,
