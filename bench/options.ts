@@ -22,6 +22,7 @@ export const SCENARIOS = [
   'admin-search',
   'admin-dashboard',
   'long-poll',
+  'routing',
 ] as const;
 
 export type Scenario = (typeof SCENARIOS)[number];

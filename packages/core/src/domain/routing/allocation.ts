@@ -45,23 +45,19 @@ export function allocate(candidates: Candidates, set: ReadonlySet<number> | null
  * warehouse that can take every demand whole, when none is short; null when there is none (then
  * each demand goes its own way, `allocate` over every warehouse).
  */
-export function oneWarehouseForAll(routable: readonly Candidates[]): number | null {
+export function oneWarehouseForAll(
+  routable: readonly Candidates[],
+  warehouses: number,
+): number | null {
   if (routable.length === 0 || routable.some((candidates) => candidates.short)) return null;
-  const wholes = routable.map(
-    (candidates) =>
-      new Set(
-        candidates.kept
-          .filter((member) => member.amount >= candidates.demand.qty)
-          .map((member) => member.warehouse),
-      ),
-  );
-  const [first, ...rest] = wholes as [Set<number>, ...Set<number>[]];
-  let best: number | null = null;
-  for (const warehouse of first) {
-    if (rest.every((whole) => whole.has(warehouse)) && (best === null || warehouse < best))
-      best = warehouse;
-  }
-  return best;
+  // How many demands each warehouse can take whole: the answer can take them all.
+  const takes = new Int32Array(warehouses);
+  for (const candidates of routable)
+    for (const member of candidates.kept)
+      if (member.amount >= candidates.demand.qty)
+        takes[member.warehouse] = (takes[member.warehouse] as number) + 1;
+  const best = takes.indexOf(routable.length);
+  return best === -1 ? null : best;
 }
 
 /** The routable demands as a cover problem over `warehouses` ranks (see fewest-shipments.ts). */

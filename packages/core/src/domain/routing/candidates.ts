@@ -37,6 +37,7 @@ function bestTiers(
   facts: readonly WarehouseFacts[],
   enough: (taken: readonly number[]) => boolean,
 ): { warehouse: number; tier: number }[] {
+  if (before.length === 0) return members.map((warehouse) => ({ warehouse, tier: 0 }));
   const factsAt = (warehouse: number) => facts[warehouse] as WarehouseFacts;
   // Stable: within a tier, members keep their rank order.
   const sorted = [...members].sort((a, b) => compareBy(before, factsAt(a), factsAt(b)));
@@ -59,12 +60,12 @@ function bestTiers(
 }
 
 /**
- * The candidates of one demand from its screenings (by rank), the sorts before
+ * The candidates of one demand from its screening (by rank), the sorts before
  * `fewest_shipments` narrowing each list to the best warehouses under them.
  */
 export function candidatesOf(
   demand: Demand,
-  screenings: readonly Screening[],
+  screening: Screening,
   facts: readonly WarehouseFacts[],
   options: {
     split: boolean;
@@ -75,14 +76,12 @@ export function candidatesOf(
 ): Candidates {
   const passing: number[] = [];
   const eligible: number[] = [];
-  for (const [warehouse, screening] of screenings.entries()) {
-    if (screening.eligible) eligible.push(warehouse);
-    if (screening.excluded === null) passing.push(warehouse);
+  for (let warehouse = 0; warehouse < screening.excluded.length; warehouse++) {
+    if (screening.eligible[warehouse]) eligible.push(warehouse);
+    if (screening.excluded[warehouse] === null) passing.push(warehouse);
   }
   const amount = (warehouse: number) =>
-    options.stockRule
-      ? Math.min(demand.qty, (screenings[warehouse] as Screening).available)
-      : demand.qty;
+    options.stockRule ? Math.min(demand.qty, screening.available[warehouse] as number) : demand.qty;
   const covers = (taken: readonly number[]) =>
     options.split
       ? taken.reduce((sum, warehouse) => sum + amount(warehouse), 0) >= demand.qty
@@ -99,7 +98,13 @@ export function candidatesOf(
       : [];
   return {
     demand,
-    kept: covered ? kept.map((member) => ({ ...member, amount: amount(member.warehouse) })) : [],
+    kept: covered
+      ? kept.map((member) => ({
+          warehouse: member.warehouse,
+          amount: amount(member.warehouse),
+          tier: member.tier,
+        }))
+      : [],
     short,
     fallback,
     routable: covered || fallback.length > 0,

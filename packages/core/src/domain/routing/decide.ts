@@ -10,13 +10,15 @@ import {
   type WarehouseAssignment,
 } from './explanation.js';
 import { fewestWarehouses, greedyCover } from './fewest-shipments.js';
-import { demandsOf, filtersOf, StockIndex, screen } from './filters.js';
+import { demandsOf, filtersOf, Screener, type Screening } from './filters.js';
 import type { RoutingSnapshot } from './snapshot.js';
 import { factsOf, rankOrder, sortPlan, type WarehouseFacts } from './sorts.js';
 
 /** The warehouses a set of allocations uses. */
 function usedBy(allocations: readonly Allocation[]): Set<number> {
-  return new Set(allocations.flatMap((allocation) => allocation.map((part) => part.warehouse)));
+  const used = new Set<number>();
+  for (const allocation of allocations) for (const part of allocation) used.add(part.warehouse);
+  return used;
 }
 
 /** How the routable demands are placed, and whether the count of warehouses is the fewest. */
@@ -31,8 +33,8 @@ interface Placement {
  * The greedy answer: the best-ranked warehouse that can take every demand whole, else each
  * demand to its own best.
  */
-function greedy(routable: readonly Candidates[]): Placement {
-  const one = oneWarehouseForAll(routable);
+function greedy(routable: readonly Candidates[], warehouses: number): Placement {
+  const one = oneWarehouseForAll(routable, warehouses);
   if (one !== null)
     return {
       allocations: routable.map((candidates) => [{ warehouse: one, qty: candidates.demand.qty }]),
@@ -70,15 +72,16 @@ function fewestShipments(
   warehouses: number,
   snapshot: RoutingSnapshot,
 ): Placement {
-  const eachOwn = greedy(routable);
+  const eachOwn = greedy(routable, warehouses);
   if (routable.length === 0) return eachOwn;
   const problem = coverProblem(routable, warehouses, snapshot.split_lines);
-  const covering = within(routable, greedyCover(problem), 0);
-  const fallback =
-    usedBy(covering.allocations).size < usedBy(eachOwn.allocations).size ? covering : eachOwn;
-  const fallbackCount = usedBy(fallback.allocations).size;
-  const search = fewestWarehouses(problem, Math.min(snapshot.max_shipments, fallbackCount));
+  const eachOwnCount = usedBy(eachOwn.allocations).size;
+  const search = fewestWarehouses(problem, Math.min(snapshot.max_shipments, eachOwnCount));
   if (search.set) return within(routable, search.set, search.tried);
+  // The greedy cover, worked out only now: most decisions never need it.
+  const covering = within(routable, greedyCover(problem, search.provenAbove + 1), 0);
+  const fallback = usedBy(covering.allocations).size < eachOwnCount ? covering : eachOwn;
+  const fallbackCount = usedBy(fallback.allocations).size;
   return { ...fallback, optimal: fallbackCount === search.provenAbove + 1, tried: search.tried };
 }
 
@@ -115,7 +118,7 @@ export function decideRouting(snapshot: RoutingSnapshot): RoutingDecision {
     (index) => snapshot.warehouses[index] as (typeof snapshot.warehouses)[number],
   );
   const facts = order.map((index) => allFacts[index] as WarehouseFacts);
-  const stock = new StockIndex(snapshot.stock);
+  const screener = new Screener(snapshot, filters, ranked);
   const demands = demandsOf(snapshot.lines);
   const options = {
     split: snapshot.split_lines,
@@ -123,16 +126,14 @@ export function decideRouting(snapshot: RoutingSnapshot): RoutingDecision {
     routeShort: snapshot.short_lines === 'route',
     before: plan.before,
   };
-  const screenings = demands.map((demand) =>
-    ranked.map((warehouse) => screen(snapshot, filters, stock, warehouse, demand)),
-  );
+  const screenings = demands.map((demand) => screener.screen(demand));
   const candidates = demands.map((demand, index) =>
-    candidatesOf(demand, screenings[index] ?? [], facts, options),
+    candidatesOf(demand, screenings[index] as Screening, facts, options),
   );
   const routable = candidates.filter((entry) => entry.routable);
   const placement = plan.fewestShipments
     ? fewestShipments(routable, ranked.length, snapshot)
-    : greedy(routable);
+    : greedy(routable, ranked.length);
   const allocationOf = new Map<Candidates, Allocation>(
     routable.map((entry, index) => [entry, placement.allocations[index] ?? []]),
   );
@@ -157,7 +158,7 @@ export function decideRouting(snapshot: RoutingSnapshot): RoutingDecision {
         sku: demand.sku,
         qty: (snapshot.lines[line] as { qty: number }).qty,
         candidates: entry,
-        screenings: screenings[index] ?? [],
+        screening: screenings[index] as Screening,
         parts: shares[position] ?? [],
       }),
     );

@@ -92,7 +92,7 @@ export interface LineContext {
   sku: string;
   qty: number;
   candidates: Candidates;
-  screenings: readonly Screening[];
+  screening: Screening;
   /** This line's share of its demand's allocation. */
   parts: Allocation;
 }
@@ -131,6 +131,8 @@ export class Explainer {
   readonly #keys: Float64Array[];
   /** Warehouses by code. */
   readonly #byCode: number[];
+  /** Each warehouse's code, by rank. */
+  readonly #codes: string[];
   /** Per sort of the rules, each warehouse's key under it. */
   readonly #sortKeys: { sort: RoutingSort; keys: Float64Array }[];
 
@@ -146,6 +148,7 @@ export class Explainer {
     this.#keys = facts.map((warehouseFacts, warehouse) =>
       Float64Array.from([...plan.before.map((sort) => sortKey(sort, warehouseFacts)), warehouse]),
     );
+    this.#codes = facts.map((warehouseFacts) => warehouseFacts.warehouse_code);
     this.#byCode = facts
       .map((_, warehouse) => warehouse)
       .sort((a, b) =>
@@ -211,28 +214,28 @@ export class Explainer {
 
   /** One line's explanation. */
   line(line: LineContext): LineDecision {
-    const { candidates, screenings } = line;
-    const { facts, used } = this.#context;
-    const codeOf = (warehouse: number) => (facts[warehouse] as WarehouseFacts).warehouse_code;
+    const { candidates, screening } = line;
+    const { used } = this.#context;
+    const codes = this.#codes;
     const routedShort = candidates.short && candidates.fallback.length > 0;
-    const isConsidered = (warehouse: number) => {
-      const screening = screenings[warehouse] as Screening;
-      return routedShort ? screening.eligible : !candidates.short && screening.excluded === null;
-    };
+    const isConsidered = (warehouse: number) =>
+      routedShort
+        ? screening.eligible[warehouse] === true
+        : !candidates.short && screening.excluded[warehouse] === null;
     const considered: number[] = [];
-    for (let warehouse = 0; warehouse < screenings.length; warehouse++)
-      if (isConsidered(warehouse)) considered.push(warehouse);
-    considered.sort((a, b) => this.#compare(a, b));
     const excluded: ExcludedWarehouse[] = [];
     for (const warehouse of this.#byCode) {
-      if (isConsidered(warehouse)) continue;
-      const screening = screenings[warehouse] as Screening;
+      if (isConsidered(warehouse)) {
+        considered.push(warehouse);
+        continue;
+      }
       excluded.push({
-        warehouse_code: codeOf(warehouse),
-        reason: screening.excluded ?? 'no_stock',
-        available: screening.available,
+        warehouse_code: codes[warehouse] as string,
+        reason: screening.excluded[warehouse] ?? 'no_stock',
+        available: screening.available[warehouse] as number,
       });
     }
+    considered.sort((a, b) => this.#compare(a, b));
     const [first] = line.parts;
     const runnerUp = considered.find(
       (warehouse) => !line.parts.some((part) => part.warehouse === warehouse),
@@ -251,7 +254,10 @@ export class Explainer {
       line: line.line,
       sku: line.sku,
       qty: line.qty,
-      parts: line.parts.map(({ warehouse, qty }) => ({ warehouse_code: codeOf(warehouse), qty })),
+      parts: line.parts.map(({ warehouse, qty }) => ({
+        warehouse_code: codes[warehouse] as string,
+        qty,
+      })),
       decided_by,
       short: candidates.short,
       optimal: this.#context.optimal,
@@ -261,9 +267,9 @@ export class Explainer {
           rankOf.fewest_shipments = used.has(warehouse) ? 1 : 2;
         for (const entry of ranks) rankOf[entry.sort] = entry.rankOf[index] as number;
         return {
-          warehouse_code: codeOf(warehouse),
+          warehouse_code: codes[warehouse] as string,
           ranks: rankOf,
-          available: (screenings[warehouse] as Screening).available,
+          available: screening.available[warehouse] as number,
         };
       }),
       excluded,
@@ -277,7 +283,22 @@ function isSort(rule: RoutingRule): rule is RoutingSort {
 
 /** Dense ranks (1 = first) of `keys`: equal keys share a rank. */
 function denseRanks(keys: readonly number[]): number[] {
-  const distinct = [...new Set(keys)].sort((a, b) => a - b);
-  const rankOf = new Map(distinct.map((key, index) => [key, index + 1]));
-  return keys.map((key) => rankOf.get(key) as number);
+  const sorted = new Float64Array(keys.length);
+  for (let index = 0; index < keys.length; index++) sorted[index] = keys[index] as number;
+  sorted.sort();
+  // The distinct keys, in place.
+  let distinct = 0;
+  for (let index = 0; index < sorted.length; index++)
+    if (index === 0 || sorted[index] !== sorted[distinct - 1])
+      sorted[distinct++] = sorted[index] as number;
+  return keys.map((key) => {
+    let low = 0;
+    let high = distinct - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((sorted[middle] as number) < key) low = middle + 1;
+      else high = middle;
+    }
+    return low + 1;
+  });
 }

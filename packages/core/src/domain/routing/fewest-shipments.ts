@@ -160,9 +160,10 @@ export function fewestWarehouses(
  * again and again until every demand is covered), after which any choice the later ones made
  * needless is dropped, and any two that one other warehouse can replace are replaced. Run from
  * each warehouse that can serve the demand the fewest can (every cover holds one of them), the
- * smallest cover kept, the best-ranked among equals. No proof of optimality, but close to it.
+ * smallest cover kept, the best-ranked among equals; it stops at a cover of `fewest`, known to
+ * be the least there is. No proof of optimality, but close to it.
  */
-export function greedyCover(problem: CoverProblem): number[] {
+export function greedyCover(problem: CoverProblem, fewest = 1): number[] {
   const serving: number[][] = problem.needs.map(() => []);
   for (const [warehouse, gives] of problem.gives.entries())
     for (const { demand } of gives) serving[demand]?.push(warehouse);
@@ -174,13 +175,15 @@ export function greedyCover(problem: CoverProblem): number[] {
   );
   let best: number[] | null = null;
   for (const start of starts ?? [-1]) {
-    const cover = greedyCoverFrom(problem, start);
+    const cover = greedyCoverFrom(problem, start, serving);
     if (
       best === null ||
       cover.length < best.length ||
       (cover.length === best.length && ranksBetter(cover, best))
     )
       best = cover;
+    // No cover is smaller than `fewest`: the starts still to try cannot do better.
+    if (best.length <= fewest) break;
   }
   return best ?? [];
 }
@@ -195,7 +198,11 @@ function ranksBetter(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /** The greedy cover with `start` chosen first (none when -1). */
-function greedyCoverFrom(problem: CoverProblem, start: number): number[] {
+function greedyCoverFrom(
+  problem: CoverProblem,
+  start: number,
+  serving: readonly (readonly number[])[],
+): number[] {
   const coverage = new Coverage(problem);
   const chosen: number[] = [];
   const taken = new Set<number>();
@@ -237,7 +244,7 @@ function greedyCoverFrom(problem: CoverProblem, start: number): number[] {
     if (coverage.uncovered === 0) chosen.splice(chosen.indexOf(warehouse), 1);
     else coverage.add(warehouse);
   }
-  while (replacePairByOne(coverage, chosen, taken, problem.gives.length)) {}
+  while (replacePairByOne(coverage, chosen, taken, serving)) {}
   return chosen.sort((a, b) => a - b);
 }
 
@@ -249,7 +256,7 @@ function replacePairByOne(
   coverage: Coverage,
   chosen: number[],
   taken: Set<number>,
-  count: number,
+  serving: readonly (readonly number[])[],
 ): boolean {
   chosen.sort((a, b) => a - b);
   for (let i = 0; i < chosen.length; i++) {
@@ -258,8 +265,19 @@ function replacePairByOne(
       const second = chosen[j] as number;
       coverage.remove(first);
       coverage.remove(second);
-      for (let other = 0; other < count; other++) {
-        if (taken.has(other) || !coverage.helps(other)) continue;
+      if (coverage.uncovered === 0) {
+        // Later swaps made both needless.
+        chosen.splice(j, 1);
+        chosen.splice(i, 1);
+        taken.delete(first);
+        taken.delete(second);
+        return true;
+      }
+      // The one replacing them serves the first demand they leave open, among others.
+      let open = 0;
+      while ((coverage.remaining[open] as number) <= 0) open++;
+      for (const other of serving[open] ?? []) {
+        if (taken.has(other)) continue;
         coverage.add(other);
         if (coverage.uncovered === 0) {
           chosen.splice(j, 1);
