@@ -7,6 +7,9 @@ import {
   type StockFact,
   type Warehouse,
 } from '../../src/index.js';
+import { seededRandom } from '../../src/testing/seeded-random.js';
+
+export { seededRandom };
 
 /**
  * A generated corpus of routing problems, the same on every run (a seeded generator): orders of
@@ -18,18 +21,6 @@ export interface CorpusOrder {
   lines: { sku: string; qty: number }[];
   warehouses: RoutingWarehouse[];
   stock: StockFact[];
-}
-
-/** mulberry32: a small, fast, seeded generator of floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface CorpusShape {

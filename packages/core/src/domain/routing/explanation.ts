@@ -145,8 +145,9 @@ export class Explainer {
           ? 'fewest_shipments'
           : 'one_shipment'
         : null;
-    this.#keys = facts.map((warehouseFacts, warehouse) =>
-      Float64Array.from([...plan.before.map((sort) => sortKey(sort, warehouseFacts)), warehouse]),
+    this.#keys = facts.map(
+      (warehouseFacts, warehouse) =>
+        new Float64Array([...plan.before.map((sort) => sortKey(sort, warehouseFacts)), warehouse]),
     );
     this.#codes = facts.map((warehouseFacts) => warehouseFacts.warehouse_code);
     this.#byCode = facts
@@ -161,7 +162,7 @@ export class Explainer {
       .filter((rule): rule is WarehouseSort => rule !== 'fewest_shipments' && isSort(rule))
       .map((sort) => ({
         sort,
-        keys: Float64Array.from(facts, (warehouseFacts) => sortKey(sort, warehouseFacts)),
+        keys: new Float64Array(facts.map((warehouseFacts) => sortKey(sort, warehouseFacts))),
       }));
   }
 
