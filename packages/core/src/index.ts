@@ -46,7 +46,7 @@ export * from './domain/returns/return-view.js';
 export * from './domain/routing/decide.js';
 export * from './domain/routing/distance.js';
 export * from './domain/routing/explanation.js';
-export { SEARCH_BOUND } from './domain/routing/fewest-shipments.js';
+export { SEARCH_BOUND, SEARCH_WORK_BOUND } from './domain/routing/fewest-shipments.js';
 export * from './domain/routing/rules.js';
 export * from './domain/routing/snapshot.js';
 export type { WarehouseFacts } from './domain/routing/sorts.js';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fewestWarehouses } from '../../src/domain/routing/fewest-shipments.js';
+import {
+  fewestWarehouses,
+  SEARCH_BOUND,
+  SEARCH_WORK_BOUND,
+  searchBound,
+} from '../../src/domain/routing/fewest-shipments.js';
 import {
   DEFAULT_ROUTING,
   decideRouting,
@@ -148,6 +153,20 @@ describe('fewest_shipments', () => {
     expect(fewestWarehouses(problem, 3).set).toEqual([0, 1, 2]);
     const cut = fewestWarehouses(problem, 3, 2);
     expect(cut).toMatchObject({ set: null, cutShort: true });
+  });
+
+  it('bounds the work of a search over many lines, not only the sets it tries', () => {
+    expect(searchBound(20)).toBe(SEARCH_BOUND);
+    expect(searchBound(2_000)).toBe(SEARCH_WORK_BOUND / 2_000);
+    // 2,000 demands, each served by two of 40 warehouses, no small cover: the search stops at
+    // its bound for that many demands.
+    const demands = 2_000;
+    const gives = Array.from({ length: 40 }, () => [] as { demand: number; amount: number }[]);
+    for (let demand = 0; demand < demands; demand++)
+      for (const warehouse of [demand % 40, (demand * 7 + 3) % 40])
+        gives[warehouse]?.push({ demand, amount: 1 });
+    const search = fewestWarehouses({ needs: Array(demands).fill(1), gives }, 30);
+    expect(search.tried).toBeLessThanOrEqual(searchBound(demands) + 1);
   });
 
   it('lets the sorts before it outrank fewer shipments', () => {

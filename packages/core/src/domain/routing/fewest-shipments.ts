@@ -14,6 +14,21 @@
 export const SEARCH_BOUND = 1_000_000;
 
 /**
+ * Trying a set reads every demand still open, so an order of many lines also bounds the sets
+ * tried by this much reading: its search costs at most about as much as one of 20 lines, however
+ * many lines it has.
+ */
+export const SEARCH_WORK_BOUND = 20_000_000;
+
+/** Where the greedy cover starts from, at most: the best-ranked of the warehouses it tries. */
+const GREEDY_STARTS = 8;
+
+/** The sets a search over `demands` demands may try. */
+export function searchBound(demands: number): number {
+  return Math.max(1, Math.min(SEARCH_BOUND, Math.floor(SEARCH_WORK_BOUND / Math.max(1, demands))));
+}
+
+/**
  * The warehouses (by rank: 0 ranks best) and what each can give to each demand. A demand is
  * covered once the amounts of the chosen warehouses reach its need: without `split_lines` a
  * warehouse gives a demand all of it or nothing.
@@ -74,7 +89,7 @@ class Coverage {
 
 /**
  * The smallest set of at most `maxSize` warehouses covering every demand, the best-ranked among
- * the smallest; the search tries at most `bound` sets.
+ * the smallest; the search tries at most `bound` sets ({@link searchBound} by default).
  *
  * First the size: can the demands still open be covered by `budget` more warehouses? Branch on
  * the open demand the fewest warehouses can serve, each of them in turn (any cover holds one),
@@ -84,7 +99,7 @@ class Coverage {
 export function fewestWarehouses(
   problem: CoverProblem,
   maxSize: number,
-  bound: number = SEARCH_BOUND,
+  bound: number = searchBound(problem.needs.length),
 ): CoverSearch {
   const count = problem.gives.length;
   const servers: { warehouse: number; amount: number }[][] = problem.needs.map(() => []);
@@ -159,9 +174,9 @@ export function fewestWarehouses(
  * completes the most demands still open, then gives the most units to them, then ranks best,
  * again and again until every demand is covered), after which any choice the later ones made
  * needless is dropped, and any two that one other warehouse can replace are replaced. Run from
- * each warehouse that can serve the demand the fewest can (every cover holds one of them), the
- * smallest cover kept, the best-ranked among equals; it stops at a cover of `fewest`, known to
- * be the least there is. No proof of optimality, but close to it.
+ * each warehouse that can serve the demand the fewest can (every cover holds one of them; the
+ * best-ranked eight at most), the smallest cover kept, the best-ranked among equals; it stops at
+ * a cover of `fewest`, known to be the least there is. No proof of optimality, but close to it.
  */
 export function greedyCover(problem: CoverProblem, fewest = 1): number[] {
   const serving: number[][] = problem.needs.map(() => []);
@@ -174,7 +189,7 @@ export function greedyCover(problem: CoverProblem, fewest = 1): number[] {
     null,
   );
   let best: number[] | null = null;
-  for (const start of starts ?? [-1]) {
+  for (const start of (starts ?? [-1]).slice(0, GREEDY_STARTS)) {
     const cover = greedyCoverFrom(problem, start, serving);
     if (
       best === null ||
