@@ -128,13 +128,13 @@ export class Explainer {
   /** The rule that chose the set, when a set was chosen. */
   readonly #setRule: DecidingRule | null;
   /** Per warehouse (by rank): its keys under the sorts before `fewest_shipments`, then its rank. */
-  readonly #keys: Float64Array[];
+  readonly #keys: number[][];
   /** Warehouses by code. */
   readonly #byCode: number[];
   /** Each warehouse's code, by rank. */
   readonly #codes: string[];
   /** Per sort of the rules, each warehouse's key under it. */
-  readonly #sortKeys: { sort: RoutingSort; keys: Float64Array }[];
+  readonly #sortKeys: SortLevels[];
 
   constructor(context: DecisionContext) {
     this.#context = context;
@@ -145,10 +145,10 @@ export class Explainer {
           ? 'fewest_shipments'
           : 'one_shipment'
         : null;
-    this.#keys = facts.map(
-      (warehouseFacts, warehouse) =>
-        new Float64Array([...plan.before.map((sort) => sortKey(sort, warehouseFacts)), warehouse]),
-    );
+    this.#keys = facts.map((warehouseFacts, warehouse) => [
+      ...plan.before.map((sort) => sortKey(sort, warehouseFacts)),
+      warehouse,
+    ]);
     this.#codes = facts.map((warehouseFacts) => warehouseFacts.warehouse_code);
     this.#byCode = facts
       .map((_, warehouse) => warehouse)
@@ -160,18 +160,15 @@ export class Explainer {
       );
     this.#sortKeys = context.rules
       .filter((rule): rule is WarehouseSort => rule !== 'fewest_shipments' && isSort(rule))
-      .map((sort) => ({
-        sort,
-        keys: new Float64Array(facts.map((warehouseFacts) => sortKey(sort, warehouseFacts))),
-      }));
+      .map((sort) => levelsOf(sort, facts));
   }
 
   /** The order the rules put two warehouses in for a line: the set first, then the keys. */
   #compare(a: number, b: number): number {
     const { used } = this.#context;
     if (this.#setRule !== null && used.has(a) !== used.has(b)) return used.has(a) ? -1 : 1;
-    const ours = this.#keys[a] as Float64Array;
-    const theirs = this.#keys[b] as Float64Array;
+    const ours = this.#keys[a] as number[];
+    const theirs = this.#keys[b] as number[];
     for (let index = 0; index < ours.length; index++) {
       const difference = (ours[index] as number) - (theirs[index] as number);
       if (difference !== 0) return difference;
@@ -185,8 +182,8 @@ export class Explainer {
    * chosen set decided: it was left out to ship in fewer parcels.
    */
   #decidingRule(winner: number, runnerUp: number): DecidingRule {
-    const ours = this.#keys[winner] as Float64Array;
-    const theirs = this.#keys[runnerUp] as Float64Array;
+    const ours = this.#keys[winner] as number[];
+    const theirs = this.#keys[runnerUp] as number[];
     const { plan, facts } = this.#context;
     for (let index = 0; index < ours.length; index++) {
       const difference = (ours[index] as number) - (theirs[index] as number);
@@ -247,9 +244,9 @@ export class Explainer {
         runnerUp === undefined
           ? this.#narrowingFilter(excluded)
           : this.#decidingRule(first.warehouse, runnerUp);
-    const ranks = this.#sortKeys.map(({ sort, keys }) => ({
-      sort,
-      rankOf: denseRanks(considered.map((warehouse) => keys[warehouse] as number)),
+    const ranks = this.#sortKeys.map((levels) => ({
+      sort: levels.sort,
+      rankOf: denseRanks(levels, considered),
     }));
     return {
       line: line.line,
@@ -282,24 +279,34 @@ function isSort(rule: RoutingRule): rule is RoutingSort {
   return (ROUTING_SORTS as readonly string[]).includes(rule);
 }
 
-/** Dense ranks (1 = first) of `keys`: equal keys share a rank. */
-function denseRanks(keys: readonly number[]): number[] {
-  const sorted = new Float64Array(keys.length);
-  for (let index = 0; index < keys.length; index++) sorted[index] = keys[index] as number;
-  sorted.sort();
-  // The distinct keys, in place.
-  let distinct = 0;
-  for (let index = 0; index < sorted.length; index++)
-    if (index === 0 || sorted[index] !== sorted[distinct - 1])
-      sorted[distinct++] = sorted[index] as number;
-  return keys.map((key) => {
-    let low = 0;
-    let high = distinct - 1;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((sorted[middle] as number) < key) low = middle + 1;
-      else high = middle;
-    }
-    return low + 1;
-  });
+/**
+ * The distinct keys of one sort over a decision's warehouses, in order, and the level of each
+ * warehouse's key among them: ranks among any warehouses are then counted, never sorted.
+ */
+interface SortLevels {
+  sort: WarehouseSort;
+  /** Per warehouse (by rank), the index of its key among the distinct keys. */
+  levelOf: number[];
+  /** How many distinct keys there are. */
+  levels: number;
+}
+
+function levelsOf(sort: WarehouseSort, facts: readonly WarehouseFacts[]): SortLevels {
+  const keys = facts.map((warehouseFacts) => sortKey(sort, warehouseFacts));
+  const distinct = [...new Set(keys)].sort((a, b) => a - b);
+  const indexOf = new Map(distinct.map((key, index) => [key, index]));
+  return {
+    sort,
+    levelOf: keys.map((key) => indexOf.get(key) as number),
+    levels: distinct.length,
+  };
+}
+
+/** Dense ranks (1 = first) of `members` under one sort: equal keys share a rank. */
+function denseRanks(sort: SortLevels, members: readonly number[]): number[] {
+  const rankAt = new Int32Array(sort.levels);
+  for (const member of members) rankAt[sort.levelOf[member] as number] = 1;
+  let rank = 0;
+  for (let level = 0; level < sort.levels; level++) if (rankAt[level] === 1) rankAt[level] = ++rank;
+  return members.map((member) => rankAt[sort.levelOf[member] as number] as number);
 }
