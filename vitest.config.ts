@@ -20,6 +20,7 @@ export default defineConfig({
       { find: /^@fulfil\/server$/, replacement: src('server/src/index.ts') },
       { find: /^@fulfil\/console$/, replacement: src('console/src/index.ts') },
       { find: /^@fulfil\/client$/, replacement: src('client/src/index.ts') },
+      { find: /^@fulfil\/geo$/, replacement: src('geo/src/index.ts') },
       { find: /^@fulfil\/testkit$/, replacement: src('testkit/src/index.ts') },
     ],
   },

@@ -23,6 +23,7 @@ export const SCENARIOS = [
   'admin-dashboard',
   'long-poll',
   'tracing',
+  'routing',
 ] as const;
 
 export type Scenario = (typeof SCENARIOS)[number];

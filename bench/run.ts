@@ -27,6 +27,7 @@ import { readOptions, type Scenario, sizesOf } from './options.js';
 import { benchPoll } from './poll.js';
 import { benchPollScale } from './poll-scale.js';
 import { Sqlite } from './raw-sqlite.js';
+import { benchRouting } from './routing.js';
 import { benchStockSync } from './stock-sync.js';
 import { printSummary } from './summary.js';
 import { benchTracing } from './tracing.js';
@@ -71,6 +72,11 @@ try {
     if (runs('poll')) await benchPoll(dir, options.quick);
     if (runs('accept')) await benchAccept(dir, options.quick);
     if (runs('stock-sync')) await benchStockSync(dir, options.quick);
+  }
+
+  if (runs('routing')) {
+    section('in process: routing decisions against the greedy router, same orders');
+    benchRouting(options.quick);
   }
 
   const kinds = options.postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);

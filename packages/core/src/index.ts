@@ -16,6 +16,7 @@ export * from './domain/attention.js';
 export * from './domain/carrier-accounts.js';
 export * from './domain/change-cursor.js';
 export * from './domain/compare-codes.js';
+export * from './domain/countries.js';
 export * from './domain/courier-labels.js';
 export * from './domain/differences.js';
 export * from './domain/errors.js';
@@ -42,6 +43,14 @@ export * from './domain/returns/return-outcome.js';
 export * from './domain/returns/return-record.js';
 export * from './domain/returns/return-status.js';
 export * from './domain/returns/return-view.js';
+export * from './domain/routing/decide.js';
+export * from './domain/routing/distance.js';
+export * from './domain/routing/explanation.js';
+export { SEARCH_BOUND, SEARCH_WORK_BOUND } from './domain/routing/fewest-shipments.js';
+export * from './domain/routing/rules.js';
+export * from './domain/routing/snapshot.js';
+export type { WarehouseFacts } from './domain/routing/sorts.js';
+export * from './domain/routing/words.js';
 export * from './domain/routing.js';
 export * from './domain/sales-order-status.js';
 export * from './domain/sales-order-view.js';
@@ -55,6 +64,7 @@ export * from './engine.js';
 export * from './ports/admin-repository.js';
 export * from './ports/clock.js';
 export * from './ports/courier.js';
+export * from './ports/locate.js';
 export * from './ports/repository.js';
 export * from './ports/simulated-courier.js';
 export * from './schemas/admin.js';
@@ -108,6 +118,7 @@ export {
 } from './use-cases/document-cache.js';
 export type { HoldAnswer, NotHeld } from './use-cases/holds.js';
 export { INTAKE_BATCH_SIZE, type IntakeOutcome } from './use-cases/intake-batch.js';
+export { locateDestination } from './use-cases/locate-destination.js';
 export {
   type CreatedOperator,
   type OperatorPrincipal,

@@ -60,6 +60,12 @@ export interface WarehouseTable {
   active: BooleanInt;
   fulfilled_by: string;
   priority: number;
+  // Routing (migration 0025).
+  latitude: number | null;
+  longitude: number | null;
+  /** string[] as JSON, or null for every country. */
+  countries: JsonText | null;
+  daily_capacity: number | null;
 }
 
 export interface StockTable {

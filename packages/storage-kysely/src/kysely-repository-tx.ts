@@ -217,6 +217,10 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
           active: eb.ref('excluded.active'),
           fulfilled_by: eb.ref('excluded.fulfilled_by'),
           priority: eb.ref('excluded.priority'),
+          latitude: eb.ref('excluded.latitude'),
+          longitude: eb.ref('excluded.longitude'),
+          countries: eb.ref('excluded.countries'),
+          daily_capacity: eb.ref('excluded.daily_capacity'),
         })),
       )
       .returningAll()

@@ -21,6 +21,7 @@ import { holdsAndCancellationsMigration } from './migrations/0016-holds-and-canc
 import { returnsMigration } from './migrations/0019-returns.js';
 import { heldOrdersMigration } from './migrations/0020-held-orders.js';
 import { courierDuePartialMigration } from './migrations/0021-courier-due-partial.js';
+import { warehouseRoutingMigration } from './migrations/0025-warehouse-routing.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -57,6 +58,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0019_returns': returnsMigration(this.#flags),
       '0020_held_orders': heldOrdersMigration(),
       '0021_courier_due_partial': courierDuePartialMigration(),
+      '0025_warehouse_routing': warehouseRoutingMigration(),
     };
   }
 }

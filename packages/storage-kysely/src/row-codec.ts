@@ -112,6 +112,10 @@ export function encodeWarehouse(warehouse: Warehouse): Insertable<WarehouseTable
     active: encodeBoolean(warehouse.active),
     fulfilled_by: warehouse.fulfilled_by,
     priority: warehouse.priority,
+    latitude: warehouse.latitude ?? null,
+    longitude: warehouse.longitude ?? null,
+    countries: warehouse.countries ? encodeJson(warehouse.countries) : null,
+    daily_capacity: warehouse.daily_capacity ?? null,
   };
 }
 
@@ -123,6 +127,10 @@ export function decodeWarehouse(row: Selectable<WarehouseTable>): Warehouse {
     active: decodeBoolean(row.active),
     fulfilled_by: row.fulfilled_by as FulfilledBy,
     priority: Number(row.priority),
+    latitude: row.latitude === null ? null : Number(row.latitude),
+    longitude: row.longitude === null ? null : Number(row.longitude),
+    countries: row.countries === null ? null : decodeJson(row.countries),
+    daily_capacity: row.daily_capacity === null ? null : Number(row.daily_capacity),
   };
 }
 

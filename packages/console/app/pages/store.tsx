@@ -157,8 +157,9 @@ export function StorePage({ store, role }: { store: string; role: string }) {
   const admin = may(role, 'admin');
   const toggle = async (warehouse: Warehouse) => {
     const done = await action.run(() =>
+      // A PUT replaces the warehouse: every field read goes back, only `active` changed.
       api('PUT', `stores/${seg(store)}/warehouses/${seg(warehouse.code)}`, {
-        name: warehouse.name,
+        ...warehouse,
         active: !warehouse.active,
       }),
     );

@@ -1,6 +1,9 @@
 import type { SalesOrder } from '../schemas/sales-order.js';
 import { compareCodes } from './compare-codes.js';
-import { DomainError } from './errors.js';
+import { DomainError, fieldError } from './errors.js';
+import { decideRouting } from './routing/decide.js';
+import { DEFAULT_MAX_SHIPMENTS, DEFAULT_ROUTING } from './routing/rules.js';
+import type { RoutingSnapshot } from './routing/snapshot.js';
 import type { Item, Warehouse } from './types.js';
 
 /** Where the lines of a sales order go: one fulfillment order per assignment. */
@@ -31,36 +34,71 @@ export function byPriority(warehouses: readonly Warehouse[]): Warehouse[] {
 }
 
 /**
- * The default router: a pinned `warehouse_code` takes every line; otherwise the highest-priority
- * warehouse that can fill the whole order from available stock; otherwise each line goes to the
- * highest-priority warehouse that can fill it, and lines no one can fill to the highest-priority
- * warehouse of all.
+ * The snapshot the default router and `rerouteTarget` decide on: the context's warehouses and
+ * their stock, under the default rules, nothing else (no markets, capacities nor distances),
+ * so they decide exactly as routing did before rules were data.
+ */
+function contextSnapshot(
+  lines: RoutingSnapshot['lines'],
+  context: RoutingContext,
+  pinned: string | null,
+  short_lines: RoutingSnapshot['short_lines'],
+): RoutingSnapshot {
+  const skus = [...new Set(lines.map((line) => line.sku))];
+  return {
+    lines,
+    pinned,
+    destination: { country: '', point: null, located_by: null },
+    warehouses: context.warehouses.map((warehouse) => ({
+      code: warehouse.code,
+      active: warehouse.active,
+      priority: warehouse.priority,
+      latitude: null,
+      longitude: null,
+      countries: null,
+      daily_capacity: null,
+      routed_today: 0,
+    })),
+    stock: context.warehouses.flatMap((warehouse) =>
+      skus.map((sku) => ({
+        warehouse_code: warehouse.code,
+        sku,
+        unreserved: context.available(warehouse.code, sku),
+        safety_stock: 0,
+      })),
+    ),
+    rules: DEFAULT_ROUTING,
+    max_shipments: DEFAULT_MAX_SHIPMENTS,
+    split_lines: false,
+    short_lines,
+  };
+}
+
+/**
+ * The default router: the routing engine under the default rules (docs/routing.md). A pinned
+ * `warehouse_code` takes every line; otherwise the highest-priority warehouse that can fill the
+ * whole order from available stock; otherwise each line goes to the highest-priority warehouse
+ * that can fill it, and lines no one can fill to the highest-priority warehouse of all. Lines
+ * of one sku count on the stock of their total.
  */
 export const defaultRouter: Router = (order, context) => {
-  const lines = order.items.map((_, index) => index);
-  if (order.warehouse_code) return [{ warehouse_code: order.warehouse_code, lines }];
-  const [first] = context.warehouses;
-  if (!first)
+  const pinned = order.warehouse_code || null;
+  if (pinned && !context.warehouses.some((warehouse) => warehouse.code === pinned))
+    throw fieldError(
+      'invalid_request',
+      'Warehouse %fieldValue is not an active warehouse of this store.',
+      'warehouse_code',
+      pinned,
+    );
+  if (context.warehouses.length === 0)
     throw new DomainError(
       'invalid_request',
       'The store has no active warehouse to route orders to.',
     );
-  const canFill = (warehouse: Warehouse, index: number) => {
-    const item = order.items[index] as SalesOrder['items'][number];
-    return context.available(warehouse.code, item.sku) >= item.qty;
-  };
-  const whole = context.warehouses.find((warehouse) =>
-    lines.every((index) => canFill(warehouse, index)),
-  );
-  if (whole) return [{ warehouse_code: whole.code, lines }];
-  const assignments = new Map<string, number[]>();
-  for (const index of lines) {
-    const target = context.warehouses.find((warehouse) => canFill(warehouse, index)) ?? first;
-    assignments.set(target.code, [...(assignments.get(target.code) ?? []), index]);
-  }
-  return [...assignments].map(([warehouse_code, assigned]) => ({
-    warehouse_code,
-    lines: assigned,
+  const decision = decideRouting(contextSnapshot(order.items, context, pinned, 'route'));
+  return decision.assignments.map((assignment) => ({
+    warehouse_code: assignment.warehouse_code,
+    lines: assignment.lines.map((line) => line.line),
   }));
 };
 
@@ -69,11 +107,9 @@ export const defaultRouter: Router = (order, context) => {
  * enough available stock that has not already rejected it; null when there is none.
  */
 export function rerouteTarget(item: Item, context: RoutingContext): Warehouse | null {
+  const decision = decideRouting(contextSnapshot([item], context, null, 'leave'));
+  const [assignment] = decision.assignments;
   return (
-    context.warehouses.find(
-      (warehouse) =>
-        !item.rejected_by.includes(warehouse.code) &&
-        context.available(warehouse.code, item.sku) >= item.qty,
-    ) ?? null
+    context.warehouses.find((warehouse) => warehouse.code === assignment?.warehouse_code) ?? null
   );
 }

@@ -1,4 +1,5 @@
 import type { Money } from './money.js';
+import type { RoutingRule } from './routing/rules.js';
 import type { Timestamp } from './timestamp.js';
 
 /**
@@ -112,6 +113,13 @@ export interface StoreSettings {
    * never); a queue left out takes its default (attention.ts).
    */
   attention_after_hours?: Partial<Record<AttentionQueueName, number | null>>;
+  // Routing (docs/routing.md); absent, each is its default (routingSettings).
+  /** The routing rules, in order. */
+  routing?: RoutingRule[];
+  /** The most warehouses the fewest-shipments search tries. */
+  max_shipments?: number;
+  /** Whether one line's quantity may be split across warehouses. */
+  split_lines?: boolean;
 }
 
 export interface Store {
@@ -130,6 +138,14 @@ export interface Warehouse {
   fulfilled_by: FulfilledBy;
   /** Higher goes first when routing and rerouting. */
   priority: number;
+  // Routing (docs/routing.md); absent is null.
+  /** Where it is (the `distance` rule), with `longitude`; null: unknown, it sorts last. */
+  latitude?: number | null;
+  longitude?: number | null;
+  /** ISO 3166-1 alpha-2 codes of the countries it ships to (the `market` rule); null: all. */
+  countries?: string[] | null;
+  /** Fulfillment orders it takes per local day (the `capacity` rules); null: no limit. */
+  daily_capacity?: number | null;
 }
 
 export interface StockLevel {

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { isRolePreset, ROLE_PRESET_NAMES } from '../domain/acl.js';
 import { ATTENTION_QUEUES } from '../domain/attention.js';
+import { isCountryCode } from '../domain/countries.js';
+import { ROUTING_RULES } from '../domain/routing/rules.js';
 import {
   boundedText,
   code,
@@ -123,6 +125,47 @@ export const AttentionInput = v.object(
   >,
 );
 
+// ── routing (docs/routing.md) ──────────────────────────────────────────────────────────────
+
+/** The routing rules, in order: each known, each once. */
+const RoutingInput = v.pipe(
+  v.array(
+    v.picklist(
+      ROUTING_RULES,
+      `must be one of ${ROUTING_RULES.map((rule) => `"${rule}"`).join(', ')}`,
+    ),
+  ),
+  v.minLength(1, 'must list at least one rule'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const seen = new Set<string>();
+    for (const [index, rule] of dataset.value.entries()) {
+      if (seen.has(rule))
+        addIssue({
+          message: `must name each rule once: "${rule}" is there twice`,
+          path: [
+            {
+              type: 'array',
+              origin: 'value',
+              input: dataset.value,
+              key: index,
+              value: rule,
+            },
+          ],
+        });
+      seen.add(rule);
+    }
+  }),
+);
+
+/** How many warehouses the fewest-shipments search tries at most. */
+const maxShipments = v.pipe(
+  v.number(),
+  v.integer('must be a whole number'),
+  v.minValue(1, 'must be at least 1'),
+  v.maxValue(50, 'must be at most 50'),
+);
+
 export const StoreSettingsInput = v.object({
   partial_items: v.optional(v.boolean(), false),
   partial_qty: v.optional(v.boolean(), false),
@@ -130,18 +173,76 @@ export const StoreSettingsInput = v.object({
   courier: v.optional(CourierSettingsInput, {}),
   currency: v.optional(v.nullable(currencyCode)),
   attention_after_hours: v.optional(AttentionInput),
+  // Routing: absent, each takes its default (domain/routing/rules.ts), which a store keeps
+  // following when the default changes.
+  routing: v.optional(RoutingInput),
+  max_shipments: v.optional(maxShipments),
+  split_lines: v.optional(v.boolean()),
 });
 
 /** Settings to change (the admin API's `PUT /stores/:store`): each field optional. */
 export const StoreSettingsPatchInput = v.partial(StoreSettingsInput);
 
-export const WarehouseInput = v.object({
-  code,
-  name: label,
-  active: v.optional(v.boolean(), true),
-  fulfilled_by: v.optional(v.picklist(['partner', 'courier']), 'partner'),
-  priority: v.optional(int32, 0),
-});
+/** Degrees north (-90 to 90); with its longitude, where a warehouse is. */
+export const latitude = v.pipe(
+  v.number(),
+  v.minValue(-90, 'must be between -90 and 90'),
+  v.maxValue(90, 'must be between -90 and 90'),
+);
+/** Degrees east (-180 to 180). */
+export const longitude = v.pipe(
+  v.number(),
+  v.minValue(-180, 'must be between -180 and 180'),
+  v.maxValue(180, 'must be between -180 and 180'),
+);
+
+/** An ISO 3166-1 alpha-2 country code. */
+export const countryCode = v.pipe(
+  v.string(),
+  v.check(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as "IT"'),
+);
+
+export const WarehouseInput = v.pipe(
+  v.object({
+    code,
+    name: label,
+    active: v.optional(v.boolean(), true),
+    fulfilled_by: v.optional(v.picklist(['partner', 'courier']), 'partner'),
+    priority: v.optional(int32, 0),
+    // Routing (docs/routing.md): null, the warehouse has none.
+    latitude: v.optional(v.nullable(latitude), null),
+    longitude: v.optional(v.nullable(longitude), null),
+    countries: v.optional(
+      v.nullable(
+        v.pipe(
+          v.array(countryCode),
+          v.minLength(1, 'must list at least one country, or be null for every country'),
+          v.check((codes) => new Set(codes).size === codes.length, 'must name each country once'),
+        ),
+      ),
+      null,
+    ),
+    daily_capacity: v.optional(
+      v.nullable(
+        v.pipe(
+          v.number(),
+          v.integer('must be a whole number of orders'),
+          v.minValue(1, 'must be at least 1'),
+          v.maxValue(10_000_000, 'must be at most 10000000'),
+        ),
+      ),
+      null,
+    ),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['latitude'], ['longitude']],
+      (warehouse) => (warehouse.latitude === null) === (warehouse.longitude === null),
+      'must be given with latitude (both, or neither)',
+    ),
+    ['longitude'],
+  ),
+);
 
 export const MIN_TOKEN_LENGTH = 32;
 

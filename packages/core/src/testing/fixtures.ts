@@ -39,6 +39,10 @@ export function warehouse(
     active: true,
     fulfilled_by: 'partner',
     priority: 10,
+    latitude: null,
+    longitude: null,
+    countries: null,
+    daily_capacity: null,
     ...overrides,
   };
 }

@@ -10,5 +10,6 @@ export {
   type RepositoryUnderTest,
   runRepositoryContract,
 } from './repository-contract.js';
+export { seededRandom } from './seeded-random.js';
 export { skipTest, skipUnless } from './skip.js';
 export { readStoredState, type StoredState } from './stored-state.js';

@@ -3,6 +3,7 @@ import { attentionHours } from '../domain/attention.js';
 import { fieldError } from '../domain/errors.js';
 import { operatorSees } from '../domain/operator.js';
 import { quarantinedBy, quarantineKey } from '../domain/returns/quarantined.js';
+import { type RoutingSettings, routingSettings } from '../domain/routing/rules.js';
 import type { AttentionQueueName, Store, StoreSettings, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { ReasonInput, SetOnHandInput, StockSearchInput } from '../schemas/admin.js';
@@ -17,11 +18,14 @@ import { upsertStoreWithin, upsertWarehouseWithin } from './stores.js';
 
 export interface StoreView {
   store_code: string;
-  /** As in effect: no currency is null, every queue's attention threshold is there. */
+  /**
+   * As in effect: no currency is null, every queue's attention threshold is there, and so are
+   * the routing settings.
+   */
   settings: StoreSettings & {
     currency: string | null;
     attention_after_hours: Record<AttentionQueueName, number | null>;
-  };
+  } & RoutingSettings;
 }
 
 const viewOf = (store: Store): StoreView => ({
@@ -30,6 +34,7 @@ const viewOf = (store: Store): StoreView => ({
     ...store.settings,
     currency: store.settings.currency ?? null,
     attention_after_hours: attentionHours(store.settings),
+    ...routingSettings(store.settings),
   },
 });
 
@@ -75,7 +80,15 @@ export async function putStore(
   });
 }
 
-const warehouseView = ({ store_id: _store, ...warehouse }: Warehouse) => warehouse;
+/** A warehouse as the admin API shows it: every attribute, the ones it lacks as null. */
+const warehouseView = ({ store_id: _store, ...warehouse }: Warehouse) => ({
+  ...warehouse,
+  // Routing (docs/routing.md).
+  latitude: warehouse.latitude ?? null,
+  longitude: warehouse.longitude ?? null,
+  countries: warehouse.countries ?? null,
+  daily_capacity: warehouse.daily_capacity ?? null,
+});
 
 export async function warehousesFor(
   deps: EngineDeps,

@@ -132,6 +132,11 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
       active: v.optional(v.boolean()),
       fulfilled_by: v.optional(v.picklist(['partner', 'courier'])),
       priority: v.optional(v.number()),
+      // Routing (docs/routing.md).
+      latitude: v.optional(v.nullable(v.number())),
+      longitude: v.optional(v.nullable(v.number())),
+      countries: v.optional(v.nullable(v.array(v.string()))),
+      daily_capacity: v.optional(v.nullable(v.number())),
     }),
     run: (admin, { operator, params, body }) =>
       admin.putWarehouse(operator, params.store as string, params.code as string, body),

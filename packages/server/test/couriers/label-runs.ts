@@ -9,7 +9,7 @@ import {
   type Repository,
   type SimulatedFault,
 } from '@fulfil/core';
-import { fixtures } from '@fulfil/core/testing';
+import { fixtures, seededRandom } from '@fulfil/core/testing';
 
 /**
  * Randomized courier dispatch runs against a stateful fake carrier that keeps a ledger of every
@@ -19,17 +19,8 @@ import { fixtures } from '@fulfil/core/testing';
  * then it lets the dispatcher finish without faults and checks the ledger against the database.
  */
 
-/** mulberry32: a small seeded PRNG, so a failing run is replayed from its seed. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The seeded generator of the runs, so a failing run is replayed from its seed. */
+export const prng = seededRandom;
 
 const FAULTS: readonly SimulatedFault[] = [
   'throttle',

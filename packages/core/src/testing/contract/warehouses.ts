@@ -20,6 +20,21 @@ export function warehousesContract(h: ContractHarness): void {
       expect(first).toEqual(replaced);
     });
 
+    it('upsertWarehouse keeps what routing reads: coordinates to the digit, countries, daily capacity', async () => {
+      const store = await seedStore();
+      const located = warehouse(store.id, 'WH-A', {
+        latitude: 45.464203,
+        longitude: -9.189982,
+        countries: ['IT', 'CH', 'SM'],
+        daily_capacity: 300,
+      });
+      await write((tx) => tx.upsertWarehouse(located));
+      expect(await read((tx) => tx.listWarehouses(store.id, ['WH-A']))).toEqual([located]);
+      const cleared = warehouse(store.id, 'WH-A');
+      expect(await write((tx) => tx.upsertWarehouse(cleared))).toEqual(cleared);
+      expect(await read((tx) => tx.listWarehouses(store.id, ['WH-A']))).toEqual([cleared]);
+    });
+
     it('listWarehouses orders by code, filters by codes, and is per store', async () => {
       const store = await seedStore();
       const other = await seedStore('other');

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
+
+/**
+ * A PUT replaces a warehouse (docs/admin-api.md): the store page's Activate/Deactivate sends back
+ * every field it read, so switching a warehouse off keeps its priority, its kind and what
+ * routing reads of it.
+ */
+
+interface WarehouseView {
+  code: string;
+  active: boolean;
+  priority: number;
+  fulfilled_by: string;
+  latitude: number | null;
+  countries: string[] | null;
+}
+
+describe('the store page warehouses', { timeout: 60_000, ...browserOrSkip }, () => {
+  const running = withConsole();
+  let tab: ConsolePage;
+
+  afterEach(async () => {
+    await tab?.assertClean();
+    await tab?.page.context().close();
+  });
+
+  const warehouseB = async () =>
+    (
+      await running.server.adminApi<{ warehouses: WarehouseView[] }>(
+        'GET',
+        'stores/default/warehouses',
+      )
+    ).warehouses.find((warehouse) => warehouse.code === 'WH-B') as WarehouseView;
+
+  test('deactivating a warehouse changes only whether it is active', async () => {
+    await running.server.adminApi('PUT', 'stores/default/warehouses/WH-B', {
+      name: 'Partner B',
+      fulfilled_by: 'partner',
+      priority: 5,
+      latitude: 45.4642,
+      longitude: 9.19,
+      countries: ['IT'],
+      daily_capacity: 300,
+    });
+    const before = await warehouseB();
+    tab = await openAt(running, '#/default/settings');
+    await tab.page.getByRole('button', { name: 'Deactivate WH-B' }).click();
+    await expect.poll(async () => (await warehouseB()).active).toBe(false);
+    expect(await warehouseB()).toEqual({ ...before, active: false });
+  });
+});
