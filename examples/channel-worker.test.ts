@@ -1,4 +1,10 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createClient } from '@fulfil/client';
 import { createEngine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
@@ -9,9 +15,10 @@ import {
   handleOrderCreated,
   type ShopifyOrder,
   salesOrderFromShopify,
+  shopifyOrderId,
   writeBack,
 } from './channel-worker.js';
-import { startFakeShopify } from './fake-shopify.js';
+import { fakeLinesOf, SAMPLE_ORDER_FILE, shopifyHmac, startFakeShopify } from './fake-shopify.js';
 
 const SECRET = 'shopify-webhook-secret-0123456789';
 
@@ -287,4 +294,138 @@ describe('examples/channel-worker.ts', () => {
       await shopify.close();
     }
   });
+
+  it('runs as a process: from now on, through a Shopify outage, and on from its saved cursor', async () => {
+    const raw = readFileSync(SAMPLE_ORDER_FILE);
+    const payload = JSON.parse(raw.toString('utf8')) as ShopifyOrder;
+    const skus = payload.line_items.map((line) => line.sku as string);
+    const engine = createEngine({ repository: await openSqliteRepository(':memory:') });
+    await engine.loadSeed(
+      fixtures.seed({
+        settings: { partial_items: true },
+        stock: skus.map((sku) => ({ warehouse_code: 'WH-A', sku, qty: 10 })),
+      }),
+    );
+    const server = await startHttpServer({ engine, port: 0, log: () => {} });
+    const { orderId, lines } = fakeLinesOf(payload);
+    const shopify = await startFakeShopify(orderId, lines);
+    const dir = await mkdtemp(join(tmpdir(), 'channel-worker-'));
+    const stateFile = join(dir, 'cursor');
+    const operator = engine.operator('default');
+    const fulfil = createClient({
+      baseUrl: server.url,
+      storeCode: 'default',
+      token: fixtures.SEED_TOKENS.channel,
+    });
+    /** The partner and the ERP take the lines of `skus` of a fulfillment order to shipped. */
+    const shipLines = async (number: string, only: string[], track: string) => {
+      const order = await engine.getOrder('default', number);
+      const items = order.items
+        .filter((item) => only.includes(item.sku))
+        .map((item) => ({ item_id: item.id, qty: item.qty }));
+      await engine.accept(operator, { order: { order_id: number, items } });
+      await engine.allocate(operator, { allocation: { order_id: number, items } });
+      await engine.ship(operator, {
+        shipment: {
+          order_id: number,
+          items,
+          tracks: [{ carrier_code: 'brt', title: 'BRT', track_number: track }],
+        },
+      });
+    };
+    // An order that shipped before the worker ever ran: it is not written back.
+    const old = salesOrderFromShopify({
+      ...payload,
+      admin_graphql_api_id: 'gid://shopify/Order/5660010000999',
+    });
+    const oldView = await fulfil.createSalesOrder(old);
+    await shipLines(
+      oldView.fulfillment_orders[0]?.fulfillment_order_number as string,
+      skus,
+      'OLD-1',
+    );
+
+    let worker: ChildProcess | undefined;
+    let output = '';
+    const start = async () => {
+      output = '';
+      worker = spawn(process.execPath, ['--import', 'tsx', 'examples/channel-worker.ts'], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        env: {
+          ...process.env,
+          FULFIL_URL: server.url,
+          FULFIL_TOKEN: fixtures.SEED_TOKENS.channel,
+          SHOPIFY_URL: shopify.url,
+          SHOPIFY_ACCESS_TOKEN: shopify.accessToken,
+          SHOPIFY_WEBHOOK_SECRET: SECRET,
+          CHANNEL_WORKER_STATE: stateFile,
+          PORT: '0',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      worker.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      worker.stderr?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      await until(() => /listening .* on (http:\S+)/.test(output) && /following/.test(output));
+      return /listening .* on (http:\S+)/.exec(output)?.[1] as string;
+    };
+    const until = async (check: () => boolean) => {
+      while (!check()) {
+        if (worker?.exitCode !== null) throw new Error(`the worker ended:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const stop = async () => {
+      const ended = new Promise<number | null>((done) => worker?.once('exit', done));
+      worker?.kill('SIGTERM');
+      return ended;
+    };
+    try {
+      const webhook = await start();
+      expect(output).toContain('following the sales orders feed from now on');
+      // Shopify is down for its next two calls; the worker waits and tries again.
+      shopify.fail(2);
+      const delivered = await fetch(webhook, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-hmac-sha256': shopifyHmac(raw, SECRET),
+        },
+        body: raw,
+      });
+      expect(delivered.status).toBe(200);
+      const view = await fulfil.getSalesOrder(shopifyOrderId(payload));
+      const number = view.fulfillment_orders[0]?.fulfillment_order_number as string;
+      await shipLines(number, ['MOKA-3'], 'BRT-1');
+      await until(() => shopify.fulfillments.length === 1);
+      expect(output).toMatch(/Shopify: 503 .*; trying again in 1 s/);
+      expect(output).toMatch(/trying again in 2 s/);
+      expect(worker?.exitCode).toBeNull();
+      expect(await stop()).toBe(0);
+      const saved = (await readFile(stateFile, 'utf8')).trim();
+      expect(saved.length).toBeGreaterThan(0);
+
+      // Shipped while the worker was down: it goes on from its cursor, and tells Shopify once.
+      await shipLines(number, ['CUPS-ESP-6'], 'BRT-2');
+      await start();
+      expect(output).toContain('from the cursor saved in');
+      await until(() => shopify.fulfillments.length === 2);
+      expect(
+        shopify.fulfillments.map((entry) => (entry.trackingInfo as { number: string }).number),
+      ).toEqual(['BRT-1', 'BRT-2']);
+      // Never a word about the order that shipped before the worker ran.
+      expect(JSON.stringify(shopify.calls)).not.toContain('5660010000999');
+      expect(shopify.calls.flatMap((call) => call.violations)).toEqual([]);
+      expect(await stop()).toBe(0);
+    } finally {
+      if (worker?.exitCode === null) worker.kill('SIGKILL');
+      await shopify.close();
+      await server.close();
+      await engine.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

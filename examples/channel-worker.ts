@@ -6,13 +6,23 @@
  * has a shipment Shopify has not heard of, it creates a fulfillment there with the tracking
  * number, through Shopify's Admin GraphQL API (`fulfillmentCreate`).
  *
- * Try it against the demo (`pnpm start`) with a storefront of your own:
+ * It keeps the feed's cursor in a file (CHANNEL_WORKER_STATE, default `channel-worker.cursor`):
+ * a restart goes on where it stopped. With none saved (a first start) it follows the feed from
+ * now on: orders that shipped before it ran are not written back. A failed call (Shopify or
+ * Fulfil down, a refusal) is logged and tried again after a wait that doubles; the worker never
+ * stops for it. SIGINT or SIGTERM stops it.
+ *
+ * Against your shop (examples/README.md runs it against a local fake of Shopify instead):
  *   FULFIL_TOKEN=<a channel token> SHOPIFY_SHOP=<shop>.myshopify.com SHOPIFY_ACCESS_TOKEN=… \
  *   SHOPIFY_WEBHOOK_SECRET=… npx tsx examples/channel-worker.ts
- * It listens for the webhook on PORT (default 3000, path /webhooks/orders-create).
+ * SHOPIFY_URL (any base URL, such as the fake's) takes the place of SHOPIFY_SHOP. It listens for
+ * the webhook on PORT (default 3000, path /webhooks/orders-create).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as wait } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import {
   type ClientOptions,
@@ -320,7 +330,7 @@ export async function fulfillOnShopify(
   if (errors.length) throw new Error(`Shopify refused the fulfillment: ${JSON.stringify(errors)}`);
 }
 
-/** Shipments already told to Shopify, by shipment id: persist them with the feed's cursor. */
+/** Shipments already told to Shopify, by shipment id (a view comes again whenever it changes). */
 export type Told = Set<number>;
 
 /** Tells Shopify of every shipment of `salesOrder` it has not been told of. */
@@ -332,39 +342,140 @@ export async function writeBack(admin: ShopifyAdmin, salesOrder: SalesOrder, tol
   }
 }
 
+/** How the worker goes on when something fails: where it logs, and how it waits. */
+export interface Patience {
+  log: (line: string) => void;
+  /** Waits `ms` (resolves early when the worker is stopped). */
+  sleep: (ms: number) => Promise<void>;
+  /** The first wait after a failure, doubling at each one after: default 1 s. */
+  firstWaitMs?: number;
+  /** The longest wait: default 60 s. */
+  maxWaitMs?: number;
+  /** Attempts at one sales order before moving on: default 6. */
+  attempts?: number;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The wait before attempt `attempt + 1`, after `attempt` failures (1-based). */
+export function backoffMs(patience: Patience, attempt: number): number {
+  const first = patience.firstWaitMs ?? 1_000;
+  return Math.min(first * 2 ** (attempt - 1), patience.maxWaitMs ?? 60_000);
+}
+
+/**
+ * `writeBack`, never throwing: a failed Shopify call (an outage, a 5xx, a refusal) is logged, and
+ * tried again after a wait that doubles; after the last attempt the worker goes on with the
+ * feed, and the shipments left untold are told when the sales order next comes (any change of
+ * it), or at a restart from an earlier cursor. Answers whether every shipment was told.
+ */
+export async function writeBackPatiently(
+  admin: ShopifyAdmin,
+  salesOrder: SalesOrder,
+  told: Told,
+  patience: Patience,
+): Promise<boolean> {
+  const attempts = patience.attempts ?? 6;
+  const which = `sales order ${salesOrder.sales_order_number}`;
+  for (let attempt = 1; ; attempt++) {
+    const before = told.size;
+    try {
+      await writeBack(admin, salesOrder, told);
+      if (told.size > before)
+        patience.log(`${which}: Shopify told of ${told.size - before} shipment(s)`);
+      return true;
+    } catch (error) {
+      if (attempt >= attempts) {
+        patience.log(`${which}: ${messageOf(error)}; giving up for now, going on with the feed`);
+        return false;
+      }
+      const wait = backoffMs(patience, attempt);
+      patience.log(`${which}: ${messageOf(error)}; trying again in ${wait / 1000} s`);
+      await patience.sleep(wait);
+    }
+  }
+}
+
+/**
+ * The cursor of the feed as it stands: following from it, the worker tells Shopify of what ships
+ * from now on, never of what shipped before it started.
+ */
+export async function cursorOfNow(fulfil: FulfilClient): Promise<string> {
+  // Any page carries the cursor of the moment it was read; one past the last id is empty.
+  const { cursor } = await fulfil.salesOrdersPage({ after: Number.MAX_SAFE_INTEGER });
+  if (!cursor) throw new Error('Fulfil answered the feed without a Fulfil-Cursor');
+  return cursor;
+}
+
 /**
  * Follows the sales orders feed for as long as `signal` lets it (held polls, resumed from the
- * cursor across failures), writing each new shipment back to Shopify.
+ * cursor across failures), writing each new shipment back to Shopify. With no `cursor` (a first
+ * start), it follows from now: what shipped before is not written back. `onCursor` is handed
+ * each cursor to persist, the first one at once. Throws when the feed refuses the worker for
+ * good (401, 403): the caller logs it and tries again later.
  */
 export async function followShipments(
   fulfil: FulfilClient,
   admin: ShopifyAdmin,
   told: Told,
-  options: { cursor?: string; onCursor?: (cursor: string) => void; signal?: AbortSignal } = {},
+  options: {
+    cursor?: string;
+    onCursor?: (cursor: string) => void;
+    signal?: AbortSignal;
+    patience: Patience;
+  },
 ): Promise<void> {
-  for await (const salesOrder of fulfil.watchSalesOrders(options)) {
-    await writeBack(admin, salesOrder, told);
+  const { onCursor, signal, patience } = options;
+  let cursor = options.cursor;
+  if (cursor === undefined) {
+    cursor = await cursorOfNow(fulfil);
+    onCursor?.(cursor);
+  }
+  const watching = fulfil.watchSalesOrders({
+    cursor,
+    ...(onCursor ? { onCursor } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  for await (const salesOrder of watching) {
+    await writeBackPatiently(admin, salesOrder, told, patience);
   }
 }
 
+/** The webhook's path on the worker's own HTTP server. */
+export const WEBHOOK_PATH = '/webhooks/orders-create';
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const env = (name: string) => {
-    const value = process.env[name];
-    if (!value) throw new Error(`set ${name}`);
-    return value;
-  };
+  const log = (line: string) => console.log(`channel-worker: ${line}`);
+  const missing = ['FULFIL_TOKEN', 'SHOPIFY_ACCESS_TOKEN', 'SHOPIFY_WEBHOOK_SECRET'].filter(
+    (name) => !process.env[name],
+  );
+  if (!process.env.SHOPIFY_URL && !process.env.SHOPIFY_SHOP) missing.push('SHOPIFY_SHOP');
+  if (missing.length > 0) {
+    console.error(`channel-worker: set ${missing.join(', ')} (see examples/README.md)`);
+    process.exit(2);
+  }
+  const env = (name: string) => process.env[name] as string;
   const options: ClientOptions = {
     baseUrl: process.env.FULFIL_URL ?? 'http://127.0.0.1:8080',
     storeCode: process.env.FULFIL_STORE ?? 'default',
     token: env('FULFIL_TOKEN'),
   };
   const fulfil = createClient(options);
-  const admin = {
-    shopUrl: `https://${env('SHOPIFY_SHOP')}`,
+  const admin: ShopifyAdmin = {
+    // The shop's own address, or any base URL (a local fake of Shopify's Admin API).
+    shopUrl: (process.env.SHOPIFY_URL ?? `https://${env('SHOPIFY_SHOP')}`).replace(/\/+$/, ''),
     accessToken: env('SHOPIFY_ACCESS_TOKEN'),
   };
   const secret = env('SHOPIFY_WEBHOOK_SECRET');
-  createServer((req, res) => {
+  // Where the feed's cursor is kept across restarts.
+  const stateFile = process.env.CHANNEL_WORKER_STATE ?? 'channel-worker.cursor';
+  const saved = existsSync(stateFile) ? readFileSync(stateFile, 'utf8').trim() : '';
+
+  const stop = new AbortController();
+  const sleep = (ms: number) => wait(ms, undefined, { signal: stop.signal }).catch(() => {});
+  const patience: Patience = { log, sleep };
+  const server = createServer((req, res) => {
+    if (req.method !== 'POST' || req.url !== WEBHOOK_PATH) return res.writeHead(404).end();
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -376,15 +487,55 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         secret,
       )
         .then((answer) => {
-          if (answer.message) console.log(`webhook: ${answer.message}`);
+          log(
+            `webhook: ${answer.status}${answer.salesOrder ? `, sales order ${answer.salesOrder.sales_order_number}` : ''}${answer.message ? `: ${answer.message}` : ''}`,
+          );
           res.writeHead(answer.status).end();
         })
         .catch((error: unknown) => {
-          console.error(error);
+          // Shopify delivers it again later: the retry is safe.
+          log(`webhook: ${messageOf(error)}; answered 503`);
           res.writeHead(503).end();
         });
     });
-  }).listen(Number(process.env.PORT ?? 3000));
-  // In a real worker, persist `told` and the cursor (onCursor) so that a restart resumes.
-  await followShipments(fulfil, admin, new Set());
+  });
+  server.listen(Number(process.env.PORT ?? 3000), () => {
+    const { port } = server.address() as AddressInfo;
+    log(`listening for Shopify's orders/create webhook on http://127.0.0.1:${port}${WEBHOOK_PATH}`);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping`);
+      stop.abort();
+      server.close();
+    });
+  }
+
+  let cursor = saved || undefined;
+  log(
+    cursor
+      ? `following the sales orders feed from the cursor saved in ${stateFile}`
+      : `no cursor saved in ${stateFile}: following the sales orders feed from now on (what shipped before is not written back)`,
+  );
+  const told: Told = new Set();
+  for (let failures = 0; !stop.signal.aborted; ) {
+    try {
+      await followShipments(fulfil, admin, told, {
+        ...(cursor ? { cursor } : {}),
+        onCursor: (next) => {
+          cursor = next;
+          writeFileSync(stateFile, `${next}\n`);
+        },
+        signal: stop.signal,
+        patience,
+      });
+      failures = 0;
+    } catch (error) {
+      if (stop.signal.aborted) break;
+      failures += 1;
+      const ms = backoffMs(patience, failures);
+      log(`the sales orders feed: ${messageOf(error)}; trying again in ${ms / 1000} s`);
+      await sleep(ms);
+    }
+  }
 }

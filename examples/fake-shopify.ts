@@ -5,10 +5,12 @@
  * worker calls), so a query or mutation the real API would refuse (an unknown field, a missing
  * argument, a variable of the wrong type) is refused here too and recorded as a violation.
  */
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import {
   buildClientSchema,
@@ -45,6 +47,8 @@ export interface FakeLine {
 export interface FakeShopify {
   url: string;
   accessToken: string;
+  /** The next `calls` calls answer 503, as Shopify does when it is down; then it answers again. */
+  fail(calls: number): void;
   /** Each GraphQL call as received, with what the schema found wrong in it (nothing, ideally). */
   calls: { query: string; variables: Record<string, unknown>; violations: string[] }[];
   /** The fulfillments created, as `fulfillmentCreate` received them. */
@@ -52,10 +56,18 @@ export interface FakeShopify {
   close(): Promise<void>;
 }
 
-/** Starts the fake with one order, `orderId`, whose one open fulfillment order has `lines`. */
-export async function startFakeShopify(orderId: string, lines: FakeLine[]): Promise<FakeShopify> {
+/**
+ * Starts the fake with one order, `orderId`, whose one open fulfillment order has `lines`, on
+ * `port` (default: any free one) of 127.0.0.1.
+ */
+export async function startFakeShopify(
+  orderId: string,
+  lines: FakeLine[],
+  options: { port?: number; log?: (line: string) => void } = {},
+): Promise<FakeShopify> {
   const admin = shopifyAdminSchema();
   const accessToken = 'shpat_fake_0123456789';
+  let failing = 0;
   const calls: FakeShopify['calls'] = [];
   const fulfillments: Record<string, unknown>[] = [];
   const rootValue = {
@@ -75,6 +87,7 @@ export async function startFakeShopify(orderId: string, lines: FakeLine[]): Prom
         : null,
     fulfillmentCreate: ({ fulfillment }: { fulfillment: Record<string, unknown> }) => {
       fulfillments.push(fulfillment);
+      options.log?.(`fulfillmentCreate: ${JSON.stringify(fulfillment)}`);
       const entries = fulfillment.lineItemsByFulfillmentOrder as {
         fulfillmentOrderLineItems?: { id: string; quantity: number }[];
       }[];
@@ -102,6 +115,10 @@ export async function startFakeShopify(orderId: string, lines: FakeLine[]): Prom
       }
       if (req.headers['x-shopify-access-token'] !== accessToken) {
         return answer(401, { errors: '[API] Invalid API key or access token' });
+      }
+      if (failing > 0) {
+        failing -= 1;
+        return answer(503, { errors: 'Service Unavailable' });
       }
       const { query, variables = {} } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
         query: string;
@@ -131,13 +148,63 @@ export async function startFakeShopify(orderId: string, lines: FakeLine[]): Prom
       }
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  await new Promise<void>((done) => server.listen(options.port ?? 0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     accessToken,
+    fail: (count) => {
+      failing = count;
+    },
     calls,
     fulfillments,
     close: () => new Promise((done) => server.close(() => done())),
   };
+}
+
+/** The sample `orders/create` payload beside this file: an order of two demo skus. */
+export const SAMPLE_ORDER_FILE = fileURLToPath(new URL('./shopify-order.json', import.meta.url));
+
+/** The fake's store of `payload`: its order id, one open fulfillment order line per line item. */
+export function fakeLinesOf(payload: {
+  admin_graphql_api_id: string;
+  line_items: { sku?: string | null; quantity: number }[];
+}): { orderId: string; lines: FakeLine[] } {
+  const orderId = payload.admin_graphql_api_id.replace('gid://shopify/Order/', '');
+  const lines = payload.line_items.map((line, index) => ({
+    id: `gid://shopify/FulfillmentOrderLineItem/${index + 1}`,
+    sku: line.sku ?? '',
+    remainingQuantity: line.quantity,
+  }));
+  return { orderId, lines };
+}
+
+/** `X-Shopify-Hmac-Sha256` of a delivery: the base64 HMAC-SHA256 of its raw body. */
+export function shopifyHmac(body: Buffer | string, secret: string): string {
+  return createHmac('sha256', secret).update(body).digest('base64');
+}
+
+// `npx tsx examples/fake-shopify.ts [port]`: the fake with the sample order, for the channel
+// worker to be tried against (examples/README.md).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const raw = readFileSync(SAMPLE_ORDER_FILE);
+  const { orderId, lines } = fakeLinesOf(JSON.parse(raw.toString('utf8')));
+  const secret = process.env.SHOPIFY_WEBHOOK_SECRET ?? 'fake-shopify-webhook-secret';
+  const fake = await startFakeShopify(orderId, lines, {
+    port: Number(process.argv[2] ?? 3001),
+    log: (line) => console.log(`fake-shopify: ${line}`),
+  });
+  console.log(`A fake Shopify Admin API at ${fake.url}, with order ${orderId} of examples/shopify-order.json.
+
+Start the channel worker against it (with \`pnpm start\` serving the demo):
+  FULFIL_TOKEN=demo-channel-shop-7e2a9c4f1b8d3e6a0c5f2b9d4a7e1c3f SHOPIFY_URL=${fake.url} \\
+  SHOPIFY_ACCESS_TOKEN=${fake.accessToken} SHOPIFY_WEBHOOK_SECRET=${secret} \\
+  npx tsx examples/channel-worker.ts
+
+Deliver the order's orders/create webhook to it, as Shopify would:
+  curl -i -X POST http://127.0.0.1:3000/webhooks/orders-create -H 'Content-Type: application/json' \\
+    -H 'X-Shopify-Hmac-Sha256: ${shopifyHmac(raw, secret)}' --data-binary @examples/shopify-order.json
+
+Ctrl+C stops it.`);
+  process.once('SIGINT', () => void fake.close());
 }

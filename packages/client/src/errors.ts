@@ -1,6 +1,9 @@
 import type { ErrorBody } from './generated/index.js';
 
-/** `%fieldName` placeholders of a message, filled from the first parameter that has that key. */
+/**
+ * `%fieldName` placeholders of a message, filled from the first parameter that has that key: a
+ * service of a release before `detail` sends only the message.
+ */
 function fillPlaceholders(body: ErrorBody): string {
   return body.message.replace(/%(\w+)/g, (whole, key: string) => {
     const parameter = body.parameters?.find((entry) => key in entry);
@@ -11,7 +14,8 @@ function fillPlaceholders(body: ErrorBody): string {
 
 /**
  * The service answered with an error status. `status` is the HTTP status, `body` the service's
- * error body (`message`, `parameters`, `errors`, `code`); `message` has its placeholders filled.
+ * error body (`message`, `detail`, `parameters`, `errors`, `code`); `message` is the body's
+ * `detail`: its message with the placeholders filled.
  */
 export class FulfilApiError extends Error {
   override readonly name = 'FulfilApiError';
@@ -20,7 +24,7 @@ export class FulfilApiError extends Error {
     readonly status: number,
     readonly body: ErrorBody,
   ) {
-    super(`${fillPlaceholders(body)} (HTTP ${status})`);
+    super(`${body.detail || fillPlaceholders(body)} (HTTP ${status})`);
   }
 
   /** The service's stable error code (1001 invalid request, 1404 not found, …), when it sent one. */
@@ -38,5 +42,6 @@ export function errorBodyOf(status: number, parsed: unknown): ErrorBody {
   ) {
     return parsed as ErrorBody;
   }
-  return { message: `HTTP ${status}`, code: status, parameters: [], errors: [] };
+  const message = `HTTP ${status}`;
+  return { message, detail: message, code: status, parameters: [], errors: [] };
 }

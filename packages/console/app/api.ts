@@ -4,8 +4,6 @@
  * render shows what the server holds now.
  */
 
-import { fillMessage } from './error-message.js';
-
 /** The error body every Fulfil API answers with, plus the HTTP status. */
 export class ApiError extends Error {
   constructor(
@@ -43,13 +41,10 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     value = null;
   }
   if (!response.ok) {
-    const error = (value ?? {}) as { message?: string; code?: string; parameters?: unknown };
+    // The error body's `detail`: its message with the values filled in, as the server words it.
+    const error = (value ?? {}) as { detail?: string; code?: string };
     if (response.status === 401 && path !== 'session') onUnauthorized();
-    throw new ApiError(
-      response.status,
-      error.message ? fillMessage(error.message, error.parameters) : `HTTP ${response.status}`,
-      error.code,
-    );
+    throw new ApiError(response.status, error.detail || `HTTP ${response.status}`, error.code);
   }
   return value as T;
 }

@@ -16,7 +16,8 @@ const CARRIER_PAGES: Record<string, (number: string) => string> = {
 
 export function trackingUrl(track: Track, labels: readonly Label[]): string | null {
   const label = labels.find((row) => row.tracking_number === track.track_number);
-  if (label?.tracking_url && /^https?:\/\//.test(label.tracking_url)) return label.tracking_url;
+  const named = track.tracking_url ?? label?.tracking_url;
+  if (named && /^https?:\/\//.test(named)) return named;
   const page = CARRIER_PAGES[track.carrier_code.toLowerCase()];
   return page ? page(encodeURIComponent(track.track_number)) : null;
 }

@@ -120,7 +120,7 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
       reason: 'customer',
     });
     await page.reload();
-    await expect.poll(() => card.textContent()).toMatch(/Cancellation of 1 line asked by /);
+    await expect.poll(() => card.textContent()).toMatch(/Cancellation of 1 × SKU-2 asked by /);
     const text = (await card.textContent()) ?? '';
     expect(text).toContain('Asked by the customer');
     expect(text).toContain('Cancellation requested');
@@ -138,6 +138,10 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
     await allocate(running.server, number);
     await dialog.getByRole('button', { name: 'Hold sales order' }).click();
     await dialog.getByRole('alert').waitFor();
+    // The server's words, its values filled in.
+    const refusal = (await dialog.getByRole('alert').textContent()) ?? '';
+    expect(refusal).toContain('Sales order 550000001 has no fulfillment order that can still be');
+    expect(refusal).not.toContain('%');
     expect(await dialog.isVisible()).toBe(true);
     expect((await order(number)).holds).toEqual([]);
     await dialog.getByRole('button', { name: "Don't hold" }).click();
@@ -318,7 +322,11 @@ describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () =>
     const { page } = await open();
     await page.getByRole('navigation').getByRole('link', { name: 'Tokens' }).click();
     await page.getByLabel('Name').fill('storefront');
+    // A scope checked for another role is not carried over: a channel acts for the whole store.
+    await page.getByRole('checkbox', { name: 'WH-A: Partner A' }).check();
     await page.getByLabel('Access').selectOption('channel');
+    await page.getByText('A sales channel acts for the whole store').waitFor();
+    expect(await page.getByRole('checkbox', { name: 'WH-A: Partner A' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Create' }).click();
     const secret = (await page.locator('.token-secret').textContent()) ?? '';
     expect((await running.server.v1('GET', 'salesOrders', secret)).status).toBe(200);

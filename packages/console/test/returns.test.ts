@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
 import { orderOf, shipByCourier } from './scenarios.js';
+import { PARTNER_TOKEN } from './server.js';
 
 /**
  * The returns pages (docs/console.md): an operator opens a return of a shipped line from the
@@ -59,5 +60,30 @@ describe('returns in the console', { timeout: 60_000, ...browserOrSkip }, () => 
     await page.getByText('Canceled').first().waitFor();
     const timeline = (await orderOf(running.server, '530000001-1')).timeline;
     expect(timeline.at(-1)).toMatchObject({ action: 'return_cancel', reason: 'customer kept it' });
+  });
+
+  test('a receipt names its lines by sku', async () => {
+    const number = await shipByCourier(running.server, '540000001-1');
+    const item = (await orderOf(running.server, number)).order.items[0];
+    await running.server.adminApi('POST', 'stores/default/returns', {
+      rma_number: 'RMA-RCPT-1',
+      sales_order_number: '540000001',
+      warehouse_code: 'WH-A',
+      items: [{ fulfillment_order_number: number, item_id: item?.id, qty: 1, reason: 'unwanted' }],
+    });
+    const received = await running.server.v1('POST', 'return/receive', PARTNER_TOKEN, {
+      receipt: {
+        rma_number: 'RMA-RCPT-1',
+        receipt_number: 'RCPT-1',
+        items: [{ item_id: item?.id, qty_restocked: 1 }],
+      },
+    });
+    expect(received.status, JSON.stringify(received.body)).toBe(200);
+    tab = await openAt(running, '#/default/returns/RMA-RCPT-1');
+    const card = tab.page.getByRole('region', { name: 'Receipts and credits' });
+    await card.getByText(/^Receipt RCPT-1/).waitFor();
+    const text = (await card.textContent()) ?? '';
+    expect(text).toContain('SKU-1: 1 restocked, 0 quarantined, 0 disposed, 0 missing');
+    expect(text).not.toContain(`item ${item?.id}`);
   });
 });

@@ -1,6 +1,5 @@
 import { API_ACTIONS, ORDER_STATUSES, ROLE_PRESETS, resolveAcl, resourceOf } from '@fulfil/core';
 import { describe, expect, test } from 'vitest';
-import { fillMessage } from '../app/error-message.js';
 import {
   ACL_ACTION,
   aclActionOf,
@@ -68,14 +67,5 @@ describe("the console's words", () => {
     expect(failureWords('shipment', ['pending_shipment'], 'WH-A')).toBe(
       'Failed before WH-A shipped it',
     );
-  });
-
-  test("an error body's message has its placeholders filled from its parameters", () => {
-    const fields = [{ fieldName: 'sku', fieldValue: 'X-1' }];
-    expect(fillMessage('Field %fieldName is %fieldValue.', fields)).toBe('Field sku is X-1.');
-    expect(fillMessage('Store %store_code is gone.', { store_code: 'eu' })).toBe(
-      'Store eu is gone.',
-    );
-    expect(fillMessage('Left as %unknown.', fields)).toBe('Left as %unknown.');
   });
 });

@@ -14,6 +14,7 @@ export * from './domain/actions/reject.js';
 export * from './domain/actions/ship.js';
 export * from './domain/attention.js';
 export * from './domain/carrier-accounts.js';
+export * from './domain/carrier-codes.js';
 export * from './domain/change-cursor.js';
 export * from './domain/compare-codes.js';
 export * from './domain/countries.js';

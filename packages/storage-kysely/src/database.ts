@@ -36,7 +36,8 @@ export interface Database {
   operator_sessions: OperatorSessionTable;
   store_audit: StoreAuditTable;
   fulfil_change_clock: ChangeClockTable;
-  fulfil_live_totals_due: LiveTotalsDueTable;
+  fulfil_live_totals_due: OrdersDueTable;
+  fulfil_ended_holds_due: OrdersDueTable;
 }
 
 /** `0 | 1`; see {@link Database}. */
@@ -274,10 +275,11 @@ export interface ChangeClockTable {
 }
 
 /**
- * Orders whose totals may still count lines they dropped, listed by migration 0010 for the upgrade
- * that brings them to the live-lines rule (live-totals-upgrade.ts); empty once it has run.
+ * Orders a migration listed for live code to bring to a rule of its release
+ * (listed-order-upgrades.ts), empty once it has run: `fulfil_live_totals_due` (0010), whose totals
+ * may still count lines they dropped; `fulfil_ended_holds_due` (0022), canceled and still held.
  */
-export interface LiveTotalsDueTable {
+export interface OrdersDueTable {
   order_id: number;
 }
 
@@ -337,6 +339,8 @@ export interface CourierLabelTable {
   parcel_index: number;
   parcel_count: number;
   carrier: string;
+  /** The carrier as it named itself on the label (migration 0022); null when it did not. */
+  carrier_code: string | null;
   carrier_label_id: string | null;
   tracking_number: string | null;
   tracking_url: string | null;

@@ -5,7 +5,9 @@ import {
 } from './bookkeeping-introspector.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
-import { bringOrdersToLiveTotals } from './live-totals-upgrade.js';
+import { ENDED_HOLDS_ORDER_UPGRADE } from './ended-holds-upgrade.js';
+import { upgradeListedOrders } from './listed-order-upgrades.js';
+import { LIVE_TOTALS_UPGRADE } from './live-totals-upgrade.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { queueDocumentsMigration } from './migrations/0002-queue-documents.js';
 import { adminMigration } from './migrations/0004-admin.js';
@@ -21,6 +23,7 @@ import { holdsAndCancellationsMigration } from './migrations/0016-holds-and-canc
 import { returnsMigration } from './migrations/0019-returns.js';
 import { heldOrdersMigration } from './migrations/0020-held-orders.js';
 import { courierDuePartialMigration } from './migrations/0021-courier-due-partial.js';
+import { labelCarriersAndEndedHoldsMigration } from './migrations/0022-label-carriers-and-ended-holds.js';
 import { warehouseRoutingMigration } from './migrations/0025-warehouse-routing.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
@@ -58,6 +61,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0019_returns': returnsMigration(this.#flags),
       '0020_held_orders': heldOrdersMigration(),
       '0021_courier_due_partial': courierDuePartialMigration(),
+      '0022_label_carriers_and_ended_holds': labelCarriersAndEndedHoldsMigration(this.#flags),
       '0025_warehouse_routing': warehouseRoutingMigration(),
     };
   }
@@ -77,7 +81,9 @@ export interface MigrateOptions {
  * Applies every pending migration, each in its own transaction where the dialect has
  * transactional DDL, then does the work that live code does once the schema is current: writes
  * the read model's missing documents (`fillMissingDocuments`) and brings the orders migration
- * 0010 listed to the live-lines rule (`bringOrdersToLiveTotals`).
+ * 0010 listed to the live-lines rule (`LIVE_TOTALS_UPGRADE`) and releases the holds of the
+ * canceled orders migration 0022 listed (`ENDED_HOLDS_ORDER_UPGRADE`), each through
+ * `upgradeListedOrders`.
  * Returns the names of the migrations applied now (empty when the schema was current).
  * Throws when one fails; the ones before it stay applied. Throws, changing nothing, when a newer
  * release migrated the database (it has applied migrations this code does not know).
@@ -121,6 +127,8 @@ export async function migrateToLatest(
     );
   }
   await fillMissingDocuments(db);
-  await bringOrdersToLiveTotals(db, options.profile);
+  for (const upgrade of [LIVE_TOTALS_UPGRADE, ENDED_HOLDS_ORDER_UPGRADE]) {
+    await upgradeListedOrders(db, options.profile, upgrade);
+  }
   return results.filter((result) => result.status === 'Success').map((r) => r.migrationName);
 }

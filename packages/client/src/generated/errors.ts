@@ -7,6 +7,7 @@ import type { Shape } from './shape.js';
 /** The body of every error answer. */
 export type ErrorBody = {
   message: string;
+  detail: string;
   code: number;
   parameters: {
     resources?: string | undefined;
@@ -20,6 +21,7 @@ export type ErrorBody = {
       fieldName?: string | undefined;
       fieldValue?: string | undefined;
     }[];
+    detail: string;
   }[];
   trace?: string | undefined;
 };
@@ -27,11 +29,13 @@ export type ErrorBody = {
 /** The XML shape of ErrorBody. */
 export const ERROR_BODY: Shape = {
   message: 'string',
+  detail: 'string',
   code: 'number',
   parameters: [{ resources: 'string', fieldName: 'string', fieldValue: 'string' }],
   errors: [
     {
       message: 'string',
+      detail: 'string',
       parameters: [{ resources: 'string', fieldName: 'string', fieldValue: 'string' }],
     },
   ],

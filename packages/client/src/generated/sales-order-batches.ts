@@ -219,6 +219,7 @@ export type SalesOrderBatchEntry = {
   error?:
     | {
         message: string;
+        detail: string;
         code: number;
         parameters: {
           resources?: string | undefined;
@@ -227,6 +228,7 @@ export type SalesOrderBatchEntry = {
         }[];
         errors: {
           message: string;
+          detail: string;
           parameters: {
             resources?: string | undefined;
             fieldName?: string | undefined;
@@ -441,11 +443,13 @@ export const SALES_ORDER_BATCH_ENTRY: Shape = {
   },
   error: {
     message: 'string',
+    detail: 'string',
     code: 'number',
     parameters: [{ resources: 'string', fieldName: 'string', fieldValue: 'string' }],
     errors: [
       {
         message: 'string',
+        detail: 'string',
         parameters: [{ resources: 'string', fieldName: 'string', fieldValue: 'string' }],
       },
     ],

@@ -79,8 +79,9 @@ function OpenReturn({ store, onOpened }: { store: string; onOpened: (rma: string
       }),
     );
     if (opened) {
-      toast(`Return ${opened.rma_number} opened`);
+      // On the return's own page: a toast belongs to the page it is shown on.
       onOpened(opened.rma_number);
+      toast(`Return ${opened.rma_number} opened`);
     }
   };
   return (
@@ -313,7 +314,7 @@ export function ReturnPage({ store, role, rma }: { store: string; role: string; 
                   {receipt.items
                     .map(
                       (line) =>
-                        `item ${line.item_id}: ${line.qty_restocked} restocked, ${line.qty_quarantined} quarantined, ${line.qty_disposed} disposed, ${line.qty_missing} missing`,
+                        `${entry.items.find((known) => known.item_id === line.item_id)?.sku ?? `item ${line.item_id}`}: ${line.qty_restocked} restocked, ${line.qty_quarantined} quarantined, ${line.qty_disposed} disposed, ${line.qty_missing} missing`,
                     )
                     .join('; ')}
                 </li>

@@ -67,7 +67,8 @@ function CreateToken({
       api<{ token: string; info: TokenInfo }>('POST', `stores/${seg(store)}/tokens`, {
         name,
         acl,
-        ...(scope.length ? { warehouses: scope } : {}),
+        // A channel's token is the whole store's: a scope left checked before is not sent.
+        ...(scope.length && acl !== 'channel' ? { warehouses: scope } : {}),
         ...(expires ? { expires_at: expires } : {}),
       }),
     );
@@ -106,24 +107,30 @@ function CreateToken({
             <input value={expires} onInput={(event) => setExpires(event.currentTarget.value)} />
           </Field>
         </div>
-        <fieldset class="checkboxes">
-          <legend>Warehouses it may act for (none checked: every warehouse)</legend>
-          {warehouses.map((warehouse) => (
-            <Checkbox
-              key={warehouse.code}
-              checked={scope.includes(warehouse.code)}
-              onChange={(checked) =>
-                setScope(
-                  checked
-                    ? [...scope, warehouse.code]
-                    : scope.filter((code) => code !== warehouse.code),
-                )
-              }
-            >
-              {warehouse.code}: {warehouse.name}
-            </Checkbox>
-          ))}
-        </fieldset>
+        {acl === 'channel' ? (
+          <p class="subtle">
+            A sales channel acts for the whole store: its token has no warehouses.
+          </p>
+        ) : (
+          <fieldset class="checkboxes">
+            <legend>Warehouses it may act for (none checked: every warehouse)</legend>
+            {warehouses.map((warehouse) => (
+              <Checkbox
+                key={warehouse.code}
+                checked={scope.includes(warehouse.code)}
+                onChange={(checked) =>
+                  setScope(
+                    checked
+                      ? [...scope, warehouse.code]
+                      : scope.filter((code) => code !== warehouse.code),
+                  )
+                }
+              >
+                {warehouse.code}: {warehouse.name}
+              </Checkbox>
+            ))}
+          </fieldset>
+        )}
         <ErrorBanner error={action.error} />
         <div>
           <Button type="submit" variant="primary" busy={action.busy}>

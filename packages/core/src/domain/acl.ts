@@ -51,6 +51,15 @@ export const INVENTORY_ACTIONS = actionsOf('Inventory');
 
 export const DEFAULT_ACL_PREFIX = 'Fulfil';
 
+/**
+ * The actions only a token of the whole store may take (docs/channel-guide.md): a sales order
+ * and its returns span warehouses, so a token limited to some is refused them.
+ */
+export const STORE_WIDE_ACTIONS: readonly ApiAction[] = [
+  ...actionsOf('SalesOrder'),
+  'create_return',
+];
+
 export function isApiAction(value: string): value is ApiAction {
   return Object.hasOwn(ACL_RESOURCES, value);
 }
@@ -87,7 +96,7 @@ export const ROLE_PRESETS = {
     'credit_return',
   ],
   /** Every resource of a sales order, and opening returns (docs/channel-guide.md). */
-  channel: [...actionsOf('SalesOrder'), 'create_return'],
+  channel: STORE_WIDE_ACTIONS,
   all: API_ACTIONS,
 } as const satisfies Record<string, readonly ApiAction[]>;
 

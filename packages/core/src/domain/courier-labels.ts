@@ -1,4 +1,5 @@
 import type { IssuedLabel } from '../ports/courier.js';
+import { carrierWords } from './carrier-codes.js';
 import { formatTimestamp, parseTimestamp, type Timestamp } from './timestamp.js';
 import type { FulfillmentOrder, Item } from './types.js';
 
@@ -28,6 +29,8 @@ export interface CourierLabel {
   parcel_count: number;
   /** The courier type that issued it. */
   carrier: string;
+  /** The carrier that carries the parcel, as it named it when it issued the label; null when it did not say. */
+  carrier_code: string | null;
   carrier_label_id: string | null;
   tracking_number: string | null;
   tracking_url: string | null;
@@ -90,6 +93,7 @@ export function pendingLabel(
     parcel_index: parcel,
     parcel_count: count,
     carrier,
+    carrier_code: null,
     carrier_label_id: null,
     tracking_number: null,
     tracking_url: null,
@@ -110,6 +114,7 @@ export function issuedLabel(row: CourierLabel, label: IssuedLabel): CourierLabel
   return {
     ...row,
     status: 'live',
+    carrier_code: carrierWords(label.carrier_code),
     carrier_label_id: label.carrier_label_id,
     tracking_number: label.tracking_number,
     tracking_url: label.tracking_url,

@@ -6,6 +6,7 @@ import type {
   SalesOrderResource,
   ShipmentResource,
 } from '../schemas/sales-order-view.js';
+import { compareRequests } from './actions/cancellation.js';
 import { isHeld } from './actions/holds.js';
 import { fromMoney } from './money.js';
 import { presentOrder } from './present.js';
@@ -54,7 +55,8 @@ function shipmentsOf(orders: readonly FulfillmentOrder[]): ShipmentResource[] {
         qty,
       })),
       tracks: shipment.tracks.map((track) => {
-        const url = trackingUrl(track.carrier_code, track.track_number);
+        // The page a courier's label named, else the carrier's own tracking page.
+        const url = track.tracking_url ?? trackingUrl(track.carrier_code, track.track_number);
         return url === undefined ? { ...track } : { ...track, tracking_url: url };
       }),
     }));
@@ -114,9 +116,7 @@ function requestsOf(orders: readonly FulfillmentOrder[]): CancellationRequestVie
         ...(request.answered_at === null ? {} : { answered_at: request.answered_at }),
       }));
     })
-    .sort((a, b) =>
-      a.requested_at < b.requested_at ? -1 : a.requested_at > b.requested_at ? 1 : 0,
-    );
+    .sort(compareRequests);
 }
 
 function invoicesOf(orders: readonly FulfillmentOrder[]): (InvoiceResource & { id: number })[] {

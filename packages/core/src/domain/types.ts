@@ -254,6 +254,8 @@ export interface Track {
   carrier_code: string;
   title: string;
   track_number: string;
+  /** The tracking page the courier's label named; only on tracks of courier labels. */
+  tracking_url?: string;
 }
 
 export interface Shipment {

@@ -52,6 +52,12 @@ export interface IssuedLabel {
   carrier_label_id: string;
   tracking_number: string;
   tracking_url: string | null;
+  /**
+   * The carrier that carries the parcel, as the carrier named it (`ups`, `DHL Express`); the
+   * shipment's track is read from it (tracking-urls.ts: `carrierTrack`). Absent or null when the
+   * carrier did not say: the track then names the carrier account.
+   */
+  carrier_code?: string | null;
   /** The printable document (base64 for binary formats), or null when only `document_url` is. */
   document: string | null;
   /** `pdf`, `png`, `zpl`, … */

@@ -41,6 +41,15 @@ const KINDS: Record<string, string> = {
   array: 'an array',
 };
 
+/** `("a" | "b")`, valibot's list of what a picklist expects, as a person reads it: `a, b`. */
+function listed(expected: string | null): string {
+  return (expected ?? '')
+    .replace(/^\((.*)\)$/, '$1')
+    .split(' | ')
+    .map((option) => option.replace(/^"(.*)"$/, '$1'))
+    .join(', ');
+}
+
 /**
  * Our words for an issue whose schema gave none: valibot's own ("Invalid value: Expected >=1 but
  * received 0") quotes the value and speaks its own language.
@@ -50,7 +59,9 @@ function issueText(issue: v.BaseIssue<unknown>): string {
   if (issue.kind === 'schema') {
     const kind = KINDS[type];
     if (kind) return `must be ${kind}`;
-    return type === 'picklist' ? `must be one of ${issue.expected}` : 'is not of an accepted type';
+    return type === 'picklist'
+      ? `must be one of ${listed(issue.expected)}`
+      : 'is not of an accepted type';
   }
   if (type === 'min_value') return `must be at least ${String(requirement)}`;
   if (type === 'max_value') return `must be at most ${String(requirement)}`;
@@ -96,8 +107,10 @@ export function parseWith<TSchema extends v.GenericSchema>(
       return { message: 'Missing required field "%fieldName".', parameters: [{ fieldName }] };
     }
     return {
-      // valibot's message quotes the value received: a huge string would come back whole.
-      message: `Invalid value of "%fieldName": ${shorten(issue.message)}`,
+      // Every issue's message is ours (issueText, or the schema's own), never valibot's quoting
+      // the value received: it is bounded by the schema, and shown whole (an enum lists every
+      // value); the value itself goes, shortened, in fieldValue.
+      message: `Invalid value of "%fieldName": ${issue.message}`,
       parameters: [{ fieldName, fieldValue: describeValue(issue.input) }],
     };
   });

@@ -66,7 +66,9 @@ export const CancellationRequestViewSchema = v.object({
   reason: v.picklist(CANCELLATION_REASONS),
   status: v.pipe(
     v.picklist(['open', 'accepted', 'rejected']),
-    v.description('rejected with message "shipped" when the lines shipped before an answer.'),
+    v.description(
+      'rejected with message "shipped" (and no answered_by) for lines that shipped before an answer.',
+    ),
   ),
   items: v.array(v.object({ item_id: integer, sku: v.string(), qty: integer })),
   requested_by: v.string(),
@@ -103,7 +105,9 @@ export const SalesOrderResourceSchema = v.object({
   invoices: v.array(InvoiceResourceSchema),
   cancellation_requests: v.pipe(
     v.array(CancellationRequestViewSchema),
-    v.description('Every cancellation request, open and answered, in the order made.'),
+    v.description(
+      'Every cancellation request, open and answered, oldest first; the lines of one that a ship refused follow it, as a request of their own.',
+    ),
   ),
   returns: v.pipe(
     v.array(ReturnResourceSchema),

@@ -6,6 +6,7 @@ import {
   isClaimHeld,
   isCourierDue,
 } from '../domain/actions/courier.js';
+import { courierTrack } from '../domain/carrier-codes.js';
 import {
   type CourierLabel,
   courierParcels,
@@ -228,12 +229,10 @@ async function recordLabels(
   return kept;
 }
 
+/** The shipment's tracks: one per live label, naming the carrier as it named itself. */
 function tracksOf(store: Store, rows: readonly CourierLabel[]): Track[] {
-  return liveLabels(rows).map((row) => ({
-    carrier_code: store.settings.courier.type,
-    title: store.settings.courier.type,
-    track_number: row.tracking_number ?? '',
-  }));
+  const { account, type } = store.settings.courier;
+  return liveLabels(rows).map((row) => courierTrack(row, account ?? type));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { compareRequests } from '../domain/actions/cancellation.js';
 import { currentCourierState } from '../domain/actions/courier.js';
 import { fromMoney } from '../domain/money.js';
 import { presentOrder } from '../domain/present.js';
@@ -24,7 +25,7 @@ export interface OrderHistory {
   invoices: InvoiceRecord[];
   /** Every hold placed on it, active ones with `released_at` null. */
   holds: FulfillmentOrder['holds'];
-  /** Every cancellation request made of its partner, with its answer. */
+  /** Every cancellation request made of its partner, with its answer, oldest first. */
   cancellation_requests: FulfillmentOrder['cancellation_requests'];
   audit: AuditEvent[];
 }
@@ -69,7 +70,7 @@ export function historyOf(order: FulfillmentOrder, audit: AuditEvent[]): OrderHi
     courier: currentCourierState(order),
     shipments: order.shipments,
     holds: order.holds,
-    cancellation_requests: order.cancellation_requests,
+    cancellation_requests: [...order.cancellation_requests].sort(compareRequests),
     invoices: order.invoices.map(({ doc_binary: _doc, shipping_amount_incl_tax, ...invoice }) => ({
       ...invoice,
       shipping_amount_incl_tax: fromMoney(shipping_amount_incl_tax),

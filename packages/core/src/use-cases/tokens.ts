@@ -1,5 +1,11 @@
 import * as v from 'valibot';
-import { type ApiAction, type RolePreset, resolveAcl, resourceOf } from '../domain/acl.js';
+import {
+  type ApiAction,
+  type RolePreset,
+  resolveAcl,
+  resourceOf,
+  STORE_WIDE_ACTIONS,
+} from '../domain/acl.js';
 import { DomainError, fieldError } from '../domain/errors.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import { generateTokenSecret, hashTokenSecret, sameHash } from '../domain/token-secret.js';
@@ -36,6 +42,21 @@ function infoOf(record: TokenRecord, storeCode: string): TokenInfo {
   return { ...info, store_code: storeCode };
 }
 
+/**
+ * Refuses a warehouse scope on a token every resource of which needs the whole store (a sales
+ * channel's): each of its calls would be refused, so it is refused once, here, instead.
+ */
+function assertScopeUsable(resources: readonly string[], prefix: string, acl: unknown): void {
+  const storeWide = new Set(STORE_WIDE_ACTIONS.map((action) => resourceOf(action, prefix)));
+  if (!resources.every((resource) => storeWide.has(resource))) return;
+  throw fieldError(
+    'invalid_request',
+    'A token of %fieldValue acts for the whole store (a sales order spans warehouses): limited to warehouses, every call it makes would be refused. Leave out warehouses.',
+    'warehouses',
+    typeof acl === 'string' ? acl : resources.join(', '),
+  );
+}
+
 /** Issues a token within an open transaction; `createToken` and the seed loader share it. */
 export async function issueToken(
   deps: EngineDeps,
@@ -55,12 +76,14 @@ export async function issueToken(
         );
     });
   }
+  const resources = resolveAcl(input.acl as RolePreset | string[], deps.aclPrefix);
+  if (input.warehouses) assertScopeUsable(resources, deps.aclPrefix, input.acl);
   const secret = input.token ?? generateTokenSecret();
   const record = await tx.insertToken({
     store_id: store.id,
     name: input.name,
     hash: hashTokenSecret(secret),
-    resources: resolveAcl(input.acl as RolePreset | string[], deps.aclPrefix),
+    resources,
     warehouses: input.warehouses,
     expires_at: input.expires_at,
     revoked_at: null,

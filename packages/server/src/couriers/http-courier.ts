@@ -46,6 +46,7 @@ export function readLabel(value: unknown): IssuedLabel | null {
     carrier_label_id: id,
     tracking_number: tracking,
     tracking_url: text(value.tracking_url),
+    carrier_code: text(value.carrier_code),
     document: text(value.document),
     document_format: text(value.document_format),
     document_url: text(value.document_url),

@@ -31,12 +31,37 @@ export interface ShipEngineOptions {
   fetch?: typeof fetch;
 }
 
+/**
+ * ShipEngine's carrier codes that name a carrier the API knows by another code: the postal
+ * services it resells (`stamps_com`, `endicia`) are USPS, its own accounts (`*_walleted`) the
+ * carrier itself. Any other code is the carrier's as ShipEngine writes it (`ups`, `dhl_express`).
+ */
+const SHIPENGINE_CARRIERS: Readonly<Record<string, string>> = {
+  stamps_com: 'usps',
+  endicia: 'usps',
+  usps_walleted: 'usps',
+  ups_walleted: 'ups',
+  fedex_walleted: 'fedex',
+  fedex_uk: 'fedex',
+  dhl_express_walleted: 'dhl_express',
+  dhl_express_uk: 'dhl_express',
+  dhl_express_au: 'dhl_express',
+  dhl_express_ca: 'dhl_express',
+};
+
+/** The carrier of a ShipEngine label in the API's carrier codes; null when it names none. */
+export function shipEngineCarrier(code: string | undefined): string | null {
+  if (!code) return null;
+  return Object.hasOwn(SHIPENGINE_CARRIERS, code) ? (SHIPENGINE_CARRIERS[code] as string) : code;
+}
+
 function asLabel(label: ShipEngineLabel): IssuedLabel {
   const download = label.label_download ?? {};
   return {
     carrier_label_id: label.label_id,
     tracking_number: label.tracking_number,
     tracking_url: null,
+    carrier_code: shipEngineCarrier(label.carrier_code),
     document: null,
     document_format: label.label_format ?? 'pdf',
     document_url: download.pdf ?? download.href ?? null,

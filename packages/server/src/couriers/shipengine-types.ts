@@ -44,6 +44,8 @@ export interface ShipEngineLabel {
   tracking_number: string;
   voided: boolean;
   label_format?: string;
+  /** The carrier of the label in ShipEngine's words: `ups`, `fedex`, `stamps_com` (USPS), … */
+  carrier_code?: string;
   label_download?: { href?: string; pdf?: string; png?: string; zpl?: string };
 }
 

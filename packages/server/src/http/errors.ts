@@ -1,4 +1,10 @@
-import { type ErrorCode, type ErrorDetail, type ErrorParameter, isDomainError } from '@fulfil/core';
+import {
+  type ErrorCode,
+  type ErrorDetail,
+  type ErrorParameter,
+  isDomainError,
+  renderMessage,
+} from '@fulfil/core';
 
 /** The one table from domain error codes to HTTP statuses (docs/behaviour.md). */
 export const HTTP_STATUS_OF_ERROR = {
@@ -25,15 +31,21 @@ export const HTTP_STATUS_OF_ERROR = {
 /** Seconds a 503 tells the client to wait before it tries again. */
 export const RETRY_AFTER_SECONDS = 1;
 
+/** One problem of an error body: the spec's `message` and `parameters`, and its `detail`. */
+export type ErrorEntry = ErrorDetail & { detail: string };
+
 /**
  * The spec's error body (docs/behaviour.md), one shape whatever the status. `message` keeps its
- * `%name` placeholders; `errors` has one entry per problem, so never fewer than one.
+ * `%name` placeholders; `detail` is the same text with them filled in, for a person to read (an
+ * addition the spec's error body leaves room for); `errors` has one entry per problem, so never
+ * fewer than one, each with its own `detail`.
  */
 export interface ErrorBody {
   message: string;
+  detail: string;
   code: number;
   parameters: ErrorParameter[];
-  errors: ErrorDetail[];
+  errors: ErrorEntry[];
   trace?: string;
 }
 
@@ -96,11 +108,17 @@ function errorBody(
   parameters: ErrorParameter[],
   errors: ErrorDetail[] = [],
 ): ErrorBody {
+  const entry = (problem: ErrorDetail): ErrorEntry => ({
+    message: problem.message,
+    detail: renderMessage(problem.message, problem.parameters),
+    parameters: problem.parameters,
+  });
   return {
     message,
+    detail: renderMessage(message, parameters),
     code,
     parameters,
-    errors: errors.length ? errors : [{ message, parameters }],
+    errors: (errors.length ? errors : [{ message, parameters }]).map(entry),
   };
 }
 

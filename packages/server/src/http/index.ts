@@ -16,6 +16,7 @@ export { type CourierLoopOptions, startCourierLoop } from './courier-loop.js';
 export {
   describeError,
   type ErrorBody,
+  type ErrorEntry,
   type ErrorOutcome,
   HTTP_STATUS_OF_ERROR,
   HttpError,

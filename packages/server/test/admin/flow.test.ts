@@ -282,6 +282,31 @@ describe('stock and tokens', () => {
       (await call(server, 'GET', '/V1/warehouses', { token: rotated.body.token })).status,
     ).toBe(401);
   });
+
+  test('a sales channel’s token limited to warehouses, refused by every call it would make, is refused at creation', async () => {
+    const server = await serve();
+    const secret = server.secrets.admin;
+    const tokens = async () =>
+      (await adminCall(server, 'GET', '/stores/default/tokens', { secret })).body;
+    const before = await tokens();
+    for (const acl of ['channel', ['Fulfil_SalesOrder::api_read', 'Fulfil_Return::api_create']]) {
+      const refused = await adminCall(server, 'POST', '/stores/default/tokens', {
+        secret,
+        json: { name: 'shop-a', acl, warehouses: ['WH-A'] },
+      });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.parameters).toEqual([
+        expect.objectContaining({ fieldName: 'warehouses' }),
+      ]);
+    }
+    expect(await tokens()).toEqual(before);
+    // A token that also polls a partner's queues keeps its scope: those calls work.
+    const mixed = await adminCall(server, 'POST', '/stores/default/tokens', {
+      secret,
+      json: { name: 'mixed', acl: 'all', warehouses: ['WH-A'] },
+    });
+    expect(mixed.status).toBe(201);
+  });
 });
 
 describe('bulk', () => {

@@ -237,6 +237,21 @@ describe('fulfil: data commands', () => {
       'Fulfil_SalesOrder::api_hold',
       'Fulfil_SalesOrder::api_read',
     ]);
+    // Limited to warehouses, a channel's token would be refused by every call: refused now.
+    const scoped = await cli([
+      'token',
+      'create',
+      '--name',
+      'shop-a',
+      '--acl',
+      'channel',
+      '--warehouses',
+      'WH-A',
+    ]);
+    expect(scoped.code).toBe(1);
+    expect(scoped.stderr.text).toBe(
+      'fulfil token create: A token of channel acts for the whole store (a sales order spans warehouses): limited to warehouses, every call it makes would be refused. Leave out warehouses. [warehouses]\n',
+    );
     const reader = await cli(['token', 'create', '--name', 'reader', '--acl', 'read_sales_orders']);
     expect(reader.stdout.json<{ resources: string[] }>().resources).toEqual([
       'Fulfil_SalesOrder::api_read',

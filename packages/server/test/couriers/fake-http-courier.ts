@@ -26,7 +26,12 @@ export interface FakeHttpCourier {
 
 export async function startFakeHttpCourier(
   secret: string,
-  options: { ledger?: LabelLedger; nowSeconds?: () => number } = {},
+  options: {
+    ledger?: LabelLedger;
+    nowSeconds?: () => number;
+    /** The carrier its labels name (`carrier_code`); none when absent. */
+    carrier?: string;
+  } = {},
 ): Promise<FakeHttpCourier> {
   const ledger = options.ledger ?? new MemoryLabelLedger();
   let heldWaiters: (() => void)[] = [];
@@ -34,6 +39,7 @@ export async function startFakeHttpCourier(
     carrier_label_id: entry.carrier_label_id,
     tracking_number: entry.tracking_number,
     tracking_url: `https://track.example/${entry.tracking_number}`,
+    ...(options.carrier ? { carrier_code: options.carrier } : {}),
     document: Buffer.from(`label ${entry.tracking_number}`).toString('base64'),
     document_format: 'pdf',
     document_url: null,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createEngine, type Engine, ManualClock, type Repository } from '@fulfil/core';
 import { openPostgresRepository } from '@fulfil/storage-postgres';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
+import { afterEach } from 'vitest';
 
 /** A fresh, empty database of one kind, with a way to read every row of it. */
 export interface TestDatabase {
@@ -97,4 +98,20 @@ export function databaseKinds(): DatabaseKind[] {
   if (postgresUrl) kinds.push({ name: 'postgres', open: () => openPostgres(postgresUrl) });
   else console.log('FULFIL_TEST_POSTGRES_URL is not set: Postgres is skipped here');
   return kinds;
+}
+
+/**
+ * For a test file: `open(kind)` opens a fresh database of that kind, thrown away after the test
+ * that opened it.
+ */
+export function droppedAfterEach(): (kind: DatabaseKind) => Promise<TestDatabase> {
+  const opened: TestDatabase[] = [];
+  afterEach(async () => {
+    for (const database of opened.splice(0)) await database.drop();
+  });
+  return async (kind) => {
+    const database = await kind.open();
+    opened.push(database);
+    return database;
+  };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createAuthThrottle, createRequestHandler, type HttpRequest } from '../../src/index.js';
-import { call, jsonOf, serverPerTest, TOKENS } from './support.js';
+import { call, errorBody, jsonOf, serverPerTest, TOKENS } from './support.js';
 
 /** Failed authentication is throttled per client address; valid tokens never are. */
 
@@ -26,12 +26,10 @@ describe('over HTTP', () => {
       const message =
         'Too many failed authentications from this address: retry in %fieldValue seconds.';
       const parameters = [{ fieldName: 'Retry-After', fieldValue: String(retryAfter) }];
-      expect(reply.body).toEqual({
-        message,
-        code: 429,
-        parameters,
-        errors: [{ message, parameters }],
-      });
+      expect(reply.body).toEqual(errorBody(message, 429, parameters));
+      expect(reply.body.detail).toBe(
+        `Too many failed authentications from this address: retry in ${retryAfter} seconds.`,
+      );
     }
     const valid = await call(server, 'GET', WAREHOUSES, { token: TOKENS.partnerA });
     expect(valid.status).toBe(200);

@@ -142,10 +142,14 @@ describe('every error status has the one error body', () => {
     const response = await handler(sent);
     expect(response.status, String(response.body)).toBe(status);
     const body = v.parse(ErrorBodySchema, JSON.parse(String(response.body)));
-    expect(Object.keys(body).sort()).toEqual(['code', 'errors', 'message', 'parameters']);
+    expect(Object.keys(body).sort()).toEqual(['code', 'detail', 'errors', 'message', 'parameters']);
     expect(body.errors.length).toBeGreaterThan(0);
+    for (const entry of [body, ...body.errors]) {
+      // What a person reads: the message with every placeholder filled.
+      expect(entry.detail).not.toMatch(/%\w/);
+    }
     for (const detail of body.errors) {
-      expect(Object.keys(detail).sort()).toEqual(['message', 'parameters']);
+      expect(Object.keys(detail).sort()).toEqual(['detail', 'message', 'parameters']);
     }
   });
 
@@ -154,7 +158,7 @@ describe('every error status has the one error body', () => {
     const response = await handler(request('DELETE', POLL, { accept: 'application/xml' }));
     expect(response.status).toBe(405);
     expect(response.body).toBe(
-      '<?xml version="1.0"?>\n<response><message>Method %fieldValue is not allowed here.</message><code>405</code><parameters><item><fieldName>method</fieldName><fieldValue>DELETE</fieldValue></item></parameters><errors><item><message>Method %fieldValue is not allowed here.</message><parameters><item><fieldName>method</fieldName><fieldValue>DELETE</fieldValue></item></parameters></item></errors></response>',
+      '<?xml version="1.0"?>\n<response><message>Method %fieldValue is not allowed here.</message><detail>Method DELETE is not allowed here.</detail><code>405</code><parameters><item><fieldName>method</fieldName><fieldValue>DELETE</fieldValue></item></parameters><errors><item><message>Method %fieldValue is not allowed here.</message><detail>Method DELETE is not allowed here.</detail><parameters><item><fieldName>method</fieldName><fieldValue>DELETE</fieldValue></item></parameters></item></errors></response>',
     );
   });
 });

@@ -337,9 +337,11 @@ describe('read-only requests', () => {
     expect(reply.status).toBe(403);
     expect(reply.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     expect(reply.text).toBe(
-      '<?xml version="1.0"?>\n<response><message>The access token is not allowed to use %resources.</message><code>1403</code>' +
+      '<?xml version="1.0"?>\n<response><message>The access token is not allowed to use %resources.</message>' +
+        '<detail>The access token is not allowed to use Fulfil_FulfillmentOrder::api_pending_allocation.</detail><code>1403</code>' +
         '<parameters><item><resources>Fulfil_FulfillmentOrder::api_pending_allocation</resources></item></parameters>' +
         '<errors><item><message>The access token is not allowed to use %resources.</message>' +
+        '<detail>The access token is not allowed to use Fulfil_FulfillmentOrder::api_pending_allocation.</detail>' +
         '<parameters><item><resources>Fulfil_FulfillmentOrder::api_pending_allocation</resources></item></parameters></item></errors></response>',
     );
     const missing = await call(server, 'GET', '/V1/nothing', { accept: 'text/xml' });
@@ -453,10 +455,12 @@ describe('requests that change orders', () => {
     expect(body.errors).toEqual([
       {
         message: `%fieldName must list exactly the shipped items awaiting invoice: [${order.items.map((item: { id: number }) => item.id).join(',')}].`,
+        detail: `invoice.items must list exactly the shipped items awaiting invoice: [${order.items.map((item: { id: number }) => item.id).join(',')}].`,
         parameters: [{ fieldName: 'invoice.items', fieldValue: String(order.items[0].id) }],
       },
       {
         message: '%fieldName must be 5.0000.',
+        detail: 'invoice.shipping_amount_incl_tax must be 5.0000.',
         parameters: [{ fieldName: 'invoice.shipping_amount_incl_tax', fieldValue: '4.9900' }],
       },
     ]);

@@ -102,9 +102,10 @@ describe('responses are checked against the document', () => {
   test('a 401 without its WWW-Authenticate header is caught', () => {
     const problems = problemsOf('GET', '/V1/warehouses', 401, {
       message: 'no',
+      detail: 'no',
       code: 1401,
       parameters: [],
-      errors: [{ message: 'no', parameters: [] }],
+      errors: [{ message: 'no', detail: 'no', parameters: [] }],
     });
     expect(problems).toEqual([expect.stringContaining('header WWW-Authenticate is missing')]);
   });

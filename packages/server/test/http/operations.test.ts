@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { call, serverPerTest, TOKENS } from './support.js';
+import { call, errorBody, serverPerTest, TOKENS } from './support.js';
 
 /** What operators point their probes at: /health, /ready, and the headers every answer carries. */
 
@@ -109,12 +109,7 @@ describe('GET /ready', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
     const message = 'The database is not reachable.';
-    expect(await response.json()).toEqual({
-      message,
-      code: 503,
-      parameters: [],
-      errors: [{ message, parameters: [] }],
-    });
+    expect(await response.json()).toEqual(errorBody(message, 503));
     const line = server.logs.map((entry) => JSON.parse(entry)).find((e) => e.path === '/ready');
     expect(line).toMatchObject({ status: 503 });
     expect(line.error).toBeTruthy();

@@ -176,9 +176,10 @@ describe('500', () => {
         'x-report-id': 'r-1',
       }),
       body:
-        '<?xml version="1.0"?>\n<response><message>Internal error; report id r-1</message><code>500</code>' +
+        '<?xml version="1.0"?>\n<response><message>Internal error; report id r-1</message>' +
+        '<detail>Internal error; report id r-1</detail><code>500</code>' +
         '<parameters><item><fieldName>report_id</fieldName><fieldValue>r-1</fieldValue></item></parameters>' +
-        '<errors><item><message>Internal error; report id r-1</message>' +
+        '<errors><item><message>Internal error; report id r-1</message><detail>Internal error; report id r-1</detail>' +
         '<parameters><item><fieldName>report_id</fieldName><fieldValue>r-1</fieldValue></item></parameters></item></errors></response>',
     });
   });

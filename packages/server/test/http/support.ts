@@ -5,6 +5,7 @@ import {
   type EngineOptions,
   type ErrorParameter,
   ManualClock,
+  renderMessage,
   type SeedInput,
   unverified,
 } from '@fulfil/core';
@@ -388,5 +389,6 @@ export async function jsonOf(response: Response): Promise<any> {
 
 /** The error body of one problem, as the server writes it for every status. */
 export function errorBody(message: string, code: number, parameters: ErrorParameter[] = []) {
-  return { message, code, parameters, errors: [{ message, parameters }] };
+  const detail = renderMessage(message, parameters);
+  return { message, detail, code, parameters, errors: [{ message, detail, parameters }] };
 }

@@ -95,7 +95,7 @@ test('answers in XML when XML is asked for', async () => {
   expect(response.status).toBe(503);
   expect(response.headers['retry-after']).toBe('1');
   expect(response.body).toBe(
-    `<?xml version="1.0"?>\n<response><message>${UNAVAILABLE}</message><code>1503</code><parameters></parameters>` +
-      `<errors><item><message>${UNAVAILABLE}</message><parameters></parameters></item></errors></response>`,
+    `<?xml version="1.0"?>\n<response><message>${UNAVAILABLE}</message><detail>${UNAVAILABLE}</detail><code>1503</code><parameters></parameters>` +
+      `<errors><item><message>${UNAVAILABLE}</message><detail>${UNAVAILABLE}</detail><parameters></parameters></item></errors></response>`,
   );
 });

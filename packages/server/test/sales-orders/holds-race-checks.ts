@@ -52,6 +52,8 @@ export async function expectRaceKeptTheRules(
     for (const event of entries) {
       reached.add(event.action);
       if (event.details.cancellation_rejected !== undefined) reached.add('shipped over a request');
+      if (event.details.cancellation_still_requested !== undefined)
+        reached.add('shipped part of a request');
     }
     // Each entry is one answered request's, and no request wrote two.
     const ids = entries.map((event) => event.request_id);
@@ -80,6 +82,12 @@ export async function expectRaceKeptTheRules(
       expect(cancelEntries, `cancel entries of line ${line.id}`).toHaveLength(
         line.status === 'canceled' ? 1 : 0,
       );
+    }
+    // What a ship refused names only lines that shipped.
+    for (const request of order.cancellation_requests) {
+      if (request.message !== 'shipped' || request.answered_by !== null) continue;
+      for (const id of request.item_ids)
+        expect(inShipments.has(id), `refused line ${id}`).toBe(true);
     }
     // A request still open names lines still in the flow.
     const open = order.cancellation_requests.at(-1);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 /**
  * What the holds race (holds-race.property.test.ts) plays: three sales orders a run, each taken
  * in and brought to a stage, then several actors at once (a channel, a partner, an ERP) sending
- * ship, accept and reject cancellation, hold, release, cancel, accept and allocate steps on them,
+ * ship (all lines, or one), accept and reject cancellation, hold, release, cancel, accept and allocate steps on them,
  * each actor one step after the other, each step through one of two servers.
  */
 
@@ -27,6 +27,7 @@ const OPS = [
   'accept',
   'allocate',
   'ship',
+  'shipLine',
   'cancel',
   'cancelLine',
   'acceptCancellation',
@@ -72,7 +73,7 @@ function at(op: Op, order: number): Step {
 export const EVERY_OUTCOME: Plan = {
   stages: [2, 1, 0],
   actors: [
-    [at('cancel', 0), at('ship', 0)],
+    [at('cancel', 0), at('shipLine', 0), at('ship', 0)],
     [at('allocate', 1), at('cancel', 1), at('acceptCancellation', 1)],
     [
       at('hold', 2),
@@ -95,6 +96,7 @@ export const OUTCOMES = [
   'release',
   'ship',
   'shipped over a request',
+  'shipped part of a request',
 ].sort();
 
 /** The timeline's name of what a step does, when it does something. */
@@ -102,6 +104,7 @@ export const ACTION_OF: Record<Op, string> = {
   accept: 'accept',
   allocate: 'allocate',
   ship: 'ship',
+  shipLine: 'ship',
   cancel: 'cancel',
   cancelLine: 'cancel',
   acceptCancellation: 'accept_cancellation',
@@ -134,6 +137,12 @@ export function requestOf(op: Op, placed: Placed, handle: number): [string, stri
       return [ERP, '/V1/fulfillmentOrder/allocate', { allocation: { order_id, items: lines } }];
     case 'ship':
       return [PARTNER, '/V1/fulfillmentOrder/ship', { shipment: { order_id, items: lines } }];
+    case 'shipLine':
+      return [
+        PARTNER,
+        '/V1/fulfillmentOrder/ship',
+        { shipment: { order_id, items: [lines[handle]] } },
+      ];
     case 'cancel':
       return [
         CHANNEL,

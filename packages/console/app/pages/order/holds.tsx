@@ -119,21 +119,30 @@ function HoldItem({
   );
 }
 
-/** What the partner answered, in words: `shipped` with no one answering is a ship that won. */
-function answerOf(request: Request): string | null {
-  if (request.status === 'open') return null;
-  if (request.message === 'shipped' && request.answered_by === null) return 'A line shipped first';
-  return request.message;
+/** `shipped` with no one answering: a ship that came before any answer, refusing those lines. */
+const shippedFirst = (request: Request) =>
+  request.status === 'rejected' && request.message === 'shipped' && request.answered_by === null;
+
+/** `1 × SKU-1, 2 × SKU-2`: the lines a request names, by sku. */
+function requestedLines(request: Request, detail: OrderDetail): string {
+  return request.item_ids
+    .map((id) => {
+      const item = detail.order.items.find((line) => line.id === id);
+      return item ? `${item.qty} × ${item.sku}` : `item ${id}`;
+    })
+    .join(', ');
 }
 
-function RequestItem({ request }: { request: Request }) {
-  const status = CANCELLATION_STATUS[request.status];
-  const answer = answerOf(request);
+function RequestItem({ request, detail }: { request: Request; detail: OrderDetail }) {
+  const status = shippedFirst(request)
+    ? { words: 'Shipped first', tone: 'neutral' as const }
+    : CANCELLATION_STATUS[request.status];
+  const answer = request.status === 'open' || shippedFirst(request) ? null : request.message;
   return (
     <li>
       <div class="related__item">
         <span>
-          Cancellation of {plural(request.item_ids.length, 'line')} asked by {request.requested_by}{' '}
+          Cancellation of {requestedLines(request, detail)} asked by {request.requested_by}{' '}
           {age(request.requested_at)} ago
         </span>
         <Badge tone={status.tone} title={request.status}>
@@ -194,7 +203,7 @@ export function HoldsCard({
             />
           ))}
           {requests.map((request) => (
-            <RequestItem key={request.id} request={request} />
+            <RequestItem key={request.id} request={request} detail={detail} />
           ))}
         </ul>
       )}

@@ -1,6 +1,8 @@
 import type { FulfilledBy } from '@fulfil/core';
 import type { OrderDetail } from '../../api.js';
 import { plural } from '../../ui/format.js';
+import { HOLD_REASON } from '../../ui/words.js';
+import { activeHolds } from './holds.js';
 
 /** What happens to the order next, and who does it: one sentence under its title. */
 export function nextStep(detail: OrderDetail, fulfilledBy: FulfilledBy | undefined): string {
@@ -13,6 +15,11 @@ export function nextStep(detail: OrderDetail, fulfilledBy: FulfilledBy | undefin
   if (order.status === 'canceled') return 'Canceled: nothing more happens to it.';
   if (order.status === 'rejected') return `Rejected by ${warehouse}: nothing more happens to it.`;
   if (order.status === 'invoiced') return 'Done: every line is shipped and invoiced.';
+  const held = activeHolds(detail);
+  if (held.length > 0) {
+    const why = held.map((hold) => HOLD_REASON[hold.reason].toLowerCase()).join(', ');
+    return `On hold (${why}): in no queue, nothing moves until ${held.length === 1 ? 'the hold is' : 'every hold is'} released.`;
+  }
   const count = (status: string) => order.items.filter((item) => item.status === status).length;
   const courier = fulfilledBy === 'courier';
   const steps = [

@@ -57,6 +57,10 @@ export function OrderPage({
     return { detail, labels: labels.labels, warehouses: warehouses.warehouses };
   }, path);
   const salesOrder = loaded.data?.detail.order.sales_order_number;
+  // Read again whenever the order changed (a Move makes a sibling): keyed by its last change.
+  const changed = loaded.data
+    ? `${loaded.data.detail.order.updated_at}/${loaded.data.detail.timeline.length}`
+    : '';
   const siblings = useLoad(
     async () =>
       salesOrder
@@ -67,7 +71,7 @@ export function OrderPage({
             )
           ).orders.filter((order) => order.sales_order_number === salesOrder)
         : undefined,
-    `${store}/${salesOrder ?? ''}`,
+    `${store}/${salesOrder ?? ''}/${changed}`,
   );
   if (!loaded.data) {
     return (
@@ -182,7 +186,15 @@ function OrderView({
       <ReturnsCard store={store} salesOrder={order.sales_order_number} number={number} />
       <TimelineCard
         timeline={detail.timeline}
-        context={{ store, currency, items: order.items, labels, shipments: detail.shipments }}
+        context={{
+          store,
+          currency,
+          warehouse: order.warehouse_code,
+          items: order.items,
+          holds: detail.holds,
+          labels,
+          shipments: detail.shipments,
+        }}
       />
       {operator && (
         <ChangesCard store={store} detail={detail} warehouses={warehouses} onDone={reload} />

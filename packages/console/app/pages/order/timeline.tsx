@@ -1,9 +1,10 @@
+import type { HoldReason } from '@fulfil/core';
 import { type ComponentChildren, Fragment } from 'preact';
-import type { Label, OrderItem, Shipment, TimelineEntry, Track } from '../../api.js';
+import type { Label, OrderDetail, OrderItem, Shipment, TimelineEntry, Track } from '../../api.js';
 import { Card } from '../../ui/card.js';
 import { EmptyState } from '../../ui/empty-state.js';
 import { dateTime, money, plural } from '../../ui/format.js';
-import { humanize } from '../../ui/words.js';
+import { CANCELLATION_REASON, HOLD_REASON, humanize } from '../../ui/words.js';
 import { OrderLink } from '../order-link.js';
 import { TrackList } from './tracks.js';
 
@@ -17,7 +18,11 @@ import { TrackList } from './tracks.js';
 export interface TimelineContext {
   store: string;
   currency: string | null;
+  /** The order's warehouse: who a cancellation request asks. */
+  warehouse: string;
   items: readonly OrderItem[];
+  /** Every hold of the order: a release names the hold's reason. */
+  holds: OrderDetail['holds'];
   labels: readonly Label[];
   /** The order's shipments, oldest first: a shipment is named by its place among them. */
   shipments: readonly Shipment[];
@@ -90,6 +95,45 @@ function totals(context: TimelineContext, value: unknown): ComponentChildren[] {
     const to = typeof after[field] === 'number' ? (after[field] as number) : null;
     return `${TOTAL_WORDS[field] ?? humanize(field)}: ${money(from, context.currency)} → ${money(to, context.currency)}`;
   });
+}
+
+/** A reason the API gives as an identifier, in words; an unknown one as words too. */
+function reasonOf(words: Readonly<Record<string, string>>, reason: unknown): string | null {
+  const code = text(reason);
+  if (code === null) return null;
+  return Object.hasOwn(words, code) ? (words[code] as string) : humanize(code);
+}
+
+/** `Awaiting payment (pay-1)`: a hold by its reason, its handle for those who integrate. */
+function holdWords(context: TimelineContext, handle: unknown): string | null {
+  const name = text(handle);
+  if (name === null) return null;
+  const hold = context.holds.find((known) => known.handle === name);
+  return hold
+    ? `${HOLD_REASON[hold.reason as HoldReason] ?? humanize(hold.reason)} (${name})`
+    : name;
+}
+
+const holdList = (context: TimelineContext, handles: unknown) =>
+  list(handles)
+    .map((handle) => holdWords(context, handle))
+    .filter((words): words is string => words !== null)
+    .join(', ');
+
+const requestNumber = (id: unknown) => (text(id) === null ? '' : ` ${text(id)}`);
+
+/** What a ship did to a cancellation request it shipped lines of. */
+function shippedOverRequest(context: TimelineContext, d: Details): ComponentChildren[] {
+  if (d.cancellation_rejected === undefined) return [];
+  const request = `Cancellation request${requestNumber(d.cancellation_rejected)}`;
+  const refused = lines(context, d.cancellation_refused);
+  const still = lines(context, d.cancellation_still_requested);
+  return [
+    refused
+      ? `${request} refused for what shipped: ${refused}`
+      : `${request} refused: its lines shipped`,
+    still && `Still asked to cancel: ${still}`,
+  ];
 }
 
 function links(context: TimelineContext, numbers: unknown): ComponentChildren {
@@ -165,14 +209,17 @@ export function describe(
       };
     case 'ship':
       return {
-        title: d.courier ? 'Shipped by the courier' : 'Shipped',
+        // The entry's actor says who shipped it: "Shipped by courier".
+        title: 'Shipped',
         details: [
           lines(context, d.items),
+          d.courier === true && "With the courier's labels",
           tracksOf(d.tracks).length > 0 && (
             <>
               Tracks: <TrackList tracks={tracksOf(d.tracks)} labels={context.labels} />
             </>
           ),
+          ...shippedOverRequest(context, d),
         ],
       };
     case 'invoice':
@@ -205,12 +252,61 @@ export function describe(
       return { title: 'Requeued', details: ['Back in its queue'] };
     case 'abandon':
       return { title: 'Abandoned', details: ['Stays failed; its stock is released'] };
-    case 'cancel':
+    case 'cancel': {
+      // Lines no partner holds are canceled at once; the others are asked of the partner.
+      const canceled = lines(context, d.items);
+      const requested = lines(context, d.requested);
       return {
-        title: 'Canceled',
+        title: canceled
+          ? requested
+            ? 'Canceled in part, the rest asked of the partner'
+            : 'Canceled'
+          : 'Cancellation requested',
         details: [
-          list(d.items).length > 0 && `Canceled: ${lines(context, d.items)}`,
+          canceled && `Canceled: ${canceled}`,
+          requested &&
+            `Asked ${context.warehouse} to cancel: ${requested}${d.cancellation_request === undefined ? '' : ` (request${requestNumber(d.cancellation_request)})`}`,
+          reasonOf(CANCELLATION_REASON, d.reason),
+          list(d.released_holds).length > 0 &&
+            `Holds released with it: ${holdList(context, d.released_holds)}`,
           ...totals(context, d.totals),
+        ],
+      };
+    }
+    case 'accept_cancellation':
+      return {
+        title: 'Cancellation accepted',
+        details: [
+          `Request${requestNumber(d.cancellation_request)}: ${lines(context, d.items) || 'nothing left to cancel'} canceled`,
+          text(d.message) && `“${text(d.message)}”`,
+          ...totals(context, d.totals),
+        ],
+      };
+    case 'reject_cancellation':
+      return {
+        title: 'Cancellation refused',
+        details: [
+          `Request${requestNumber(d.cancellation_request)}: the lines stay in the flow`,
+          text(d.message) && `“${text(d.message)}”`,
+        ],
+      };
+    case 'hold':
+      return {
+        title: 'Held',
+        details: [
+          `${reasonOf(HOLD_REASON, d.reason) ?? 'On hold'}${text(d.handle) ? ` (${text(d.handle)})` : ''}`,
+          text(d.note) && `“${text(d.note)}”`,
+          'Out of every queue until released',
+        ],
+      };
+    case 'release':
+      return {
+        title: 'Hold released',
+        details: [
+          holdWords(context, d.handle),
+          list(d.still_held).length > 0
+            ? `Still held: ${holdList(context, d.still_held)}`
+            : 'No hold left',
         ],
       };
     case 'allow_partial':

@@ -10,7 +10,7 @@ import type {
   Item,
   StockDelta,
 } from '../types.js';
-import { isHeld } from './holds.js';
+import { isHeld, releaseEndedHolds } from './holds.js';
 import { assertInFlow } from './item-selection.js';
 import { type ActionOutcome, touch, unchanged } from './outcome.js';
 
@@ -18,8 +18,9 @@ import { type ActionOutcome, touch, unchanged } from './outcome.js';
  * Cancellation (docs/channel-guide.md, docs/partner-guide.md): a line nobody has accepted is
  * canceled at once; a line a partner has accepted is canceled only when that partner accepts a
  * cancellation request, so that no path cancels behind its back while it may be packing. For
- * each line exactly one of shipped or canceled: a ship of a requested line rejects the request,
- * and a request whose lines shipped cannot be accepted.
+ * each line exactly one of shipped or canceled: a ship of a requested line rejects the request
+ * for that line (the others stay requested), and a request whose lines all shipped cannot be
+ * accepted.
  */
 
 export interface CancelBy {
@@ -35,6 +36,18 @@ export interface CancelBy {
 export function openRequest(order: Pick<FulfillmentOrder, 'cancellation_requests'>) {
   const last = order.cancellation_requests.at(-1);
   return last?.status === 'open' ? last : undefined;
+}
+
+/**
+ * How requests are listed: oldest first, then by id, so that the part of a request a ship refused
+ * (stored just before the request it was part of, under a later id) comes after it.
+ */
+export function compareRequests(
+  a: Pick<CancellationRequest, 'requested_at' | 'id'>,
+  b: Pick<CancellationRequest, 'requested_at' | 'id'>,
+): number {
+  if (a.requested_at !== b.requested_at) return a.requested_at < b.requested_at ? -1 : 1;
+  return a.id - b.id;
 }
 
 function releasing(lines: readonly Item[], abandoned: boolean): StockDelta[] {
@@ -139,6 +152,8 @@ export function cancelLines(
   } else {
     next = settleOpenRequest(next, how.by, how.now);
   }
+  const ended = releaseEndedHolds(next, how.by, how.now);
+  next = ended.order;
   const details: Record<string, unknown> = {
     reason: how.reason,
     items: now.map((item) => item.id),
@@ -148,6 +163,7 @@ export function cancelLines(
     details.cancellation_request = openRequest(next)?.id;
     details.requested = ask.map((item) => item.id);
   }
+  if (ended.released.length > 0) details.released_holds = ended.released;
   return {
     order: touch(next, how.now),
     changed: true,
@@ -284,25 +300,49 @@ export function rejectCancellation(
 /** The message of a request a ship rejected. */
 export const SHIPPED = 'shipped';
 
+/** What a ship did to the open cancellation request, for its timeline entry. */
+export interface RejectedByShipment {
+  requests: CancellationRequest[];
+  /** The open request that named shipped lines, or null when none did. */
+  rejected: number | null;
+  /** The lines of it that shipped: refused, since the goods left. */
+  refused: number[];
+  /** The lines of it still requested: the request stays open for them. */
+  still_requested: number[];
+}
+
 /**
- * The requests after a ship of `shipped` lines: an open request naming one of them is rejected
- * (message `shipped`), in the ship's own transaction, so it can never be accepted as well.
+ * The requests after a ship of `shipped` lines, in the ship's own transaction, so that a shipped
+ * line can never be canceled as well: the open request is rejected (message `shipped`) for the
+ * lines it names that shipped, and stays open for the others, so that accepting it then cancels
+ * just those. The refused lines are recorded as a request of their own, answered `rejected`, just
+ * before the open one (which keeps its id, and stays the order's last); when every line it names
+ * shipped, the request itself is rejected.
  */
 export function rejectedByShipment(
   order: FulfillmentOrder,
   shipped: ReadonlySet<number>,
   now: Timestamp,
-): { requests: CancellationRequest[]; rejected: number | null } {
+): RejectedByShipment {
   const open = openRequest(order);
-  if (!open?.item_ids.some((id) => shipped.has(id))) {
-    return { requests: order.cancellation_requests, rejected: null };
+  const refused = open?.item_ids.filter((id) => shipped.has(id)) ?? [];
+  if (!open || refused.length === 0) {
+    return { requests: order.cancellation_requests, rejected: null, refused, still_requested: [] };
   }
-  const closed = {
-    ...open,
+  const rest = open.item_ids.filter((id) => !shipped.has(id));
+  const answer = {
     status: 'rejected' as const,
     message: SHIPPED,
     answered_by: null,
     answered_at: now,
   };
-  return { requests: replaceLast(order, closed, false), rejected: open.id };
+  const requests =
+    rest.length === 0
+      ? replaceLast(order, { ...open, ...answer }, false)
+      : [
+          ...order.cancellation_requests.slice(0, -1),
+          { ...open, ...answer, id: order.cancellation_requests.length + 1, item_ids: refused },
+          { ...open, item_ids: rest },
+        ];
+  return { requests, rejected: open.id, refused, still_requested: rest };
 }

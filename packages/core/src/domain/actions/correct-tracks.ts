@@ -29,8 +29,16 @@ export function correctTracks(
       correction.shipment,
     );
   }
+  // A track the correction keeps as it was keeps the tracking page its courier label named.
+  const tracks = correction.tracks.map((track) => {
+    const kept = shipment.tracks.find(
+      (known) =>
+        known.carrier_code === track.carrier_code && known.track_number === track.track_number,
+    );
+    return kept?.tracking_url ? { ...track, tracking_url: kept.tracking_url } : track;
+  });
   return {
-    shipment: { ...shipment, tracks: correction.tracks },
+    shipment: { ...shipment, tracks },
     before: shipment.tracks,
     changed: !sameTracks(shipment.tracks, correction.tracks),
   };

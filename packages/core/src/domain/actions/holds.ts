@@ -1,3 +1,4 @@
+import { canApply } from '../../state-machine/transitions.js';
 import type { Timestamp } from '../timestamp.js';
 import type { FulfillmentOrder, HoldReason, OrderHold, OrderStatus } from '../types.js';
 import { type ActionOutcome, touch, unchanged } from './outcome.js';
@@ -81,5 +82,54 @@ export function releaseHold(
     stock: [],
     rejected: [],
     details: { handle, still_held: activeHolds(next).map((hold) => hold.handle) },
+  };
+}
+
+/**
+ * An order with no line left to accept, allocate or ship (all canceled, rejected or shipped) is
+ * held by nothing: a hold holds back what could still move, and a canceled order must not read as
+ * on hold anywhere. Its active holds are released, by `by` at `now`, in the action that ended it.
+ * Returns the order (the same object when nothing changes) and the handles released.
+ */
+export function releaseEndedHolds(
+  order: FulfillmentOrder,
+  by: string,
+  now: Timestamp,
+): { order: FulfillmentOrder; released: string[] } {
+  const active = activeHolds(order);
+  if (active.length === 0 || order.items.some((item) => canApply('cancel', item.status))) {
+    return { order, released: [] };
+  }
+  const holds = order.holds.map((hold) =>
+    hold.released_at === null ? { ...hold, released_by: by, released_at: now } : hold,
+  );
+  return { order: { ...order, holds }, released: active.map((hold) => hold.handle) };
+}
+
+/** What the upgrade writes on the timeline of an order it released holds of, and why. */
+export const ENDED_HOLDS_UPGRADE = {
+  actor: 'system',
+  reason:
+    'upgrade: a canceled order is held by nothing (migration 0022_label_carriers_and_ended_holds)',
+} as const;
+
+/**
+ * An order canceled (or rejected) by a release before holds ended with it, still on hold, brought
+ * to the rule (docs/operations.md, "Upgrades"): its holds released by the upgrade, `updated_at`
+ * at `now`, one `release` entry per handle as a release writes it. Null when nothing changes.
+ */
+export function endedHoldsUpgrade(
+  order: FulfillmentOrder,
+  now: Timestamp,
+): { order: FulfillmentOrder; details: Record<string, unknown>[] } | null {
+  const { order: released, released: handles } = releaseEndedHolds(
+    order,
+    ENDED_HOLDS_UPGRADE.actor,
+    now,
+  );
+  if (handles.length === 0) return null;
+  return {
+    order: { ...released, updated_at: now },
+    details: handles.map((handle, index) => ({ handle, still_held: handles.slice(index + 1) })),
   };
 }

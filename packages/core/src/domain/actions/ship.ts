@@ -87,7 +87,13 @@ export function ship(
   // The goods left: a request to cancel them can only be refused now, in this same transaction.
   const requests = rejectedByShipment(order, shipped, context.now);
   const details: Record<string, unknown> = { items: shipment.items, tracks: shipment.tracks };
-  if (requests.rejected !== null) details.cancellation_rejected = requests.rejected;
+  if (requests.rejected !== null) {
+    details.cancellation_rejected = requests.rejected;
+    details.cancellation_refused = requests.refused;
+    if (requests.still_requested.length > 0) {
+      details.cancellation_still_requested = requests.still_requested;
+    }
+  }
   return {
     order: touch(
       {

@@ -32,6 +32,7 @@ export function labelsContract(h: ContractHarness): void {
       const issued: CourierLabel = {
         ...first,
         status: 'live',
+        carrier_code: 'dhl_express',
         carrier_label_id: 'se-1',
         tracking_number: 'T-1',
         tracking_url: 'https://t.example/T-1',

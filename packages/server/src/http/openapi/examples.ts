@@ -201,11 +201,15 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
   ErrorParameter: { fieldName: 'page', fieldValue: '0' },
   ErrorBody: {
     message: 'The access token is not allowed to use %resources.',
+    detail:
+      'The access token is not allowed to use Fulfil_FulfillmentOrder::api_pending_allocation.',
     code: 1403,
     parameters: [{ resources: 'Fulfil_FulfillmentOrder::api_pending_allocation' }],
     errors: [
       {
         message: 'The access token is not allowed to use %resources.',
+        detail:
+          'The access token is not allowed to use Fulfil_FulfillmentOrder::api_pending_allocation.',
         parameters: [{ resources: 'Fulfil_FulfillmentOrder::api_pending_allocation' }],
       },
     ],
@@ -256,11 +260,14 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
     status: 409,
     error: {
       message: 'Sales order %fieldValue was already taken in with other content; see errors.',
+      detail: 'Sales order 100005002 was already taken in with other content; see errors.',
       code: 1409,
       parameters: [{ fieldName: 'sales_orders[1].sales_order_number', fieldValue: '100005002' }],
       errors: [
         {
           message: 'Field "%fieldName" differs from the sales order taken in under this number.',
+          detail:
+            'Field "sales_orders[1].items[0].qty" differs from the sales order taken in under this number.',
           parameters: [{ fieldName: 'sales_orders[1].items[0].qty' }],
         },
       ],

@@ -1,6 +1,6 @@
-import type { ErrorDetail, ErrorParameter } from '@fulfil/core';
+import type { ErrorParameter } from '@fulfil/core';
 import * as v from 'valibot';
-import type { ErrorBody } from '../errors.js';
+import type { ErrorBody, ErrorEntry } from '../errors.js';
 
 /**
  * The error body as a valibot schema, for the OpenAPI document (the resources' schemas are
@@ -22,6 +22,10 @@ export const ErrorBodySchema = v.object({
       'May hold %name placeholders, filled from the first parameter that has that key.',
     ),
   ),
+  detail: v.pipe(
+    v.string(),
+    v.description('The message with its placeholders filled in: what a person reads.'),
+  ),
   code: v.pipe(
     integer,
     v.description(
@@ -30,7 +34,13 @@ export const ErrorBodySchema = v.object({
   ),
   parameters: v.array(ErrorParameterSchema),
   errors: v.pipe(
-    v.array(v.object({ message: v.string(), parameters: v.array(ErrorParameterSchema) })),
+    v.array(
+      v.object({
+        message: v.string(),
+        detail: v.string(),
+        parameters: v.array(ErrorParameterSchema),
+      }),
+    ),
     v.description('One entry per problem: an error of one problem is its own single entry.'),
   ),
   trace: v.pipe(v.optional(v.string()), v.description('Only when the server runs in debug mode.')),
@@ -42,6 +52,6 @@ type Assert<T extends true> = T;
 
 export type ResourceSchemaChecks = [
   Assert<Same<v.InferOutput<typeof ErrorParameterSchema>, ErrorParameter>>,
-  Assert<Same<v.InferOutput<typeof ErrorBodySchema>['errors'], ErrorDetail[]>>,
+  Assert<Same<v.InferOutput<typeof ErrorBodySchema>['errors'], ErrorEntry[]>>,
   Assert<Same<v.InferOutput<typeof ErrorBodySchema>, ErrorBody>>,
 ];

@@ -1,0 +1,13 @@
+import { ENDED_HOLDS_UPGRADE, endedHoldsUpgrade } from '@fulfil/core';
+import type { ListedOrderUpgrade } from './listed-order-upgrades.js';
+
+/**
+ * Releases the holds of the canceled orders migration 0022 listed (core's `endedHoldsUpgrade`):
+ * a `release` entry per handle on the timeline of each order it changed.
+ */
+export const ENDED_HOLDS_ORDER_UPGRADE: ListedOrderUpgrade = {
+  list: 'fulfil_ended_holds_due',
+  action: 'release',
+  reason: ENDED_HOLDS_UPGRADE.reason,
+  upgrade: endedHoldsUpgrade,
+};
