@@ -53,7 +53,7 @@ describe('pack:all', () => {
     dirs.push(out);
     const { code, stdout, stderr } = await packAll(['--out', out, '@fulfil/testkit', 'client']);
     expect(code, stderr).toBe(0);
-    expect(stderr).toContain(`Packed 8 packages into ${out}.`);
+    expect(stderr).toContain(`Packed 9 packages into ${out}.`);
     const lines = stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     const [npm, install, ...tarballs] = (lines[0] as string).split(' ');

@@ -38,7 +38,7 @@ import {
 import { operationOf, type Route, routeTable } from './route-table.js';
 import type { RouteMatch } from './router.js';
 import { sharedRead } from './shared-read.js';
-import type { HttpEngine, HttpRequest, HttpResponse, LogFn } from './types.js';
+import type { HttpEngine, HttpRequest, HttpResponse, LogFn, RequestHandler } from './types.js';
 import { logEntry } from './types.js';
 
 /**
@@ -96,20 +96,7 @@ export interface RequestHandlerOptions {
   longPoll?: LongPollLimits;
 }
 
-/** The plain request handler: request in, response out, no socket involved. It never throws. */
-export interface RequestHandler {
-  (request: HttpRequest): Promise<HttpResponse>;
-  /**
-   * Answers a request with an error found before it could be handled (the node adapter's 413):
-   * the same error body, negotiated format and log line as any other.
-   */
-  fail(request: Omit<HttpRequest, 'body'>, error: unknown): HttpResponse;
-  /** Answers every held long poll now with what it last found, and holds no more (shutdown). */
-  endWaits(): void;
-  /** The long polls held now. */
-  readonly waiting: number;
-}
-
+export type { RequestHandler } from './types.js';
 export { METRICS_PATH } from './prometheus.js';
 export { tooLarge } from './refusals.js';
 

@@ -1,5 +1,5 @@
 import { currentTraceIds, Probe } from '@fulfil/core';
-import type { RequestHandler } from './handler.js';
+import type { RequestHandler } from './types.js';
 import type { RouteMatch } from './router.js';
 import type { HttpHeaders, HttpRequest, HttpResponse, LogFn } from './types.js';
 

@@ -86,3 +86,17 @@ export type HttpEngine = Pick<
   > & {
     aclPrefix?: string;
   };
+
+/** The plain request handler: request in, response out, no socket involved. It never throws. */
+export interface RequestHandler {
+  (request: HttpRequest): Promise<HttpResponse>;
+  /**
+   * Answers a request with an error found before it could be handled (the node adapter's 413):
+   * the same error body, negotiated format and log line as any other.
+   */
+  fail(request: Omit<HttpRequest, 'body'>, error: unknown): HttpResponse;
+  /** Answers every held long poll now with what it last found, and holds no more (shutdown). */
+  endWaits(): void;
+  /** The long polls held now. */
+  readonly waiting: number;
+}

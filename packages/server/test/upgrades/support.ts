@@ -76,10 +76,16 @@ export async function openSql(
  * `allowUnorderedMigrations` lets a later migration arrive before an earlier one): the tests play
  * the release before with this code, and this code cannot write its orders without the tables
  * they create (the sales orders it keeps, and their feed; the returns a sales order's view, which
- * a channel's intake answers, lists). A migration that adds a table every write of an order
- * touches belongs here.
+ * a channel's intake answers, lists; the routing columns every write of a warehouse sets). A
+ * migration that adds a table every write of an order touches, or a column the seed writes,
+ * belongs here.
  */
-const NEEDED_BY_THIS_CODE = ['0013_sales_orders', '0016_holds_and_cancellations', '0019_returns'];
+const NEEDED_BY_THIS_CODE = [
+  '0013_sales_orders',
+  '0016_holds_and_cancellations',
+  '0019_returns',
+  '0025_warehouse_routing',
+];
 
 /**
  * Migrates the database `url` names up to `last` and no further, as a release that ended there
