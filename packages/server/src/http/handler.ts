@@ -96,9 +96,9 @@ export interface RequestHandlerOptions {
   longPoll?: LongPollLimits;
 }
 
-export type { RequestHandler } from './types.js';
 export { METRICS_PATH } from './prometheus.js';
 export { tooLarge } from './refusals.js';
+export type { RequestHandler } from './types.js';
 
 function defaultReportId(): string {
   return randomHex(6);

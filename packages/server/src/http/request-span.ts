@@ -1,7 +1,6 @@
 import { currentTraceIds, Probe } from '@fulfil/core';
-import type { RequestHandler } from './types.js';
 import type { RouteMatch } from './router.js';
-import type { HttpHeaders, HttpRequest, HttpResponse, LogFn } from './types.js';
+import type { HttpHeaders, HttpRequest, HttpResponse, LogFn, RequestHandler } from './types.js';
 
 /**
  * The server span of each request (OpenTelemetry's HTTP server conventions): its parent is the
