@@ -2,6 +2,14 @@ import type { ParsedStockItems } from '../schemas/requests.js';
 import { type ErrorDetail, fieldErrors } from './errors.js';
 import type { StockLevel } from './types.js';
 
+/** A guarded set's `change_from` (at `fieldName`) that is not the on hand `now`. */
+export function stockChanged(fieldName: string, changeFrom: number, now: number): ErrorDetail {
+  return {
+    message: `%fieldName was ${changeFrom}, but the on hand is %fieldValue now.`,
+    parameters: [{ fieldName, fieldValue: String(now) }],
+  };
+}
+
 const stockKey = (entry: { warehouse_code: string; sku: string }): string =>
   `${entry.warehouse_code}\u0000${entry.sku}`;
 
@@ -71,11 +79,9 @@ export function assertStockUnchanged(
   batch.stock_items.forEach((entry, index) => {
     if (entry.change_from === undefined) return;
     const now = onHand.get(stockKey(entry)) ?? 0;
-    if (now === entry.change_from) return;
-    problems.push({
-      message: `%fieldName was ${entry.change_from}, but the on hand is %fieldValue now.`,
-      parameters: [{ fieldName: `stock_items[${index}].change_from`, fieldValue: String(now) }],
-    });
+    if (now !== entry.change_from) {
+      problems.push(stockChanged(`stock_items[${index}].change_from`, entry.change_from, now));
+    }
   });
   if (problems.length > 0) {
     throw fieldErrors(
