@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly code: string | undefined,
+    /** The body's `parameters`: the fields it names, each with the value the server found. */
+    readonly parameters: readonly { fieldName?: string; fieldValue?: string }[] = [],
   ) {
     super(message);
   }
@@ -42,9 +44,18 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   }
   if (!response.ok) {
     // The error body's `detail`: its message with the values filled in, as the server words it.
-    const error = (value ?? {}) as { detail?: string; code?: string };
+    const error = (value ?? {}) as {
+      detail?: string;
+      code?: string;
+      parameters?: { fieldName?: string; fieldValue?: string }[];
+    };
     if (response.status === 401 && path !== 'session') onUnauthorized();
-    throw new ApiError(response.status, error.detail || `HTTP ${response.status}`, error.code);
+    throw new ApiError(
+      response.status,
+      error.detail || `HTTP ${response.status}`,
+      error.code,
+      Array.isArray(error.parameters) ? error.parameters : [],
+    );
   }
   return value as T;
 }

@@ -6,8 +6,9 @@ import { orderOf } from './scenarios.js';
  * Lists, bulk and the small traps an operator fell into: a full name finds its customer; a bulk
  * confirmation names its count, has no "Cancel" beside it, and never outlives the filter it
  * counted; the failed queue's dry run counts what the action will act on; "To warehouse" lists
- * the store's active warehouses; setting stock says so; failing an order never accepted says
- * what is true; a token's resources read as words; an empty list says what would be there;
+ * the store's active warehouses; setting stock says so, and asks again when it moved meanwhile;
+ * failing an order never accepted says what is true; a token's resources read as words; an
+ * empty list says what would be there;
  * setting reserved stock right asks first; fields are as wide as their content and checkboxes
  * sit by their labels.
  */
@@ -116,6 +117,25 @@ describe('lists and forms', { timeout: 60_000, ...browserOrSkip }, () => {
     await page
       .getByRole('status')
       .filter({ hasText: 'Stock of SKU-3 at WH-B set to 55' })
+      .waitFor();
+  });
+
+  test('setting stock that moved meanwhile shows the new figure and asks again', async () => {
+    tab = await openAt(running, '#/default/stock');
+    const { page } = tab;
+    const onHand = page.getByLabel('On hand of SKU-3 in WH-B');
+    await onHand.waitFor();
+    // A partner's sync lands after the page read the row.
+    await running.server.adminApi('PUT', 'stores/default/stock/WH-B/SKU-3', { on_hand: 70 });
+    await onHand.fill('60');
+    const set = page.getByRole('row').filter({ has: onHand }).getByRole('button', { name: /^Set/ });
+    await set.click();
+    await page.getByText('The on hand moved to 70 since this page read').waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'set to 60' }).count()).toBe(0);
+    await set.click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Stock of SKU-3 at WH-B set to 60' })
       .waitFor();
   });
 

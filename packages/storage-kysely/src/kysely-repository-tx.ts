@@ -246,6 +246,13 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
     return stockSql.listStock(this.#db, this.#prepared, query);
   }
 
+  lockStock(
+    storeId: number,
+    keys: readonly { warehouse_code: string; sku: string }[],
+  ): Promise<StockLevel[]> {
+    return stockSql.lockStock(this.#db, storeId, keys, this.#rowLocks);
+  }
+
   // ── tokens ───────────────────────────────────────────────────────────────────────────────
 
   insertToken(token: NewToken): Promise<TokenRecord> {

@@ -79,6 +79,53 @@ async function insertStock(
   return written;
 }
 
+/**
+ * The rows of `keys` under their row locks (`rowLocks`: the database has them; SQLite's one writer
+ * at a time needs none), each created at 0 first where missing so that it is locked too. Rows are
+ * created and locked in warehouse, sku order, as every stock write takes them.
+ */
+export async function lockStock(
+  db: Kysely<Database>,
+  storeId: number,
+  keys: readonly { warehouse_code: string; sku: string }[],
+  rowLocks: boolean,
+): Promise<StockLevel[]> {
+  await insertStock(
+    db,
+    storeId,
+    keys.map(({ warehouse_code, sku }) => ({ warehouse_code, sku, qty: 0 })),
+    'keep',
+  );
+  const unique = new Map(keys.map((key) => [stockKey(key), key]));
+  const levels: StockLevel[] = [];
+  for (const slice of chunk([...unique.values()].sort(byWarehouseThenSku), IN_LIST_SIZE)) {
+    const rows = await db
+      .selectFrom('stock')
+      .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+      .where('store_id', '=', storeId)
+      .where((eb) =>
+        eb(
+          eb.refTuple('warehouse_code', 'sku'),
+          'in',
+          slice.map((key) => eb.tuple(key.warehouse_code, key.sku)),
+        ),
+      )
+      .orderBy('warehouse_code')
+      .orderBy('sku')
+      .$if(rowLocks, (qb) => qb.forUpdate())
+      .execute();
+    for (const row of rows) {
+      levels.push({
+        warehouse_code: row.warehouse_code,
+        sku: row.sku,
+        on_hand: Number(row.on_hand),
+        reserved: Number(row.reserved),
+      });
+    }
+  }
+  return levels.sort(byWarehouseThenSku);
+}
+
 export async function adjustStock(
   db: Kysely<Database>,
   bulk: BulkStatements,

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import {
+  ApiError,
   api,
   type QuarantineMismatch,
   query,
@@ -20,14 +21,37 @@ import { useAction, useLoad } from '../ui/load.js';
 import { Page } from '../ui/page.js';
 import { toast } from '../ui/toast.js';
 
-/** On hand, set in place; a toast says what was set. */
+/** The on hand the server has now, when a guarded set found it moved (409 on `change_from`). */
+function movedOnHand(caught: unknown): number | undefined {
+  if (!(caught instanceof ApiError) || caught.status !== 409) return undefined;
+  const named = caught.parameters.find((parameter) => parameter.fieldName === 'change_from');
+  return named?.fieldValue === undefined ? undefined : Number(named.fieldValue);
+}
+
+/**
+ * On hand, set in place; a toast says what was set. The set is guarded by the figure the operator
+ * saw: when a ship or a partner's sync moved it meanwhile, the server refuses, the field tells
+ * the new figure, and a second Set applies the typed value over it.
+ */
 function OnHand({ store, row, onSaved }: { store: string; row: StockRow; onSaved: () => void }) {
   const [value, setValue] = useState(String(row.on_hand));
+  const [seen, setSeen] = useState(row.on_hand);
   const action = useAction();
   const save = async (event: Event) => {
     event.preventDefault();
     const path = `stores/${seg(store)}/stock/${seg(row.warehouse_code)}/${seg(row.sku)}`;
-    const saved = await action.run(() => api<StockRow>('PUT', path, { on_hand: Number(value) }));
+    const saved = await action.run(async () => {
+      try {
+        return await api<StockRow>('PUT', path, { on_hand: Number(value), change_from: seen });
+      } catch (caught) {
+        const moved = movedOnHand(caught);
+        if (moved === undefined) throw caught;
+        setSeen(moved);
+        throw new Error(
+          `The on hand moved to ${moved} since this page read ${seen}. Set it to ${value} anyway? Press Set again.`,
+        );
+      }
+    });
     if (saved) {
       toast(`Stock of ${row.sku} at ${row.warehouse_code} set to ${saved.on_hand}`);
       onSaved();

@@ -19,6 +19,11 @@ export const ERROR_CODES = {
   order_on_hold: 1012,
   not_found: 1404,
   already_exists: 1409,
+  /**
+   * A guarded stock set whose `change_from` is no longer the on hand (docs/behaviour.md): the
+   * number every conflict has, its own name for programs.
+   */
+  stock_changed: 1409,
   unauthenticated: 1401,
   forbidden: 1403,
   /** A change cursor this database can no longer serve: poll again without `since` (410). */

@@ -1,5 +1,17 @@
 import type { ParsedStockItems } from '../schemas/requests.js';
 import { type ErrorDetail, fieldErrors } from './errors.js';
+import type { StockLevel } from './types.js';
+
+/** A guarded set's `change_from` (at `fieldName`) that is not the on hand `now`. */
+export function stockChanged(fieldName: string, changeFrom: number, now: number): ErrorDetail {
+  return {
+    message: `%fieldName was ${changeFrom}, but the on hand is %fieldValue now.`,
+    parameters: [{ fieldName, fieldValue: String(now) }],
+  };
+}
+
+const stockKey = (entry: { warehouse_code: string; sku: string }): string =>
+  `${entry.warehouse_code}\u0000${entry.sku}`;
 
 /**
  * The checks of a stock batch that need the store (docs/behaviour.md): every warehouse known and in
@@ -21,7 +33,7 @@ export function assertValidStockBatch(
         ],
       });
     }
-    const key = `${entry.warehouse_code}\u0000${entry.sku}`;
+    const key = stockKey(entry);
     const first = seen.get(key);
     if (first !== undefined) {
       problems.push({
@@ -39,6 +51,42 @@ export function assertValidStockBatch(
     throw fieldErrors(
       'invalid_stock_batch',
       `The stock batch was rejected whole: ${problems.length} invalid entr${problems.length === 1 ? 'y' : 'ies'}.`,
+      problems,
+    );
+  }
+}
+
+/** The (warehouse_code, sku) rows a batch's guarded entries (those with `change_from`) set. */
+export function guardedStockKeys(
+  batch: ParsedStockItems,
+): { warehouse_code: string; sku: string }[] {
+  return batch.stock_items
+    .filter((entry) => entry.change_from !== undefined)
+    .map(({ warehouse_code, sku }) => ({ warehouse_code, sku }));
+}
+
+/**
+ * A guarded set applies only while every `change_from` is still the on hand (`current`, read
+ * under the rows' locks): one entry whose stock moved refuses the whole batch, naming each such
+ * entry with the on hand it has now, for the sender to recompute and send again.
+ */
+export function assertStockUnchanged(
+  batch: ParsedStockItems,
+  current: readonly StockLevel[],
+): void {
+  const onHand = new Map(current.map((level) => [stockKey(level), level.on_hand]));
+  const problems: ErrorDetail[] = [];
+  batch.stock_items.forEach((entry, index) => {
+    if (entry.change_from === undefined) return;
+    const now = onHand.get(stockKey(entry)) ?? 0;
+    if (now !== entry.change_from) {
+      problems.push(stockChanged(`stock_items[${index}].change_from`, entry.change_from, now));
+    }
+  });
+  if (problems.length > 0) {
+    throw fieldErrors(
+      'stock_changed',
+      `The stock batch was refused whole: the on hand of ${problems.length} entr${problems.length === 1 ? 'y' : 'ies'} changed since its change_from.`,
       problems,
     );
   }

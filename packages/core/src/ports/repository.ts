@@ -255,6 +255,15 @@ export interface RepositoryTx extends AdminRepositoryTx {
   adjustStock(storeId: number, deltas: readonly StockDelta[]): Promise<void>;
   /** Stock rows ordered by warehouse_code then sku. */
   listStock(query: StockQuery): Promise<StockLevel[]>;
+  /**
+   * The stock rows of `keys`, ordered by warehouse_code then sku, locked until the transaction
+   * ends (no other transaction changes them meanwhile); a missing row is created first with on
+   * hand 0, so that it is locked too. A guarded set compares against what this returns.
+   */
+  lockStock(
+    storeId: number,
+    keys: readonly { warehouse_code: string; sku: string }[],
+  ): Promise<StockLevel[]>;
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────
   /** Stores a token; fails with `already_exists` when the store has a token of that name. */

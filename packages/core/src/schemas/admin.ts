@@ -125,7 +125,11 @@ export const BulkInput = v.object({
   reason: v.optional(v.nullable(note)),
 });
 
-export const SetOnHandInput = v.object({ on_hand: quantity });
+export const SetOnHandInput = v.object({
+  on_hand: quantity,
+  /** The on hand the operator saw: the set applies only while it still is (409 otherwise). */
+  change_from: v.optional(quantity),
+});
 
 /** At most a week: long enough to roll a secret out, short enough to end. */
 export const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;

@@ -25,6 +25,8 @@ export const StockItem = v.object({
   warehouse_code: code,
   sku: code,
   qty: quantity,
+  /** The on hand the sender believes current: the set applies only while it still is. */
+  change_from: v.optional(quantity),
 });
 
 export const StockItemsRequest = v.object({

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { attentionHours } from '../domain/attention.js';
-import { fieldError } from '../domain/errors.js';
+import { fieldError, fieldErrors } from '../domain/errors.js';
 import { operatorSees } from '../domain/operator.js';
 import { quarantinedBy, quarantineKey } from '../domain/returns/quarantined.js';
 import { type RoutingSettings, routingSettings } from '../domain/routing/rules.js';
+import { stockChanged } from '../domain/stock-batch.js';
 import type { AttentionQueueName, Store, StoreSettings, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { ReasonInput, SetOnHandInput, StockSearchInput } from '../schemas/admin.js';
@@ -222,7 +223,7 @@ export async function setOnHand(
 ): Promise<StockRow> {
   requireRole(operator, 'operator', storeCode);
   const key = parseWith(StockKey, { warehouse: warehouseCode, sku });
-  const { on_hand } = parseWith(SetOnHandInput, body);
+  const { on_hand, change_from } = parseWith(SetOnHandInput, body);
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
     if ((await tx.listWarehouses(store.id, [key.warehouse])).length === 0) {
@@ -233,12 +234,17 @@ export async function setOnHand(
         key.warehouse,
       );
     }
-    const [before] = await tx.listStock({
-      store_id: store.id,
-      warehouses: [key.warehouse],
-      skus: [key.sku],
-    });
-    await tx.setOnHand(store.id, [{ warehouse_code: key.warehouse, sku: key.sku, qty: on_hand }]);
+    const stockKey = { warehouse_code: key.warehouse, sku: key.sku };
+    const [before] =
+      change_from === undefined
+        ? await tx.listStock({ store_id: store.id, warehouses: [key.warehouse], skus: [key.sku] })
+        : await tx.lockStock(store.id, [stockKey]);
+    const current = before?.on_hand ?? 0;
+    if (change_from !== undefined && current !== change_from) {
+      const problem = stockChanged('change_from', change_from, current);
+      throw fieldErrors('stock_changed', problem.message, [problem]);
+    }
+    await tx.setOnHand(store.id, [{ ...stockKey, qty: on_hand }]);
     await tx.appendStoreAudit([
       storeAuditEvent(operator, store.id, now(deps), 'set_on_hand', {
         warehouse_code: key.warehouse,

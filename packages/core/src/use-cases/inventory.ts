@@ -1,5 +1,9 @@
 import { PAGE_SIZE } from '../domain/paging.js';
-import { assertValidStockBatch } from '../domain/stock-batch.js';
+import {
+  assertStockUnchanged,
+  assertValidStockBatch,
+  guardedStockKeys,
+} from '../domain/stock-batch.js';
 import type { Actor, StockLevel, Warehouse } from '../domain/types.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { PollParams, StockItemsRequest } from '../schemas/requests.js';
@@ -26,7 +30,9 @@ export async function listWarehouses(
 
 /**
  * POST /V1/stockItems: sets absolute on-hand quantities, all or nothing (docs/behaviour.md).
- * Reservations are untouched, so a sync racing an accept loses neither.
+ * Reservations are untouched, so a sync racing an accept loses neither. Entries with
+ * `change_from` are compared under their rows' locks first: a sync computed before a ship that
+ * committed meanwhile is refused (409) instead of putting the shipped units back.
  */
 export async function syncStock(
   deps: EngineDeps,
@@ -39,6 +45,8 @@ export async function syncStock(
     const store = await requireStore(tx, actor.store_code);
     const visible = await tx.listWarehouses(store.id, actor.warehouses);
     assertValidStockBatch(batch, new Set(visible.map((warehouse) => warehouse.code)));
+    const guarded = guardedStockKeys(batch);
+    if (guarded.length > 0) assertStockUnchanged(batch, await tx.lockStock(store.id, guarded));
     await tx.setOnHand(store.id, batch.stock_items);
     return batch.stock_items.map(({ warehouse_code, sku, qty }) => ({ warehouse_code, sku, qty }));
   });

@@ -22,6 +22,7 @@ export const HTTP_STATUS_OF_ERROR = {
   credit_mismatch: 400,
   not_found: 404,
   already_exists: 409,
+  stock_changed: 409,
   unauthenticated: 401,
   forbidden: 403,
   cursor_expired: 410,

@@ -239,6 +239,28 @@ describe('stock and tokens', () => {
     expect(unknown.status).toBe(404);
   });
 
+  test('a set with change_from applies only while the on hand is still that figure', async () => {
+    const server = await serve();
+    const secret = server.secrets.operator;
+    const put = (json: unknown) =>
+      adminCall(server, 'PUT', '/stores/default/stock/WH-A/SKU-1', { secret, json });
+    expect((await put({ on_hand: 7 })).status).toBe(200);
+    const stale = await put({ on_hand: 9, change_from: 5 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe(1409);
+    expect(stale.body.parameters).toEqual([{ fieldName: 'change_from', fieldValue: '7' }]);
+    expect(stale.body.detail).toBe('change_from was 5, but the on hand is 7 now.');
+    const applied = await put({ on_hand: 9, change_from: 7 });
+    expect(applied.status).toBe(200);
+    expect(applied.body.on_hand).toBe(9);
+    // A sku the warehouse never had: 0 on hand.
+    const fresh = await adminCall(server, 'PUT', '/stores/default/stock/WH-A/NEW-SKU', {
+      secret,
+      json: { on_hand: 3, change_from: 0 },
+    });
+    expect(fresh.status).toBe(200);
+  });
+
   test('a token created here works on /V1 until revoked; a rotated one overlaps, then ends', async () => {
     const server = await serve();
     const secret = server.secrets.admin;

@@ -53,6 +53,53 @@ export function stockContract(h: ContractHarness): void {
       ).toBe(0);
     });
 
+    it('lockStock reads the rows of its keys in order, creating the missing ones at 0', async () => {
+      const store = await seedStore();
+      const other = await seedStore('other');
+      await write(async (tx) => {
+        await tx.adjustStock(store.id, [
+          { warehouse_code: 'WH-B', sku: 'S1', on_hand: 4, reserved: 3 },
+        ]);
+        await tx.setOnHand(other.id, [{ warehouse_code: 'WH-A', sku: 'S1', qty: 9 }]);
+      });
+      const levels = await write((tx) =>
+        tx.lockStock(store.id, [
+          { warehouse_code: 'WH-B', sku: 'S1' },
+          { warehouse_code: 'WH-A', sku: 'S1' },
+          { warehouse_code: 'WH-B', sku: 'S1' },
+        ]),
+      );
+      expect(levels).toEqual([
+        { warehouse_code: 'WH-A', sku: 'S1', on_hand: 0, reserved: 0 },
+        { warehouse_code: 'WH-B', sku: 'S1', on_hand: 4, reserved: 3 },
+      ]);
+      expect(await read((tx) => tx.listStock({ store_id: other.id, warehouses: null }))).toEqual([
+        { warehouse_code: 'WH-A', sku: 'S1', on_hand: 9, reserved: 0 },
+      ]);
+    });
+
+    it('lockStock reads more keys than one statement lists, and a rollback keeps no created row', async () => {
+      const store = await seedStore();
+      const keys = Array.from({ length: 1200 }, (_, i) => ({
+        warehouse_code: i % 2 ? 'WH-A' : 'WH-B',
+        sku: `SKU-${String(i).padStart(5, '0')}`,
+      }));
+      const levels = await write((tx) => tx.lockStock(store.id, keys));
+      expect(levels).toHaveLength(1200);
+      expect(levels.every((level) => level.on_hand === 0 && level.reserved === 0)).toBe(true);
+      expect(levels[0]).toMatchObject({ warehouse_code: 'WH-A', sku: 'SKU-00001' });
+      const fresh = await seedStore('fresh');
+      await expect(
+        write(async (tx) => {
+          await tx.lockStock(fresh.id, keys.slice(0, 3));
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect(await read((tx) => tx.listStock({ store_id: fresh.id, warehouses: null }))).toEqual(
+        [],
+      );
+    });
+
     it('setOnHand writes a batch of thousands of rows', async () => {
       const store = await seedStore();
       const entries = Array.from({ length: 2500 }, (_, i) => ({
