@@ -56,11 +56,15 @@ const FAMILIES: readonly Family[] = [
     file: 'warehouses.ts',
     doc: "The store's warehouses and their on-hand stock.",
     types: [
-      { name: 'Warehouse', doc: 'A warehouse of the store.', source: 'core.WarehouseResource' },
+      {
+        name: 'Warehouse',
+        doc: 'A warehouse of the store.',
+        source: 'Out<typeof core.WarehouseResourceSchema>',
+      },
       {
         name: 'StockItem',
         doc: 'On-hand quantity of one sku in one warehouse.',
-        source: 'core.StockItemResource',
+        source: 'Out<typeof core.StockItemResourceSchema>',
       },
       {
         name: 'StockItemsRequest',
@@ -80,12 +84,12 @@ const FAMILIES: readonly Family[] = [
       {
         name: 'FulfillmentOrder',
         doc: 'A fulfillment order. Amounts are absent in the pending_accept and failed queues.',
-        source: 'core.OrderResource',
+        source: 'Out<typeof core.OrderResourceSchema>',
       },
       {
         name: 'FulfillmentOrderItem',
         doc: 'An item line of a fulfillment order.',
-        source: 'core.ItemResource',
+        source: 'Out<typeof core.ItemResourceSchema>',
       },
       { name: 'QueueName', doc: 'The polled queues.', source: 'core.QueueName' },
       {
@@ -123,7 +127,7 @@ const FAMILIES: readonly Family[] = [
       {
         name: 'SalesOrder',
         doc: 'The Sales order view: status, fulfillment orders, shipments with tracks, invoices.',
-        source: 'core.SalesOrderResource',
+        source: 'Out<typeof core.SalesOrderResourceSchema>',
       },
     ],
     shapes: [['SALES_ORDER', 'SalesOrder', SalesOrderResourceSchema]],
@@ -199,7 +203,7 @@ const FAMILIES: readonly Family[] = [
       {
         name: 'Return',
         doc: 'A return: its lines with what receipts and credits made of them.',
-        source: 'core.ReturnResource',
+        source: 'Out<typeof core.ReturnResourceSchema>',
       },
       {
         name: 'ReturnQueue',
@@ -230,6 +234,8 @@ function typeDeclarations(): Map<string, string> {
   const probe = `${ROOT}client-types-probe.ts`;
   const text = [
     "import type * as core from './packages/core/src/index.js';",
+    // What a schema answers with: the wire's types (the domain's may name their parts).
+    "type Out<S extends { '~types'?: { output: unknown } | undefined }> = NonNullable<S['~types']>['output'];",
     // Interfaces print as their names; mapping every object type spells it out instead.
     'type Expand<T> = T extends (infer U)[] ? Expand<U>[] : T extends object ? { [K in keyof T]: Expand<T[K]> } : T;',
     ...TYPES.map(({ name, source }) => `export type ${name} = Expand<${source}>;`),

@@ -1,5 +1,9 @@
-import type { ParsedStockItems } from '../schemas/requests.js';
 import { type ErrorDetail, fieldErrors } from './errors.js';
+
+/** A stock batch once parsed: the on-hand quantity of each (warehouse, sku). */
+export interface ParsedStockItems {
+  stock_items: { warehouse_code: string; sku: string; qty: number }[];
+}
 
 /**
  * The checks of a stock batch that need the store (docs/behaviour.md): every warehouse known and in

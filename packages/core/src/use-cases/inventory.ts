@@ -1,9 +1,9 @@
 import { PAGE_SIZE } from '../domain/paging.js';
+import type { StockItemResource, WarehouseResource } from '../domain/resources.js';
 import { assertValidStockBatch } from '../domain/stock-batch.js';
 import type { Actor, StockLevel, Warehouse } from '../domain/types.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { PollParams, StockItemsRequest } from '../schemas/requests.js';
-import type { StockItemResource, WarehouseResource } from '../schemas/resources.js';
 import { type EngineDeps, requireStore } from './deps.js';
 import { authorize, type Principal } from './tokens.js';
 
