@@ -127,6 +127,29 @@ const COMMON: readonly CommonShape[] = [
   },
 ];
 
+/**
+ * Runs of fields that shapes of their own hold alike (a sales order as a channel sends it and
+ * the fulfillment orders it becomes): written once, and joined (`Customer & { … }`) where they
+ * stand whole.
+ */
+const FIELD_RUNS: readonly TypeSpec[] = [
+  {
+    name: 'Customer',
+    doc: 'The customer of an order.',
+    source: 'Pick<Out<typeof core.OrderResourceSchema>, keyof core.Customer>',
+  },
+  {
+    name: 'OrderAmounts',
+    doc: 'The amounts of an order, as numbers.',
+    source: 'Pick<Out<typeof core.OrderResourceSchema>, (typeof core.ORDER_AMOUNT_FIELDS)[number]>',
+  },
+  {
+    name: 'ItemAmounts',
+    doc: 'The amounts of an item line, as numbers.',
+    source: 'Pick<Out<typeof core.ItemResourceSchema>, (typeof core.ITEM_AMOUNT_FIELDS)[number]>',
+  },
+];
+
 /** One generated file: a family of resources, its public types and the XML shapes it decodes. */
 interface Family {
   file: string;
@@ -310,15 +333,25 @@ function typeDeclarations(): Map<string, string> {
     // What a schema answers with: the wire's types (the domain's may name their parts).
     "type Out<S extends { '~types'?: { output: unknown } | undefined }> = NonNullable<S['~types']>['output'];",
     'type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;',
-    'declare const NAME: unique symbol;',
-    'type Named<N extends string> = { readonly [NAME]: N };',
+    // A key per name, so that two names joined (`A & B`) are not one contradiction.
+    'type Named<N extends string> = { readonly [K in N]: K };',
     `type Common = { ${COMMON.map(({ name, source }) => `${name}: ${source};`).join(' ')} };`,
     'type NameOf<T> = { [K in keyof Common]: Same<T, Common[K]> extends true ? K : never }[keyof Common];',
     // Interfaces print as their names; mapping every object type spells it out instead.
     // A closed set is named whole; else each member of a union on its own (`X | undefined`).
     'type Expand<T> = [NameOf<T>] extends [never] ? Each<T> : Named<NameOf<T>>;',
     'type Each<T> = T extends unknown ? ([NameOf<T>] extends [never] ? Spell<T> : Named<NameOf<T>>) : never;',
-    'type Spell<T> = T extends (infer U)[] ? Expand<U>[] : T extends object ? { [K in keyof T]: Expand<T[K]> } : T;',
+    `type Runs = { ${FIELD_RUNS.map(({ name, source }) => `${name}: ${source};`).join(' ')} };`,
+    // The runs an object holds whole: each of their fields there, of the very same type.
+    'type RunsIn<T> = { [R in keyof Runs]: keyof Runs[R] extends keyof T ? (Same<Pick<T, keyof Runs[R]>, Runs[R]> extends true ? R : never) : never }[keyof Runs];',
+    'type Joined<R extends string> = (R extends unknown ? (x: Named<R>) => void : never) extends (x: infer I) => void ? I : never;',
+    'type RunKeys<R> = R extends keyof Runs ? keyof Runs[R] : never;',
+    // The fields besides the runs, written in place: a named helper would print as its name.
+    'type Spell<T> = T extends (infer U)[] ? Expand<U>[] : T extends object ? ([RunsIn<T>] extends [never] ? { [K in keyof T]: Expand<T[K]> } : Joined<RunsIn<T>> & { [K in keyof T as K extends RunKeys<RunsIn<T>> ? never : K]: Expand<T[K]> }) : T;',
+    ...FIELD_RUNS.map(
+      ({ name }) =>
+        `export type ${name} = { [K in keyof Runs['${name}']]: Expand<Runs['${name}'][K]> };`,
+    ),
     ...COMMON.map(({ name, includes }) =>
       includes
         ? `export type ${name} = Named<'${includes}'> | Exclude<Common['${name}'], Common['${includes}']>;`
@@ -356,7 +389,7 @@ function typeDeclarations(): Map<string, string> {
     ts.TypeFormatFlags.NoTruncation |
     ts.TypeFormatFlags.InTypeAlias |
     ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
-  const specs = [...COMMON, ...TYPES];
+  const specs = [...FIELD_RUNS, ...COMMON, ...TYPES];
   const declarations = new Map<string, string>();
   for (const statement of source.statements) {
     if (!ts.isTypeAliasDeclaration(statement) || !statement.modifiers) continue;
@@ -463,6 +496,7 @@ const SHAPE_FILE = [
 function commonNamesIn(text: string): string[] {
   const names = (name: string) => new RegExp(`\\b${name}\\b`).test(text);
   return [
+    ...FIELD_RUNS.filter(({ name }) => names(name)).map(({ name }) => `type ${name}`),
     ...COMMON.filter(({ name }) => names(name)).map(({ name }) => `type ${name}`),
     ...COMMON.flatMap(({ shape }) => (shape && names(shape) ? [shape] : [])),
   ];
@@ -482,7 +516,7 @@ function commonFile(declarations: Map<string, string>): string {
     '',
     "import type { Shape } from './shape.js';",
     '',
-    COMMON.map(({ name }) => declared(declarations, name)).join('\n\n'),
+    [...FIELD_RUNS, ...COMMON].map(({ name }) => declared(declarations, name)).join('\n\n'),
     '',
     COMMON.flatMap(({ name, shape, schema }) =>
       shape ? [shapeDeclaration([shape, name, schema])] : [],

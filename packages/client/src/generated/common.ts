@@ -4,6 +4,38 @@
 
 import type { Shape } from './shape.js';
 
+/** The customer of an order. */
+export type Customer = {
+  customer_firstname: string;
+  customer_lastname: string;
+  customer_email: string;
+  customer_is_guest: boolean;
+};
+
+/** The amounts of an order, as numbers. */
+export type OrderAmounts = {
+  shipping_amount?: number | undefined;
+  shipping_amount_excl_tax?: number | undefined;
+  shipping_tax_amount?: number | undefined;
+  shipping_tax_rate?: number | undefined;
+  grand_total?: number | undefined;
+  grand_total_excl_tax?: number | undefined;
+  tax_amount?: number | undefined;
+  cod_amount?: number | undefined;
+  package_value?: number | undefined;
+};
+
+/** The amounts of an item line, as numbers. */
+export type ItemAmounts = {
+  tax_amount?: number | undefined;
+  price?: number | undefined;
+  price_excl_tax?: number | undefined;
+  tax_rate?: number | undefined;
+  total_price?: number | undefined;
+  total_price_excl_tax?: number | undefined;
+  total_tax_amount?: number | undefined;
+};
+
 /** The statuses of an item: its forward stages, then the two ends off the flow. */
 export type ItemStatus =
   | 'pending_accept'
@@ -16,20 +48,20 @@ export type ItemStatus =
 
 /** The statuses of a fulfillment order. */
 export type OrderStatus =
-  | ItemStatus
   | 'partially_accepted'
   | 'partially_allocated'
   | 'partially_shipped'
   | 'partially_invoiced'
-  | 'failed';
+  | 'failed'
+  | ItemStatus;
 
 /** Why a sales order is held. */
 export type HoldReason =
+  | 'other'
   | 'awaiting_payment'
   | 'high_risk_of_fraud'
   | 'incorrect_address'
-  | 'inventory_out_of_stock'
-  | 'other';
+  | 'inventory_out_of_stock';
 
 /** A postal address with its contact, as orders carry them. */
 export type Address = {
@@ -56,62 +88,43 @@ export type Shipping = {
 };
 
 /** An item line of a fulfillment order. */
-export type FulfillmentOrderItem = {
+export type FulfillmentOrderItem = ItemAmounts & {
   id: number;
   status: ItemStatus;
   warehouse_code?: string | undefined;
   name: string;
   sku: string;
   qty: number;
-  price?: number | undefined;
-  price_excl_tax?: number | undefined;
-  tax_amount?: number | undefined;
-  tax_rate?: number | undefined;
-  total_price?: number | undefined;
-  total_price_excl_tax?: number | undefined;
-  total_tax_amount?: number | undefined;
 };
 
 /** A fulfillment order. Amounts are absent in the pending_accept and failed queues. */
-export type FulfillmentOrder = {
-  id: number;
-  fulfillment_order_number: string;
-  sales_order_id: number;
-  sales_order_number: string;
-  warehouse_code: string;
-  customer_firstname: string;
-  customer_lastname: string;
-  customer_email: string;
-  customer_is_guest: boolean;
-  shipping_amount?: number | undefined;
-  shipping_amount_excl_tax?: number | undefined;
-  shipping_tax_amount?: number | undefined;
-  shipping_tax_rate?: number | undefined;
-  grand_total?: number | undefined;
-  grand_total_excl_tax?: number | undefined;
-  tax_amount?: number | undefined;
-  cod_amount?: number | undefined;
-  package_value?: number | undefined;
-  status: OrderStatus;
-  allocated_at?: string | undefined;
-  shipped_at?: string | undefined;
-  invoiced_at?: string | undefined;
-  created_at: string;
-  updated_at: string;
-  payment: { method_code: string; method_name: string };
-  shipping: Shipping;
-  billing_address: Address;
-  shipping_address: Address;
-  items: FulfillmentOrderItem[];
-  cancellation_request?:
-    | {
-        id: number;
-        requested_at: string;
-        reason: 'other' | 'customer' | 'fraud' | 'inventory';
-        items: { item_id: number; sku: string; qty: number }[];
-      }
-    | undefined;
-};
+export type FulfillmentOrder = Customer &
+  OrderAmounts & {
+    id: number;
+    fulfillment_order_number: string;
+    sales_order_id: number;
+    sales_order_number: string;
+    warehouse_code: string;
+    status: OrderStatus;
+    allocated_at?: string | undefined;
+    shipped_at?: string | undefined;
+    invoiced_at?: string | undefined;
+    created_at: string;
+    updated_at: string;
+    payment: { method_code: string; method_name: string };
+    shipping: Shipping;
+    billing_address: Address;
+    shipping_address: Address;
+    items: FulfillmentOrderItem[];
+    cancellation_request?:
+      | {
+          id: number;
+          requested_at: string;
+          reason: 'customer' | 'fraud' | 'inventory' | 'other';
+          items: { item_id: number; sku: string; qty: number }[];
+        }
+      | undefined;
+  };
 
 /** A return: its lines with what receipts and credits made of them. */
 export type Return = {
@@ -163,9 +176,9 @@ export type SalesOrder = {
   sales_order_id: number;
   status:
     | 'invoiced'
+    | 'partially_shipped'
     | 'rejected'
     | 'canceled'
-    | 'partially_shipped'
     | 'on_hold'
     | 'open'
     | 'shipped';
@@ -206,7 +219,7 @@ export type SalesOrder = {
   cancellation_requests: {
     fulfillment_order_number: string;
     id: number;
-    reason: 'other' | 'customer' | 'fraud' | 'inventory';
+    reason: 'customer' | 'fraud' | 'inventory' | 'other';
     status: 'rejected' | 'open' | 'accepted';
     items: { item_id: number; sku: string; qty: number }[];
     requested_by: string;

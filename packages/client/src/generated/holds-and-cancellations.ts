@@ -21,7 +21,7 @@ export type ReleaseRequest = { release: { handle: string; sales_order_number: st
 /** Body of POST /V1/salesOrder/cancel: the whole sales order, or the items listed. */
 export type CancellationRequest = {
   cancellation: {
-    reason: 'other' | 'customer' | 'fraud' | 'inventory';
+    reason: 'customer' | 'fraud' | 'inventory' | 'other';
     items?: { fulfillment_order_number: string; item_id: number }[] | undefined;
     sales_order_number: string;
   };

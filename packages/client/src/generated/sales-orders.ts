@@ -2,43 +2,20 @@
 // server's error body. Do not edit; run `pnpm --filter @fulfil/client generate`.
 // Sales orders as a channel hands them in, and the Sales order view of each.
 
-import type { Address, Shipping } from './common.js';
+import type { Address, Customer, ItemAmounts, OrderAmounts, Shipping } from './common.js';
 
 export { SALES_ORDER, type SalesOrder } from './common.js';
 
 /** A sales order as a channel hands it in (amounts as numbers). */
-export type SalesOrderInput = {
-  sales_order_id: number;
-  sales_order_number: string;
-  warehouse_code?: string | null | undefined;
-  allow_partial?: boolean | null | undefined;
-  customer_firstname: string;
-  customer_lastname: string;
-  customer_email: string;
-  customer_is_guest: boolean;
-  shipping_amount?: number | undefined;
-  shipping_amount_excl_tax?: number | undefined;
-  shipping_tax_amount?: number | undefined;
-  shipping_tax_rate?: number | undefined;
-  grand_total?: number | undefined;
-  grand_total_excl_tax?: number | undefined;
-  tax_amount?: number | undefined;
-  cod_amount?: number | undefined;
-  package_value?: number | undefined;
-  payment: { method_code: string; method_name: string };
-  shipping: Shipping;
-  billing_address: Address;
-  shipping_address: Address;
-  items: {
-    sku: string;
-    name: string;
-    qty: number;
-    price?: number | undefined;
-    price_excl_tax?: number | undefined;
-    tax_amount?: number | undefined;
-    tax_rate?: number | undefined;
-    total_price?: number | undefined;
-    total_price_excl_tax?: number | undefined;
-    total_tax_amount?: number | undefined;
-  }[];
-};
+export type SalesOrderInput = Customer &
+  OrderAmounts & {
+    sales_order_id: number;
+    sales_order_number: string;
+    warehouse_code?: string | null | undefined;
+    allow_partial?: boolean | null | undefined;
+    payment: { method_code: string; method_name: string };
+    shipping: Shipping;
+    billing_address: Address;
+    shipping_address: Address;
+    items: (ItemAmounts & { sku: string; name: string; qty: number })[];
+  };
