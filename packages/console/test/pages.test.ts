@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
 import { ManualClock } from '@fulfil/core';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   assertAccessible,
   browserOrSkip,
+  type ConsolePage,
   logIn,
   openConsole,
   screenshot,
@@ -131,21 +132,30 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
 
   for (const [device, width] of Object.entries(WIDTHS)) {
     const suffix = device === 'desktop' ? '' : '-phone';
+    // One logged-in tab of this width for the pages, the dialogs and the bulk confirmation: they
+    // only read, and close every dialog they open; a login per test cost more than the tests.
+    let tab: ConsolePage;
+    beforeAll(async () => {
+      tab = await openConsole(running.browser, running.server.url, width);
+      await logIn(tab, running.server.url, running.server.admin);
+    });
+    afterAll(async () => {
+      await tab?.page.context().close();
+    });
 
     test(`the login page at ${width} px`, async () => {
-      const tab = await openConsole(running.browser, running.server.url, width);
-      await tab.page.goto(`${running.server.url}/admin/`);
-      await tab.page.getByRole('button', { name: 'Log in' }).waitFor();
-      await assertAccessible(tab.page, `login at ${width} px`);
-      await screenshot(tab.page, `login${suffix}`, { documented: DOCUMENTED.has('login') });
-      await tab.assertClean();
-      await tab.page.context().close();
+      // A tab of its own: this one has not logged in.
+      const out = await openConsole(running.browser, running.server.url, width);
+      await out.page.goto(`${running.server.url}/admin/`);
+      await out.page.getByRole('button', { name: 'Log in' }).waitFor();
+      await assertAccessible(out.page, `login at ${width} px`);
+      await screenshot(out.page, `login${suffix}`, { documented: DOCUMENTED.has('login') });
+      await out.assertClean();
+      await out.page.context().close();
     });
 
     test(`every page at ${width} px`, async () => {
-      const tab = await openConsole(running.browser, running.server.url, width);
       const { page } = tab;
-      await logIn(tab, running.server.url, running.server.admin);
       for (const { name, hash, heading } of PAGES) {
         await page.goto(`${running.server.url}/admin/${hash}`);
         await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
@@ -163,13 +173,10 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
         expect(statSync(path).size).toBeLessThan(600_000);
       }
       await tab.assertClean();
-      await page.context().close();
     }, 120_000);
 
     test(`the order page's confirmations, open, at ${width} px`, async () => {
-      const tab = await openConsole(running.browser, running.server.url, width);
       const { page } = tab;
-      await logIn(tab, running.server.url, running.server.admin);
       for (const { order, button, dialog: title, keep } of ORDER_DIALOGS) {
         await page.goto(`${running.server.url}/admin/#/default/orders/${order}`);
         await page.getByRole('button', { name: button, exact: true }).click();
@@ -184,13 +191,10 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
         await dialog.waitFor({ state: 'hidden' });
       }
       await tab.assertClean();
-      await page.context().close();
     });
 
     test(`a bulk confirmation at ${width} px`, async () => {
-      const tab = await openConsole(running.browser, running.server.url, width);
       const { page } = tab;
-      await logIn(tab, running.server.url, running.server.admin);
       await page.goto(`${running.server.url}/admin/#/default/orders?sku=BULK-1`);
       await page.getByRole('link', { name: '700000001-1' }).waitFor();
       await page.getByLabel('Bulk action', { exact: true }).selectOption('cancel');
@@ -200,8 +204,8 @@ describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () 
       await assertAccessible(page, `bulk confirmation at ${width} px`);
       await screenshot(page, `bulk${suffix}`, { fullPage: false, documented: true });
       await dialog.getByRole('button', { name: 'Keep orders' }).click();
+      await dialog.waitFor({ state: 'hidden' });
       await tab.assertClean();
-      await page.context().close();
     });
   }
 });

@@ -35,6 +35,12 @@ export * from './domain/partials.js';
 export * from './domain/present.js';
 export * from './domain/queue-documents.js';
 export * from './domain/queues.js';
+export type {
+  ItemResource,
+  OrderResource,
+  StockItemResource,
+  WarehouseResource,
+} from './domain/resources.js';
 export * from './domain/returns/cancel-return.js';
 export * from './domain/returns/credit-return.js';
 export * from './domain/returns/open-return.js';
@@ -42,6 +48,7 @@ export * from './domain/returns/quarantined.js';
 export * from './domain/returns/receive-return.js';
 export * from './domain/returns/return-outcome.js';
 export * from './domain/returns/return-record.js';
+export * from './domain/returns/return-resource.js';
 export * from './domain/returns/return-status.js';
 export * from './domain/returns/return-view.js';
 export * from './domain/routing/decide.js';
@@ -53,6 +60,8 @@ export * from './domain/routing/snapshot.js';
 export type { WarehouseFacts } from './domain/routing/sorts.js';
 export * from './domain/routing/words.js';
 export * from './domain/routing.js';
+export * from './domain/sales-order.js';
+export * from './domain/sales-order-resource.js';
 export * from './domain/sales-order-status.js';
 export * from './domain/sales-order-view.js';
 export * from './domain/stock-batch.js';

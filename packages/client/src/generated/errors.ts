@@ -2,42 +2,4 @@
 // server's error body. Do not edit; run `pnpm --filter @fulfil/client generate`.
 // The body of every error answer.
 
-import type { Shape } from './shape.js';
-
-/** The body of every error answer. */
-export type ErrorBody = {
-  message: string;
-  detail: string;
-  code: number;
-  parameters: {
-    resources?: string | undefined;
-    fieldName?: string | undefined;
-    fieldValue?: string | undefined;
-  }[];
-  errors: {
-    message: string;
-    parameters: {
-      resources?: string | undefined;
-      fieldName?: string | undefined;
-      fieldValue?: string | undefined;
-    }[];
-    detail: string;
-  }[];
-  trace?: string | undefined;
-};
-
-/** The XML shape of ErrorBody. */
-export const ERROR_BODY: Shape = {
-  message: 'string',
-  detail: 'string',
-  code: 'number',
-  parameters: [{ resources: 'string', fieldName: 'string', fieldValue: 'string' }],
-  errors: [
-    {
-      message: 'string',
-      detail: 'string',
-      parameters: [{ resources: 'string', fieldName: 'string', fieldValue: 'string' }],
-    },
-  ],
-  trace: 'string',
-};
+export { ERROR_BODY, type ErrorBody } from './common.js';

@@ -2,7 +2,7 @@
 // server's error body. Do not edit; run `pnpm --filter @fulfil/client generate`.
 // Returns of shipped lines, their receipts and credits, and their polled queues.
 
-import type { Shape } from './shape.js';
+export { RETURN, type Return } from './common.js';
 
 /** Body of POST /V1/returns: a return of shipped lines, once by its rma_number. */
 export type ReturnRequest = {
@@ -45,99 +45,5 @@ export type CreditRequest = {
   };
 };
 
-/** A return: its lines with what receipts and credits made of them. */
-export type Return = {
-  id: number;
-  rma_number: string;
-  sales_order_number: string;
-  warehouse_code: string;
-  status: 'canceled' | 'pending_receipt' | 'pending_credit' | 'credited' | 'closed';
-  created_at: string;
-  updated_at: string;
-  items: {
-    qty_credited: number;
-    qty_restocked: number;
-    qty_quarantined: number;
-    qty_disposed: number;
-    qty_missing: number;
-    item_id: number;
-    fulfillment_order_number: string;
-    sku: string;
-    name: string;
-    qty: number;
-    reason: 'other' | 'damaged' | 'wrong_item' | 'not_as_described' | 'unwanted';
-    price: number;
-  }[];
-  receipts: {
-    receipt_number: string;
-    created_at: string;
-    items: {
-      qty_restocked: number;
-      qty_quarantined: number;
-      qty_disposed: number;
-      qty_missing: number;
-      item_id: number;
-    }[];
-  }[];
-  credits: {
-    credit_note_number: string;
-    created_at: string;
-    items: { item_id: number; qty: number }[];
-    amount_incl_tax: number;
-    shipping_refund_incl_tax: number;
-  }[];
-};
-
 /** The two polled queues of returns. */
 export type ReturnQueue = 'pending_receipt' | 'pending_credit';
-
-/** The XML shape of Return. */
-export const RETURN: Shape = {
-  id: 'number',
-  rma_number: 'string',
-  sales_order_number: 'string',
-  warehouse_code: 'string',
-  status: 'string',
-  created_at: 'string',
-  updated_at: 'string',
-  items: [
-    {
-      item_id: 'number',
-      fulfillment_order_number: 'string',
-      sku: 'string',
-      name: 'string',
-      qty: 'number',
-      reason: 'string',
-      price: 'number',
-      qty_restocked: 'number',
-      qty_quarantined: 'number',
-      qty_disposed: 'number',
-      qty_missing: 'number',
-      qty_credited: 'number',
-    },
-  ],
-  receipts: [
-    {
-      receipt_number: 'string',
-      created_at: 'string',
-      items: [
-        {
-          item_id: 'number',
-          qty_restocked: 'number',
-          qty_quarantined: 'number',
-          qty_disposed: 'number',
-          qty_missing: 'number',
-        },
-      ],
-    },
-  ],
-  credits: [
-    {
-      credit_note_number: 'string',
-      created_at: 'string',
-      items: [{ item_id: 'number', qty: 'number' }],
-      amount_incl_tax: 'number',
-      shipping_refund_incl_tax: 'number',
-    },
-  ],
-};

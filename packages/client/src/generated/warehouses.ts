@@ -12,7 +12,12 @@ export type StockItem = { warehouse_code: string; sku: string; qty: number };
 
 /** Body of POST /V1/stockItems: absolute on-hand quantities. */
 export type StockItemsRequest = {
-  stock_items: { warehouse_code: string; sku: string; qty: number }[];
+  stock_items: {
+    warehouse_code: string;
+    sku: string;
+    qty: number;
+    change_from?: number | undefined;
+  }[];
 };
 
 /** The XML shape of Warehouse. */

@@ -1,6 +1,6 @@
-import type { SalesOrder } from '../schemas/sales-order.js';
 import { totalsOfLiveLines } from './live-totals.js';
 import { deriveOrderStatus } from './order-status.js';
+import type { SalesOrder } from './sales-order.js';
 import type { Timestamp } from './timestamp.js';
 import {
   type FulfillmentOrder,

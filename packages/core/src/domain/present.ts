@@ -1,7 +1,7 @@
-import type { ItemResource, OrderResource } from '../schemas/resources.js';
 import { openRequest } from './actions/cancellation.js';
 import { fromMoney } from './money.js';
 import { itemsInQueue, queueShowsPrices } from './queues.js';
+import type { ItemResource, OrderResource } from './resources.js';
 import {
   type FulfillmentOrder,
   ITEM_AMOUNT_FIELDS,

@@ -1,9 +1,9 @@
-import type { SalesOrder } from '../schemas/sales-order.js';
 import { compareCodes } from './compare-codes.js';
 import { DomainError, fieldError } from './errors.js';
 import { decideRouting } from './routing/decide.js';
 import { DEFAULT_MAX_SHIPMENTS, DEFAULT_ROUTING } from './routing/rules.js';
 import type { RoutingSnapshot } from './routing/snapshot.js';
+import type { SalesOrder } from './sales-order.js';
 import type { Item, Warehouse } from './types.js';
 
 /** Where the lines of a sales order go: one fulfillment order per assignment. */

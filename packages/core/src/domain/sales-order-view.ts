@@ -1,17 +1,17 @@
-import type { SalesOrder } from '../schemas/sales-order.js';
-import type {
-  CancellationRequestView,
-  HoldResource,
-  InvoiceResource,
-  SalesOrderResource,
-  ShipmentResource,
-} from '../schemas/sales-order-view.js';
 import { compareRequests } from './actions/cancellation.js';
 import { isHeld } from './actions/holds.js';
 import { fromMoney } from './money.js';
 import { presentOrder } from './present.js';
 import type { ReturnRecord } from './returns/return-record.js';
 import { presentReturn } from './returns/return-view.js';
+import type { SalesOrder } from './sales-order.js';
+import type {
+  CancellationRequestView,
+  HoldResource,
+  InvoiceResource,
+  SalesOrderResource,
+  ShipmentResource,
+} from './sales-order-resource.js';
 import { deriveSalesOrderStatus } from './sales-order-status.js';
 import type { Timestamp } from './timestamp.js';
 import { trackingUrl } from './tracking-urls.js';

@@ -1,4 +1,3 @@
-import type { ParsedStockItems } from '../schemas/requests.js';
 import { type ErrorDetail, fieldErrors } from './errors.js';
 import type { StockLevel } from './types.js';
 
@@ -12,6 +11,14 @@ export function stockChanged(fieldName: string, changeFrom: number, now: number)
 
 const stockKey = (entry: { warehouse_code: string; sku: string }): string =>
   `${entry.warehouse_code}\u0000${entry.sku}`;
+
+/**
+ * A stock batch once parsed: the on-hand quantity of each (warehouse, sku), and for a guarded
+ * entry the on hand its sender counted from.
+ */
+export interface ParsedStockItems {
+  stock_items: { warehouse_code: string; sku: string; qty: number; change_from?: number }[];
+}
 
 /**
  * The checks of a stock batch that need the store (docs/behaviour.md): every warehouse known and in

@@ -1,6 +1,6 @@
 import type { CarrierAccount } from '../domain/carrier-accounts.js';
+import type { ItemResource, OrderResource } from '../domain/resources.js';
 import type { CourierSettings } from '../domain/types.js';
-import type { ItemResource, OrderResource } from '../schemas/resources.js';
 
 /**
  * The carrier lifecycle port (docs/couriers.md): create a parcel's label, void a label, track a

@@ -1,5 +1,11 @@
 import * as v from 'valibot';
+import type { ParsedAccept } from '../domain/actions/accept.js';
+import type { ParsedAllocation } from '../domain/actions/allocate.js';
+import type { ParsedInvoice } from '../domain/actions/invoice.js';
+import type { ParsedReject } from '../domain/actions/reject.js';
+import type { ParsedShipment } from '../domain/actions/ship.js';
 import { PAGE_SIZE } from '../domain/paging.js';
+import type { ParsedStockItems } from '../domain/stock-batch.js';
 import {
   boundedText,
   code,
@@ -13,6 +19,7 @@ import {
   STRING_LIMITS,
   timestamp,
 } from './fields.js';
+import { shapeOf } from './shape.js';
 
 /**
  * Request bodies of the public endpoints. Unknown fields are dropped on parsing (docs/behaviour.md), so
@@ -29,39 +36,47 @@ export const StockItem = v.object({
   change_from: v.optional(quantity),
 });
 
-export const StockItemsRequest = v.object({
-  stock_items: v.pipe(
-    v.array(StockItem),
-    v.maxLength(MAX_STOCK_BATCH, `must hold at most ${MAX_STOCK_BATCH} entries`),
-  ),
-});
+export const StockItemsRequest = shapeOf<ParsedStockItems>()(
+  v.object({
+    stock_items: v.pipe(
+      v.array(StockItem),
+      v.maxLength(MAX_STOCK_BATCH, `must hold at most ${MAX_STOCK_BATCH} entries`),
+    ),
+  }),
+);
 
 export const AcceptRequest = v.object({
-  order: v.object({
-    order_id: orderId,
-    items: itemList(v.object({ item_id: positiveId, qty: quantity })),
-  }),
-});
-
-export const RejectRequest = v.object({
-  order: v.object({
-    order_id: orderId,
-    items: itemList(v.object({ item_id: positiveId })),
-  }),
-});
-
-const Allocation = v.object({
-  order_id: orderId,
-  items: itemList(
+  order: shapeOf<ParsedAccept>()(
     v.object({
-      item_id: positiveId,
-      /** Ignored, as the spec says; accepted so that ERPs may send it. */
-      qty: v.optional(v.number()),
-      /** Allocate from another warehouse than the item's: an inter-warehouse transfer. */
-      warehouse_code: v.optional(code),
+      order_id: orderId,
+      items: itemList(v.object({ item_id: positiveId, qty: quantity })),
     }),
   ),
 });
+
+export const RejectRequest = v.object({
+  order: shapeOf<ParsedReject>()(
+    v.object({
+      order_id: orderId,
+      items: itemList(v.object({ item_id: positiveId })),
+    }),
+  ),
+});
+
+const Allocation = shapeOf<ParsedAllocation>()(
+  v.object({
+    order_id: orderId,
+    items: itemList(
+      v.object({
+        item_id: positiveId,
+        /** Ignored, as the spec says; accepted so that ERPs may send it. */
+        qty: v.optional(v.number()),
+        /** Allocate from another warehouse than the item's: an inter-warehouse transfer. */
+        warehouse_code: v.optional(code),
+      }),
+    ),
+  }),
+);
 
 /** The reference names the key `allocation`; the ERP guide's sample writes `order`. Both work. */
 export const AllocateRequest = v.pipe(
@@ -79,25 +94,29 @@ export const TrackInput = v.object({
 });
 
 export const ShipRequest = v.object({
-  shipment: v.object({
-    order_id: orderId,
-    items: itemList(v.object({ item_id: positiveId, qty: v.optional(v.number()) })),
-    carrier_tracking_number: v.optional(optionalCode),
-    carrier_title: v.optional(label),
-    tracks: v.optional(v.array(TrackInput)),
-  }),
+  shipment: shapeOf<ParsedShipment>()(
+    v.object({
+      order_id: orderId,
+      items: itemList(v.object({ item_id: positiveId, qty: v.optional(v.number()) })),
+      carrier_tracking_number: v.optional(optionalCode),
+      carrier_title: v.optional(label),
+      tracks: v.optional(v.array(TrackInput)),
+    }),
+  ),
 });
 
 export const InvoiceRequest = v.object({
-  invoice: v.object({
-    order_id: orderId,
-    items: itemList(v.object({ item_id: positiveId })),
-    invoice_number: code,
-    shipping_amount_incl_tax: v.optional(money),
-    invoice_time: v.optional(optionalCode),
-    additional_data: v.optional(boundedText(STRING_LIMITS.additional_data)),
-    doc_binary: v.optional(boundedText(STRING_LIMITS.document)),
-  }),
+  invoice: shapeOf<ParsedInvoice>()(
+    v.object({
+      order_id: orderId,
+      items: itemList(v.object({ item_id: positiveId })),
+      invoice_number: code,
+      shipping_amount_incl_tax: v.optional(money),
+      invoice_time: v.optional(optionalCode),
+      additional_data: v.optional(boundedText(STRING_LIMITS.additional_data)),
+      doc_binary: v.optional(boundedText(STRING_LIMITS.document)),
+    }),
+  ),
 });
 
 /** The last page that can be asked for: beyond it the page's offset is no longer a safe integer. */
@@ -142,8 +161,8 @@ export const QueuePollParams = v.object({
   wait: v.optional(queryInteger(WAIT_MESSAGE, 0, MAX_WAIT_PARAMETER)),
 });
 
-// What a caller sends (valibot's input types: `order_id` may be a number, `page` text) and what
-// the engine works with once a body is parsed.
+// What a caller sends (valibot's input types: `order_id` may be a number, `page` text). What the
+// engine works with once a body is parsed is the domain's (ParsedAccept and the others).
 
 export type StockItemsInput = v.InferInput<typeof StockItemsRequest>;
 export type AcceptInput = v.InferInput<typeof AcceptRequest>;
@@ -155,10 +174,4 @@ export type InvoiceInput = v.InferInput<typeof InvoiceRequest>;
 export type PollParamsInput = v.InferInput<typeof PollParams>;
 export type QueuePollParamsInput = v.InferInput<typeof QueuePollParams>;
 
-export type ParsedStockItems = v.InferOutput<typeof StockItemsRequest>;
-export type ParsedAccept = v.InferOutput<typeof AcceptRequest>['order'];
-export type ParsedReject = v.InferOutput<typeof RejectRequest>['order'];
-export type ParsedAllocation = v.InferOutput<typeof AllocateRequest>['allocation'];
-export type ParsedShipment = v.InferOutput<typeof ShipRequest>['shipment'];
-export type ParsedInvoice = v.InferOutput<typeof InvoiceRequest>['invoice'];
 export type ParsedPoll = v.InferOutput<typeof PollParams>;

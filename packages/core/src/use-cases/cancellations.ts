@@ -4,6 +4,7 @@ import {
   rejectCancellation,
 } from '../domain/actions/cancellation.js';
 import { fieldError } from '../domain/errors.js';
+import type { SalesOrderResource } from '../domain/sales-order-resource.js';
 import type { Actor } from '../domain/types.js';
 import {
   AcceptCancellationRequest,
@@ -13,7 +14,6 @@ import {
   RejectCancellationRequest,
 } from '../schemas/cancellation.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
-import type { SalesOrderResource } from '../schemas/sales-order-view.js';
 import { canApply } from '../state-machine/transitions.js';
 import type { EngineDeps } from './deps.js';
 import { publicAction } from './order-actions.js';

@@ -1,6 +1,7 @@
 import { activeHolds, placeHold, releaseHold, whyNotHoldable } from '../domain/actions/holds.js';
 import { unchanged } from '../domain/actions/outcome.js';
 import { fieldError } from '../domain/errors.js';
+import type { SalesOrderResource } from '../domain/sales-order-resource.js';
 import type { Actor } from '../domain/types.js';
 import {
   HoldFields,
@@ -11,7 +12,6 @@ import {
   ReleaseRequest,
 } from '../schemas/cancellation.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
-import type { SalesOrderResource } from '../schemas/sales-order-view.js';
 import type { EngineDeps } from './deps.js';
 import { actOnSalesOrder, type Decided } from './sales-order-actions.js';
 import { authorizeStoreWide } from './sales-orders.js';

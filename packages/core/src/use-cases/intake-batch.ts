@@ -1,11 +1,12 @@
 import { type DomainError, isDomainError } from '../domain/errors.js';
 import { presentOrder } from '../domain/present.js';
+import type { OrderResource } from '../domain/resources.js';
+import type { SalesOrder } from '../domain/sales-order.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { FulfillmentOrder, Store } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { parseWith } from '../schemas/parse.js';
-import type { OrderResource } from '../schemas/resources.js';
-import { type SalesOrder, SalesOrderInput } from '../schemas/sales-order.js';
+import { SalesOrderInput } from '../schemas/sales-order.js';
 import type { EngineDeps } from './deps.js';
 import { alreadyTakenIn, type IntakePlan, openIntakeSession } from './intake.js';
 

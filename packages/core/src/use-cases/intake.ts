@@ -9,6 +9,7 @@ import {
   salesOrderAmounts,
 } from '../domain/new-order.js';
 import { byPriority, type RouteAssignment, type RoutingContext } from '../domain/routing.js';
+import type { SalesOrder } from '../domain/sales-order.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import {
@@ -20,7 +21,6 @@ import {
   type Warehouse,
 } from '../domain/types.js';
 import type { NewAuditEvent, RepositoryTx } from '../ports/repository.js';
-import type { SalesOrder } from '../schemas/sales-order.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
 
 function assertCompleteRoute(

@@ -1,4 +1,5 @@
 import { PAGE_SIZE } from '../domain/paging.js';
+import type { StockItemResource, WarehouseResource } from '../domain/resources.js';
 import {
   assertStockUnchanged,
   assertValidStockBatch,
@@ -7,7 +8,6 @@ import {
 import type { Actor, StockLevel, Warehouse } from '../domain/types.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { PollParams, StockItemsRequest } from '../schemas/requests.js';
-import type { StockItemResource, WarehouseResource } from '../schemas/resources.js';
 import { type EngineDeps, requireStore } from './deps.js';
 import { authorize, type Principal } from './tokens.js';
 

@@ -4,11 +4,11 @@ import { abandon, cancel, type DecisionSite, fail, requeue } from '../domain/act
 import { unchanged } from '../domain/actions/outcome.js';
 import { queueVoids } from '../domain/courier-labels.js';
 import { presentOrder } from '../domain/present.js';
+import type { OrderResource } from '../domain/resources.js';
 import type { Actor, FailureStage, FulfillmentOrder } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { requiredText, STRING_LIMITS } from '../schemas/fields.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
-import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, operatorActor } from './deps.js';
 import { applyToOrder } from './order-actions.js';
 

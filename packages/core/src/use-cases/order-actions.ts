@@ -7,6 +7,7 @@ import type { ActionContext, ActionOutcome } from '../domain/actions/outcome.js'
 import { reject } from '../domain/actions/reject.js';
 import { ship } from '../domain/actions/ship.js';
 import { presentOrder } from '../domain/present.js';
+import type { OrderResource } from '../domain/resources.js';
 import type { Actor, FulfillmentOrder, Store } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { parseWith } from '../schemas/parse.js';
@@ -17,7 +18,6 @@ import {
   RejectRequest,
   ShipRequest,
 } from '../schemas/requests.js';
-import type { OrderResource } from '../schemas/resources.js';
 import { canSee, type EngineDeps, now, orderNotFound, requireStore } from './deps.js';
 import { rerouteLines } from './reroute.js';
 import { authorize, type Principal } from './tokens.js';

@@ -2,10 +2,10 @@ import { compareRequests } from '../domain/actions/cancellation.js';
 import { currentCourierState } from '../domain/actions/courier.js';
 import { fromMoney } from '../domain/money.js';
 import { presentOrder } from '../domain/present.js';
+import type { OrderResource } from '../domain/resources.js';
 import type { AuditEvent, FulfillmentOrder, Invoice } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { assertWellFormed } from '../schemas/parse.js';
-import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, orderNotFound, requireStore } from './deps.js';
 
 /** An invoice as shown to operators: amounts as numbers, the document itself left out. */

@@ -9,11 +9,11 @@ import {
 } from '../domain/change-cursor.js';
 import { type DomainError, fieldError } from '../domain/errors.js';
 import { PAGE_SIZE } from '../domain/paging.js';
+import type { OrderResource } from '../domain/resources.js';
 import type { QueueName } from '../domain/types.js';
 import type { PollQuery, RepositoryTx } from '../ports/repository.js';
 import { parseWith } from '../schemas/parse.js';
 import { QueuePollParams } from '../schemas/requests.js';
-import type { OrderResource } from '../schemas/resources.js';
 import { type EngineDeps, requireStore } from './deps.js';
 import type { DocumentCache, KeptPage } from './document-cache.js';
 import { authorize, type Principal } from './tokens.js';

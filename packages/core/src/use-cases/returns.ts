@@ -5,10 +5,11 @@ import type { FeedName } from '../domain/feeds.js';
 import { PAGE_SIZE } from '../domain/paging.js';
 import { cancelReturn } from '../domain/returns/cancel-return.js';
 import { creditReturn } from '../domain/returns/credit-return.js';
-import { openReturn, requestOf } from '../domain/returns/open-return.js';
+import { openReturn, type ParsedReturn, requestOf } from '../domain/returns/open-return.js';
 import { receiveReturn } from '../domain/returns/receive-return.js';
 import type { ReturnOutcome } from '../domain/returns/return-outcome.js';
 import type { ReturnRecord } from '../domain/returns/return-record.js';
+import type { ReturnResource } from '../domain/returns/return-resource.js';
 import { type ReturnQueue, returnQueues } from '../domain/returns/return-status.js';
 import { presentReturn } from '../domain/returns/return-view.js';
 import type { Timestamp } from '../domain/timestamp.js';
@@ -16,10 +17,8 @@ import type { Actor, FulfillmentOrder } from '../domain/types.js';
 import type { FeedEntry, RepositoryTx } from '../ports/repository.js';
 import { ReasonInput } from '../schemas/admin.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
-import type { ReturnResource } from '../schemas/return-resource.js';
 import {
   CreditRequest,
-  type ParsedReturn,
   ReceiptRequest,
   ReturnInput,
   ReturnListInput,

@@ -1,10 +1,10 @@
 import type { ActionOutcome } from '../domain/actions/outcome.js';
 import { queueVoids } from '../domain/courier-labels.js';
 import { fieldError } from '../domain/errors.js';
+import type { SalesOrderResource } from '../domain/sales-order-resource.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type { Actor, FulfillmentOrder, Store } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
-import type { SalesOrderResource } from '../schemas/sales-order-view.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
 import { viewsOf } from './sales-orders.js';
 

@@ -3,12 +3,12 @@ import { type ApiAction, resourceOf } from '../domain/acl.js';
 import { differingPaths } from '../domain/differences.js';
 import { DomainError, type ErrorParameter, fieldError } from '../domain/errors.js';
 import type { ReturnRecord } from '../domain/returns/return-record.js';
+import type { SalesOrderResource } from '../domain/sales-order-resource.js';
 import { presentSalesOrder, type SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { FulfillmentOrder } from '../domain/types.js';
 import type { FeedEntry, RepositoryTx } from '../ports/repository.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { MAX_SALES_ORDER_BATCH } from '../schemas/sales-order.js';
-import type { SalesOrderResource } from '../schemas/sales-order-view.js';
 import { type EngineDeps, requireStore } from './deps.js';
 import { pollFeedPage } from './feed-page.js';
 import {

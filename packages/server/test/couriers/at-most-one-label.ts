@@ -2,9 +2,12 @@ import type { Repository } from '@fulfil/core';
 import { afterAll, expect, it } from 'vitest';
 import { emptyFigures, labelRun } from './label-runs.js';
 
-/** CI runs this many; `FULFIL_LONG=1` ten times more. `FULFIL_LABEL_SEED` replays one run. */
-export function runCount(ci: number): number {
-  return process.env.FULFIL_LONG === '1' ? ci * 10 : ci;
+/**
+ * CI runs `ci`; `FULFIL_LONG=1` runs `long`, ten times more unless named. `FULFIL_LABEL_SEED`
+ * replays one run.
+ */
+export function runCount(ci: number, long = ci * 10): number {
+  return process.env.FULFIL_LONG === '1' ? long : ci;
 }
 
 /**

@@ -13,10 +13,11 @@ describe('courier labels on Postgres', () => {
     it('all of its tests', skipUnless(url, 'FULFIL_TEST_POSTGRES_URL is not set'), () => {});
     return;
   }
-  // Two pools on one schema of its own: the two dispatchers race for real.
+  // Two pools on one schema of its own: the two dispatchers race for real. A hundred runs
+  // already mix every fault, races and lease expiries; the soak of 10,000 is FULFIL_LONG=1's.
   describeLabelRuns(
     'postgres',
-    runCount(Number(process.env.FULFIL_LABEL_RUNS_PG ?? 1000)),
+    runCount(Number(process.env.FULFIL_LABEL_RUNS_PG ?? 100), 10_000),
     async () => {
       const schema = `fulfil_labels_${process.pid}_${randomBytes(4).toString('hex')}`;
       const first = await openPostgresRepository({ connectionString: url, schema });

@@ -48,14 +48,11 @@ function exchange(client: number, n: number): Exchange {
 }
 
 type Fault = 'restart' | 'terminate' | 'outage';
-const FAULTS: readonly Fault[] = [
-  'restart',
-  'terminate',
-  'restart',
-  'terminate',
-  'terminate',
-  'outage',
-];
+/** Each kind once; `FULFIL_LONG=1` repeats the restarts and the cut connections. */
+const FAULTS: readonly Fault[] =
+  process.env.FULFIL_LONG === '1'
+    ? ['restart', 'terminate', 'restart', 'terminate', 'terminate', 'outage']
+    : ['restart', 'terminate', 'outage'];
 
 interface Figures {
   faults: number;

@@ -1,4 +1,3 @@
-import type { ParsedAccept } from '../../schemas/requests.js';
 import { fieldError } from '../errors.js';
 import { splitLine } from '../item-line.js';
 import { totalsAudit, withLiveTotals } from '../live-totals.js';
@@ -7,6 +6,12 @@ import type { FulfillmentOrder, Item, StockDelta } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
 import { rejectLine } from './reject.js';
+
+/** An accept request's order once parsed: the quantity to accept of each listed line. */
+export interface ParsedAccept {
+  order_id: string;
+  items: { item_id: number; qty: number }[];
+}
 
 /**
  * POST accept (spec accept rules 1–5, docs/behaviour.md): qty > 0 accepts and reserves that quantity,

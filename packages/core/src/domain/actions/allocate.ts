@@ -1,8 +1,13 @@
-import type { ParsedAllocation } from '../../schemas/requests.js';
 import { fieldError } from '../errors.js';
 import type { FulfillmentOrder, StockDelta, Warehouse } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
+
+/** An allocation once parsed; a line's `warehouse_code` moves it to another warehouse. */
+export interface ParsedAllocation {
+  order_id: string;
+  items: { item_id: number; qty?: number; warehouse_code?: string }[];
+}
 
 export interface AllocateContext extends ActionContext {
   /**

@@ -1,7 +1,16 @@
-import type { TrackCorrection } from '../../schemas/track-correction.js';
 import { fieldError } from '../errors.js';
 import type { FulfillmentOrder, Shipment, Track } from '../types.js';
 import { sameTracks } from './ship.js';
+
+/**
+ * An operator's correction of one recorded shipment's tracks: the shipment's id, the tracks it
+ * should have had (all of them), and why.
+ */
+export interface TrackCorrection {
+  shipment: number;
+  tracks: { carrier_code: string; title: string; track_number: string }[];
+  reason: string;
+}
 
 /** What correcting a shipment's tracks decided: the shipment as it will be, and what it was. */
 export interface TracksDecision {

@@ -1,9 +1,20 @@
-import type { ParsedInvoice } from '../../schemas/requests.js';
 import { type ErrorDetail, fieldError, fieldErrors } from '../errors.js';
+import type { Money } from '../money.js';
 import { formatMoney, fromMoney } from '../money.js';
 import type { FulfillmentOrder, Invoice } from '../types.js';
 import { assertInFlow } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
+
+/** An invoice once parsed: the shipping amount in ten-thousandths. */
+export interface ParsedInvoice {
+  order_id: string;
+  items: { item_id: number }[];
+  invoice_number: string;
+  shipping_amount_incl_tax?: Money;
+  invoice_time?: string;
+  additional_data?: string;
+  doc_binary?: string;
+}
 
 /** Whether two lists of item ids name the same items: what a repeat and a reconciliation compare. */
 export function sameIds(a: readonly number[], b: readonly number[]): boolean {

@@ -1,8 +1,13 @@
-import type { ParsedReject } from '../../schemas/requests.js';
 import { totalsAudit, withLiveTotals } from '../live-totals.js';
 import type { FulfillmentOrder, Item } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
+
+/** A reject request's order once parsed: the lines turned down. */
+export interface ParsedReject {
+  order_id: string;
+  items: { item_id: number }[];
+}
 
 /** A line turned down by `warehouse`: it remembers so that rerouting never sends it back there. */
 export function rejectLine(item: Item, warehouse: string): Item {

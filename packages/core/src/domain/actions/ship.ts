@@ -1,9 +1,17 @@
-import type { ParsedShipment } from '../../schemas/requests.js';
 import { fieldError } from '../errors.js';
 import type { FulfillmentOrder, StockDelta, Track } from '../types.js';
 import { rejectedByShipment } from './cancellation.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
+
+/** A shipment once parsed: its lines and its tracks, as a list and (the contract's) as one pair. */
+export interface ParsedShipment {
+  order_id: string;
+  items: { item_id: number; qty?: number }[];
+  carrier_tracking_number?: string;
+  carrier_title?: string;
+  tracks?: { carrier_code: string; title: string; track_number: string }[];
+}
 
 /** The request's tracks, plus `carrier_tracking_number` + `carrier_title` as one more (docs/behaviour.md). */
 export function tracksOf(

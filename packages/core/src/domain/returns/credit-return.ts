@@ -1,10 +1,18 @@
-import type { ParsedCredit } from '../../schemas/returns.js';
 import { sameIds } from '../actions/invoice.js';
 import { type ErrorDetail, fieldError, fieldErrors } from '../errors.js';
 import { formatMoney, fromMoney, type Money } from '../money.js';
 import type { Timestamp } from '../timestamp.js';
 import { assertOpen, type ReturnOutcome } from './return-outcome.js';
 import { type ReturnCredit, type ReturnRecord, uncreditedQty } from './return-record.js';
+
+/** An ERP's credit once parsed: amounts in ten-thousandths. */
+export interface ParsedCredit {
+  rma_number: string;
+  credit_note_number: string;
+  items: { item_id: number }[];
+  shipping_refund_incl_tax?: Money;
+  amount_incl_tax?: Money;
+}
 
 /** What reconciling a credit needs besides the return and the request. */
 export interface CreditContext {

@@ -1,8 +1,15 @@
-import type { ParsedReturn } from '../../schemas/returns.js';
 import { type ErrorDetail, fieldError, fieldErrors } from '../errors.js';
 import type { Timestamp } from '../timestamp.js';
 import type { FulfillmentOrder, Item, Warehouse } from '../types.js';
-import type { ReturnLine, ReturnRecord } from './return-record.js';
+import type { ReturnLine, ReturnReason, ReturnRecord } from './return-record.js';
+
+/** A channel's return once parsed; without `warehouse_code` it goes back where it shipped from. */
+export interface ParsedReturn {
+  rma_number: string;
+  sales_order_number: string;
+  warehouse_code?: string;
+  items: { fulfillment_order_number: string; item_id: number; qty: number; reason: ReturnReason }[];
+}
 
 /** What deciding a new return needs besides the request. */
 export interface OpenReturnContext {

@@ -1,4 +1,3 @@
-import type { ParsedReceipt } from '../../schemas/returns.js';
 import { type ErrorDetail, fieldError, fieldErrors } from '../errors.js';
 import type { Timestamp } from '../timestamp.js';
 import type { StockDelta } from '../types.js';
@@ -9,6 +8,19 @@ import {
   type ReceiptCounts,
   type ReturnRecord,
 } from './return-record.js';
+
+/** A partner's receipt once parsed: every count of a line present, 0 when not sent. */
+export interface ParsedReceipt {
+  rma_number: string;
+  receipt_number: string;
+  items: {
+    item_id: number;
+    qty_restocked: number;
+    qty_quarantined: number;
+    qty_disposed: number;
+    qty_missing: number;
+  }[];
+}
 
 function sameCounts(a: ReceiptCounts, b: ReceiptCounts): boolean {
   return RECEIPT_QUANTITIES.every((field) => a[field] === b[field]);

@@ -1,6 +1,6 @@
-import type { ReturnResource } from '../../schemas/return-resource.js';
 import { fromMoney } from '../money.js';
 import type { ReturnRecord } from './return-record.js';
+import type { ReturnResource } from './return-resource.js';
 import { deriveReturnStatus } from './return-status.js';
 
 /** A return as the API shows it: its status, lines, receipts and credits, amounts in API units. */

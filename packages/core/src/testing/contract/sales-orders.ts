@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type ChangePosition, positionAt } from '../../domain/change-cursor.js';
 import { toMoney } from '../../domain/money.js';
+import type { SalesOrder } from '../../domain/sales-order.js';
 import type { SalesOrderRecord } from '../../domain/sales-order-view.js';
 import type { FulfillmentOrder, Store } from '../../domain/types.js';
-import type { SalesOrder } from '../../schemas/sales-order.js';
 import type { ContractHarness } from './harness.js';
 
 /** The repository contract: sales orders as taken in, and their feed. */

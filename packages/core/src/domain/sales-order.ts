@@ -1,0 +1,26 @@
+import type { Address, ItemAmounts, OrderAmounts, Payment, Shipping } from './types.js';
+
+/** Intake: a sales order from the shop once parsed, before it is routed into fulfillment orders. */
+
+export interface SalesOrderItem extends ItemAmounts {
+  sku: string;
+  name: string;
+  qty: number;
+}
+
+export interface SalesOrder extends OrderAmounts {
+  sales_order_id: number;
+  sales_order_number: string;
+  /** Pins the order to this warehouse; without it the router chooses. */
+  warehouse_code?: string | null | undefined;
+  allow_partial: boolean | null;
+  customer_firstname: string;
+  customer_lastname: string;
+  customer_email: string;
+  customer_is_guest: boolean;
+  payment: Payment;
+  shipping: Shipping;
+  billing_address: Address;
+  shipping_address: Address;
+  items: SalesOrderItem[];
+}
