@@ -146,7 +146,8 @@ interface AxeViolation {
  * for the whole context would blind the CSP checks of the same page.
  */
 export async function assertAccessible(page: Page, label: string): Promise<void> {
-  await page.evaluate(AXE);
+  // Hash routes keep the document, and axe with it: parsed once per document, not per check.
+  if (await page.evaluate(`typeof axe === 'undefined'`)) await page.evaluate(AXE);
   const violations = (await page.evaluate(
     `axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)`,
   )) as AxeViolation[];

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { runRepositoryContract, skipUnless } from '@fulfil/core/testing';
+import { DECLARE_WRITER_GENERATION_SQL } from '@fulfil/storage-kysely';
 import { openPostgresRepository } from '@fulfil/storage-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, it } from 'vitest';
@@ -43,11 +44,35 @@ async function migrateOnce(
       `select sequencename as name from pg_sequences where schemaname = '${schema}' order by 1`,
     )
   ).rows.map((row) => row.name as string);
+  const references = (
+    await execute(
+      connectionString,
+      `select child.relname as child, parent.relname as parent from pg_constraint c
+        join pg_class child on child.oid = c.conrelid
+        join pg_class parent on parent.oid = c.confrelid
+        join pg_namespace n on n.oid = child.relnamespace
+        where c.contype = 'f' and n.nspname = '${schema}'`,
+    )
+  ).rows as { child: string; parent: string }[];
+  // Emptied referencing tables first, filled referenced ones first: no foreign key is broken.
+  const ordered: string[] = [];
+  const left = new Set(tables);
+  while (left.size > 0) {
+    const free = [...left].filter(
+      (table) =>
+        !references.some((r) => r.parent === table && r.child !== table && left.has(r.child)),
+    );
+    if (free.length === 0) throw new Error(`foreign keys in a cycle among ${[...left]}`);
+    for (const table of free) {
+      ordered.push(table);
+      left.delete(table);
+    }
+  }
   const at = (name: string) => `${quote(schema)}.${quote(name)}`;
   const keptAt = (name: string) => `${quote(kept)}.${quote(name)}`;
   await execute(connectionString, `create schema ${quote(kept)}`);
   const written: string[] = [];
-  for (const table of tables) {
+  for (const table of [...ordered].reverse()) {
     const { rows } = await execute(connectionString, `select exists (table ${at(table)}) as any`);
     if (!rows[0]?.any) continue;
     await execute(connectionString, `create table ${keptAt(table)} as table ${at(table)}`);
@@ -66,11 +91,10 @@ async function migrateOnce(
   }
   const reset = [
     'begin',
-    // Rows go in any order, foreign keys and guards unchecked (they hold again once all is
-    // back): it takes a superuser, as the test database's `postgres` is. A delete, because
-    // truncating every table costs more than a migration run.
-    'set local session_replication_role = replica',
-    ...tables.map((table) => `delete from ${at(table)}`),
+    // The tables refuse writers that do not say which generation they are (writer-generation.ts).
+    DECLARE_WRITER_GENERATION_SQL,
+    // A delete, because truncating every table costs more than a migration run.
+    ...ordered.map((table) => `delete from ${at(table)}`),
     ...written.map(
       (table) => `insert into ${at(table)} overriding system value table ${keptAt(table)}`,
     ),

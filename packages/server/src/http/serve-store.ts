@@ -33,20 +33,15 @@ export interface StoreRouteOptions {
   changeStamp: (() => Promise<string>) | undefined;
 }
 
-export function createStoreRoutes({
-  engine,
-  aclPrefix,
-  publicUrl,
-  bodyLimit,
-  authenticate,
-  longPolls,
-  cache,
-  changeStamp,
-}: StoreRouteOptions): ServeRoute<RouteOf<'schema' | 'operation'>> {
+export function createStoreRoutes(
+  options: StoreRouteOptions,
+): ServeRoute<RouteOf<'schema' | 'operation'>> {
+  const { engine, bodyLimit, authenticate, longPolls, cache, changeStamp } = options;
   let document: OpenApiDocument | undefined;
   const schemaFor = (storeCode: string, host: string | undefined): OpenApiDocument => {
-    document ??= buildOpenApiDocument({ aclPrefix });
-    return { ...document, servers: storeServers(requestBaseUrl(publicUrl, host), storeCode) };
+    document ??= buildOpenApiDocument({ aclPrefix: options.aclPrefix });
+    const base = requestBaseUrl(options.publicUrl, host);
+    return { ...document, servers: storeServers(base, storeCode) };
   };
 
   return async (request, exchange, route, params) => {
