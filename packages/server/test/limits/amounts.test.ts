@@ -1,8 +1,8 @@
-import { type Engine, MAX_AMOUNT } from '@fulfil/core';
+import { MAX_AMOUNT } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
-import { databaseKinds, type TestDatabase } from '../databases/open.js';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds } from '../databases/open.js';
+import { fieldsOf, servedPerDescribe, TOKEN } from './support.js';
 
 /**
  * Amounts (docs/limits.md): at most 4 decimals, refused rather than rounded; at most
@@ -10,27 +10,23 @@ import { databaseKinds, type TestDatabase } from '../databases/open.js';
  * naming the field. An order at the maximum goes through a split, a reject and a cancel.
  */
 
-const TOKEN = 'amounts-all-secret-0123456789abcdefgh';
-
-async function seed(engine: Engine) {
-  await engine.loadSeed({
-    stores: [
-      {
-        code: 'default',
-        settings: { partial_items: true },
-        warehouses: [
-          { code: 'WH-A', name: 'A', priority: 10 },
-          { code: 'WH-B', name: 'B', priority: 5 },
-        ],
-        stock: [
-          { warehouse_code: 'WH-A', sku: 'SKU-1', qty: 50 },
-          { warehouse_code: 'WH-B', sku: 'SKU-2', qty: 50 },
-        ],
-        tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-      },
-    ],
-  });
-}
+const SEED = {
+  stores: [
+    {
+      code: 'default',
+      settings: { partial_items: true },
+      warehouses: [
+        { code: 'WH-A', name: 'A', priority: 10 },
+        { code: 'WH-B', name: 'B', priority: 5 },
+      ],
+      stock: [
+        { warehouse_code: 'WH-A', sku: 'SKU-1', qty: 50 },
+        { warehouse_code: 'WH-B', sku: 'SKU-2', qty: 50 },
+      ],
+      tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
+    },
+  ],
+};
 
 /** A sales order whose lines carry exactly the amounts given, shipping 0. */
 function order(number: string, lines: { sku: string; total: number; qty?: number }[]) {
@@ -75,52 +71,29 @@ function withoutTotals<T extends object>(sent: T): T {
 
 for (const kind of databaseKinds()) {
   describe(`amounts on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: RunningHttpServer;
+    const served = servedPerDescribe(kind, SEED);
 
-    beforeAll(async () => {
-      database = await kind.open();
-      await seed(database.engine);
-      server = await startHttpServer({ engine: database.engine, log: () => {} });
-    });
-    afterAll(async () => {
-      await server?.close();
-      await database?.drop();
-    });
-
-    async function post(path: string, body: unknown) {
-      const response = await fetch(`${server.url}/rest/default${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer's fields freely
-      return { status: response.status, body: (await response.json()) as any };
-    }
-
-    const fieldsOf = (body: { errors?: { parameters: { fieldName?: string }[] }[] }) =>
-      (body.errors ?? []).map((entry) => entry.parameters[0]?.fieldName);
     const fieldOf = (body: { parameters?: { fieldName?: string }[] }) =>
       body.parameters?.[0]?.fieldName;
 
     it('an amount with more than 4 decimals is refused naming it, not rounded', async () => {
-      const before = await database.snapshot();
+      const before = await served.database.snapshot();
       const sent = order('7001', [{ sku: 'SKU-1', total: 10 }]);
       (sent.items[0] as { price: number }).price = 10.12345;
-      const reply = await post('/V1/salesOrders', { sales_order: sent });
+      const reply = await served.post('/V1/salesOrders', { sales_order: sent });
       expect(reply.status).toBe(400);
       expect(fieldOf(reply.body)).toBe('sales_order.items[0].price');
       expect(reply.body.detail).toContain('at most 4 decimals');
-      expect(await database.snapshot()).toEqual(before);
+      expect(await served.database.snapshot()).toEqual(before);
     });
 
     it('a credit of 25.50004 is refused naming the amount, not taken as 25.5', async () => {
-      const taken = await post('/V1/salesOrders', {
+      const taken = await served.post('/V1/salesOrders', {
         sales_order: order('7002', [{ sku: 'SKU-1', total: 25.5 }]),
       });
       expect(taken.status).toBe(201);
       const number = '7002-1';
-      const items = (await database.engine.getOrder('default', number)).items.map((item) => ({
+      const items = (await served.engine.getOrder('default', number)).items.map((item) => ({
         item_id: item.id,
         qty: item.qty,
       }));
@@ -129,13 +102,13 @@ for (const kind of databaseKinds()) {
         ['allocate', 'allocation'],
         ['ship', 'shipment'],
       ] as const) {
-        const reply = await post(`/V1/fulfillmentOrder/${action}`, {
+        const reply = await served.post(`/V1/fulfillmentOrder/${action}`, {
           [key]: { order_id: number, items, ...(action === 'ship' ? { tracks: [] } : {}) },
         });
         expect(reply.status, action).toBe(200);
       }
       const item_id = items[0]?.item_id as number;
-      const opened = await post('/V1/returns', {
+      const opened = await served.post('/V1/returns', {
         return: {
           rma_number: 'RMA-7002',
           sales_order_number: '7002',
@@ -143,7 +116,7 @@ for (const kind of databaseKinds()) {
         },
       });
       expect(opened.status).toBe(201);
-      const received = await post('/V1/return/receive', {
+      const received = await served.post('/V1/return/receive', {
         receipt: {
           rma_number: 'RMA-7002',
           receipt_number: 'R-1',
@@ -151,7 +124,7 @@ for (const kind of databaseKinds()) {
         },
       });
       expect(received.status).toBe(200);
-      const before = await database.snapshot();
+      const before = await served.database.snapshot();
       const credit = (amount_incl_tax: number) => ({
         credit: {
           rma_number: 'RMA-7002',
@@ -160,15 +133,15 @@ for (const kind of databaseKinds()) {
           amount_incl_tax,
         },
       });
-      const refused = await post('/V1/return/credit', credit(25.50004));
+      const refused = await served.post('/V1/return/credit', credit(25.50004));
       expect(refused.status).toBe(400);
       expect(fieldOf(refused.body)).toBe('credit.amount_incl_tax');
-      expect(await database.snapshot()).toEqual(before);
-      expect((await post('/V1/return/credit', credit(25.5))).status).toBe(200);
+      expect(await served.database.snapshot()).toEqual(before);
+      expect((await served.post('/V1/return/credit', credit(25.5))).status).toBe(200);
     });
 
     it('past the maximum amount, or lines adding up past it, only that batch entry is refused', async () => {
-      const reply = await post('/V1/salesOrders/batch', {
+      const reply = await served.post('/V1/salesOrders/batch', {
         sales_orders: [
           order('7101', [{ sku: 'SKU-1', total: 12.5 }]),
           order('7102', [{ sku: 'SKU-1', total: MAX_AMOUNT + 1 }]),
@@ -199,7 +172,7 @@ for (const kind of databaseKinds()) {
 
     it('an order of the maximum amount is split, rejected and canceled without a fault', async () => {
       const half = MAX_AMOUNT / 2;
-      const taken = await post('/V1/salesOrders', {
+      const taken = await served.post('/V1/salesOrders', {
         sales_order: order('7201', [
           { sku: 'SKU-1', total: half, qty: 2 },
           { sku: 'SKU-2', total: half },
@@ -209,13 +182,13 @@ for (const kind of databaseKinds()) {
       const forms = taken.body.fulfillment_orders as { fulfillment_order_number: string }[];
       expect(forms.length).toBe(2);
       const [first, second] = await Promise.all(
-        ['7201-1', '7201-2'].map((number) => database.engine.getOrder('default', number)),
+        ['7201-1', '7201-2'].map((number) => served.engine.getOrder('default', number)),
       );
-      const rejected = await post('/V1/fulfillmentOrder/reject', {
+      const rejected = await served.post('/V1/fulfillmentOrder/reject', {
         order: { order_id: '7201-2', items: second?.items.map((item) => ({ item_id: item.id })) },
       });
       expect(rejected.status).toBe(200);
-      const canceled = await post('/V1/salesOrder/cancel', {
+      const canceled = await served.post('/V1/salesOrder/cancel', {
         cancellation: {
           sales_order_number: '7201',
           reason: 'customer',

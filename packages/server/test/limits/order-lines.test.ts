@@ -1,12 +1,10 @@
 import { MAX_ORDER_LINES } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
-import { databaseKinds, type TestDatabase } from '../databases/open.js';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds } from '../databases/open.js';
+import { servedPerDescribe, TOKEN } from './support.js';
 
 /** Lines per sales order (docs/limits.md): at most `MAX_ORDER_LINES`, refused per entry past it. */
-
-const TOKEN = 'lines-all-secret-0123456789abcdefghij';
 
 function order(number: string, lines: number) {
   return fixtures.salesOrder(
@@ -18,60 +16,41 @@ function order(number: string, lines: number) {
 
 for (const kind of databaseKinds()) {
   describe(`lines per sales order on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: RunningHttpServer;
-
-    beforeAll(async () => {
-      database = await kind.open();
-      await database.engine.loadSeed({
-        stores: [
-          {
-            code: 'default',
-            warehouses: [{ code: 'WH-A', name: 'A' }],
-            stock: Array.from({ length: 50 }, (_, index) => ({
-              warehouse_code: 'WH-A',
-              sku: `L-${index}`,
-              qty: 1_000,
-            })),
-            tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-          },
-        ],
-      });
-      server = await startHttpServer({ engine: database.engine, log: () => {} });
+    const served = servedPerDescribe(kind, {
+      stores: [
+        {
+          code: 'default',
+          warehouses: [{ code: 'WH-A', name: 'A' }],
+          stock: Array.from({ length: 50 }, (_, index) => ({
+            warehouse_code: 'WH-A',
+            sku: `L-${index}`,
+            qty: 1_000,
+          })),
+          tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
+        },
+      ],
     });
-    afterAll(async () => {
-      await server?.close();
-      await database?.drop();
-    });
-
-    async function post(path: string, body: unknown) {
-      const response = await fetch(`${server.url}/rest/default${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer's fields freely
-      return { status: response.status, body: (await response.json()) as any };
-    }
 
     it(`${MAX_ORDER_LINES} lines are taken in; one more is refused naming the items, alone in a batch`, async () => {
-      const before = await database.snapshot();
-      const over = await post('/V1/salesOrders', {
+      const before = await served.database.snapshot();
+      const over = await served.post('/V1/salesOrders', {
         sales_order: order('6001', MAX_ORDER_LINES + 1),
       });
       expect(over.status).toBe(400);
       expect(over.body.parameters[0].fieldName).toBe('sales_order.items');
       expect(over.body.detail).toContain(`at most ${MAX_ORDER_LINES} items`);
-      expect(await database.snapshot()).toEqual(before);
+      expect(await served.database.snapshot()).toEqual(before);
 
-      const batch = await post('/V1/salesOrders/batch', {
+      const batch = await served.post('/V1/salesOrders/batch', {
         sales_orders: [order('6002', 2), order('6003', MAX_ORDER_LINES + 1)],
       });
       expect(batch.status).toBe(200);
       expect(batch.body.map((entry: { status: number }) => entry.status)).toEqual([201, 400]);
       expect(batch.body[1].error.parameters[0].fieldName).toBe('sales_orders[1].items');
 
-      const most = await post('/V1/salesOrders', { sales_order: order('6004', MAX_ORDER_LINES) });
+      const most = await served.post('/V1/salesOrders', {
+        sales_order: order('6004', MAX_ORDER_LINES),
+      });
       expect(most.status).toBe(201);
       expect(most.body.fulfillment_orders[0].items).toHaveLength(MAX_ORDER_LINES);
     }, 60_000);

@@ -1,0 +1,47 @@
+import type { Engine, SeedInput } from '@fulfil/core';
+import { afterAll, beforeAll } from 'vitest';
+import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
+import type { DatabaseKind, TestDatabase } from '../databases/open.js';
+
+/** A server over one database of `kind`, seeded, for the tests of one `describe`. */
+
+export const TOKEN = 'limits-all-secret-0123456789abcdefghi';
+
+export interface Served {
+  database: TestDatabase;
+  engine: Engine;
+  url: string;
+  /** POST under `/rest/default` with the store's `all` token, JSON both ways. */
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer's fields freely
+  post(path: string, body: unknown): Promise<{ status: number; body: any }>;
+}
+
+/** A store `default` with `stores[0]`'s warehouses and stock, and the `all` token `TOKEN`. */
+export function servedPerDescribe(kind: DatabaseKind, seed: SeedInput): Served {
+  let server: RunningHttpServer;
+  const served = {} as Served;
+  beforeAll(async () => {
+    const database = await kind.open();
+    await database.engine.loadSeed(seed);
+    server = await startHttpServer({ engine: database.engine, log: () => {} });
+    Object.assign(served, { database, engine: database.engine, url: server.url });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await served.database?.drop();
+  });
+  served.post = async (path, body) => {
+    const response = await fetch(`${served.url}/rest/default${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  return served;
+}
+
+/** The field each detail of an error body names. */
+export function fieldsOf(body: { errors?: { parameters: { fieldName?: string }[] }[] }) {
+  return (body.errors ?? []).map((entry) => entry.parameters[0]?.fieldName);
+}
