@@ -218,8 +218,20 @@ export async function createSalesOrders(
   body: unknown,
 ): Promise<SalesOrderIntake[]> {
   authorizeStoreWide(deps, actor, 'create_sales_order');
-  const { sales_orders } = parseWith(BatchEnvelope, body);
-  return takeInForChannel(deps, actor, sales_orders, (index) => `sales_orders[${index}]`);
+  return takeInForChannel(deps, actor, batchEntries(body), (index) => `sales_orders[${index}]`);
+}
+
+/**
+ * The entries of a batch, the envelope checked without them: each entry is checked on its own,
+ * so that one holding a lone surrogate is refused alone, like any other bad entry.
+ */
+function batchEntries(body: unknown): unknown[] {
+  const envelope =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : null;
+  const entries = envelope?.sales_orders;
+  if (!Array.isArray(entries)) return parseWith(BatchEnvelope, body).sales_orders;
+  parseWith(BatchEnvelope, { ...envelope, sales_orders: entries.map(() => null) });
+  return entries;
 }
 
 /** GET /V1/salesOrders/{sales_order_number}: the Sales order view. */
