@@ -14,6 +14,9 @@ export interface Served {
   /** POST under `/rest/default` with the store's `all` token, JSON both ways. */
   // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer's fields freely
   post(path: string, body: unknown): Promise<{ status: number; body: any }>;
+  /** POST of an XML body, answered in JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer's fields freely
+  postXml(path: string, xml: string): Promise<{ status: number; body: any }>;
 }
 
 /** A store `default` with `stores[0]`'s warehouses and stock, and the `all` token `TOKEN`. */
@@ -30,14 +33,20 @@ export function servedPerDescribe(kind: DatabaseKind, seed: SeedInput): Served {
     await server?.close();
     await served.database?.drop();
   });
-  served.post = async (path, body) => {
+  const send = async (path: string, body: string, contentType: string) => {
     const response = await fetch(`${served.url}/rest/default${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': contentType,
+        accept: 'application/json',
+      },
+      body,
     });
     return { status: response.status, body: await response.json() };
   };
+  served.post = (path, body) => send(path, JSON.stringify(body), 'application/json');
+  served.postXml = (path, xml) => send(path, xml, 'application/xml');
   return served;
 }
 
