@@ -2,7 +2,7 @@ import { MAX_AMOUNT } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 import { databaseKinds } from '../databases/open.js';
-import { fieldsOf, servedPerDescribe, TOKEN } from './support.js';
+import { fieldsOf, servedPerDescribe, shipWhole, TOKEN } from './support.js';
 
 /**
  * Amounts (docs/limits.md): at most 4 decimals, refused rather than rounded; at most
@@ -93,20 +93,7 @@ for (const kind of databaseKinds()) {
       });
       expect(taken.status).toBe(201);
       const number = '7002-1';
-      const items = (await served.engine.getOrder('default', number)).items.map((item) => ({
-        item_id: item.id,
-        qty: item.qty,
-      }));
-      for (const [action, key] of [
-        ['accept', 'order'],
-        ['allocate', 'allocation'],
-        ['ship', 'shipment'],
-      ] as const) {
-        const reply = await served.post(`/V1/fulfillmentOrder/${action}`, {
-          [key]: { order_id: number, items, ...(action === 'ship' ? { tracks: [] } : {}) },
-        });
-        expect(reply.status, action).toBe(200);
-      }
+      const items = await shipWhole(served, number);
       const item_id = items[0]?.item_id as number;
       const opened = await served.post('/V1/returns', {
         return: {

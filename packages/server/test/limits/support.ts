@@ -54,3 +54,22 @@ export function servedPerDescribe(kind: DatabaseKind, seed: SeedInput): Served {
 export function fieldsOf(body: { errors?: { parameters: { fieldName?: string }[] }[] }) {
   return (body.errors ?? []).map((entry) => entry.parameters[0]?.fieldName);
 }
+
+/** Accepts, allocates and ships every line of fulfillment order `number`; answers its lines. */
+export async function shipWhole(served: Served, number: string) {
+  const items = (await served.engine.getOrder('default', number)).items.map((item) => ({
+    item_id: item.id,
+    qty: item.qty,
+  }));
+  for (const [action, key] of [
+    ['accept', 'order'],
+    ['allocate', 'allocation'],
+    ['ship', 'shipment'],
+  ] as const) {
+    const reply = await served.post(`/V1/fulfillmentOrder/${action}`, {
+      [key]: { order_id: number, items, ...(action === 'ship' ? { tracks: [] } : {}) },
+    });
+    if (reply.status !== 200) throw new Error(`${action} ${number}: ${JSON.stringify(reply.body)}`);
+  }
+  return items;
+}
