@@ -94,7 +94,7 @@ export const defaultRouter: Router = (order, context) => {
   if (context.warehouses.length === 0)
     throw fieldError(
       'invalid_request',
-      'The store has no active warehouse to route orders to (%fieldName).',
+      'The store has no active warehouse to route orders to.',
       'warehouse_code',
     );
   const decision = decideRouting(contextSnapshot(order.items, context, pinned, 'route'));
