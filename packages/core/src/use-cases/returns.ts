@@ -336,15 +336,15 @@ async function presentReturnsPage(
   tx: RepositoryTx,
   storeId: number,
   entries: readonly FeedEntry[],
-): Promise<string[]> {
+): Promise<(string | null)[]> {
   const byId = new Map(
     (await tx.returnsById(entries.map((entry) => entry.entry_id)))
       .filter((record) => record.store_id === storeId)
       .map((record) => [record.id, record]),
   );
-  return entries.flatMap((entry) => {
+  return entries.map((entry) => {
     const record = byId.get(entry.entry_id);
-    return record ? [JSON.stringify(presentReturn(record))] : [];
+    return record ? JSON.stringify(presentReturn(record)) : null;
   });
 }
 

@@ -262,17 +262,17 @@ async function presentFeedPage(
   tx: RepositoryTx,
   storeId: number,
   entries: readonly FeedEntry[],
-): Promise<string[]> {
+): Promise<(string | null)[]> {
   // Another store's record under an entry's id (an entry of a merged dump) is not this one's.
   const records = (await tx.salesOrdersById(entries.map((entry) => entry.entry_id))).filter(
     (record) => record.store_id === storeId,
   );
   const byId = new Map(records.map((record) => [record.id, record]));
   const views = await viewsOf(tx, storeId, records);
-  return entries.flatMap((entry) => {
+  return entries.map((entry) => {
     const record = byId.get(entry.entry_id);
     const view = record && views.get(record.sales_order_number);
-    return view ? [JSON.stringify(view)] : [];
+    return view ? JSON.stringify(view) : null;
   });
 }
 

@@ -14,6 +14,9 @@ export interface Served {
   /** POST under `/rest/default` with the store's `all` token, JSON both ways. */
   // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer's fields freely
   post(path: string, body: unknown): Promise<{ status: number; body: any }>;
+  /** GET under `/rest/default`, JSON: the answer's text, parsed, and its `Fulfil-Cursor`. */
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer's fields freely
+  get(path: string): Promise<{ status: number; text: string; body: any; cursor: string | null }>;
   /** POST of an XML body, answered in JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer's fields freely
   postXml(path: string, xml: string): Promise<{ status: number; body: any }>;
@@ -44,6 +47,18 @@ export function servedPerDescribe(kind: DatabaseKind, seed: SeedInput): Served {
       body,
     });
     return { status: response.status, body: await response.json() };
+  };
+  served.get = async (path) => {
+    const response = await fetch(`${served.url}/rest/default${path}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      text,
+      body: JSON.parse(text),
+      cursor: response.headers.get('fulfil-cursor'),
+    };
   };
   served.post = (path, body) => send(path, JSON.stringify(body), 'application/json');
   served.postXml = (path, xml) => send(path, xml, 'application/xml');
