@@ -24,7 +24,7 @@ import { buildOpenApiDocument, type OpenApiDocument, storeServers } from './open
 import { health, ready } from './probes.js';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
 import { parsePublicUrl, requestBaseUrl } from './public-url.js';
-import { queueLook } from './queue-look.js';
+import { lookShare, queueLook } from './queue-look.js';
 import { randomHex } from './random-hex.js';
 import { methodNotAllowed, noRoute, notAcceptable, tooLarge } from './refusals.js';
 import { decodeBody } from './request-body.js';
@@ -348,12 +348,14 @@ export function createRequestHandler(
     const seconds = operation.longPoll ? waitSeconds(query.wait) : 0;
     if (seconds > 0 && longPolls.holdMs(seconds) > 0) {
       // Not awaited here: while the request is held, this function's frame is let go.
+      const input = { principal, body, query, params: match.params };
       return longPolls
         .hold(
           heldToken(engine, storeCode, secret as string, principal),
           seconds,
-          queueLook(engine, operation, { principal, body, query, params: match.params }),
+          queueLook(engine, operation, input),
           request.signal,
+          lookShare(operation, input),
         )
         .then((result) => respond(200, result, media, headersOf(result)));
     }
