@@ -8,7 +8,7 @@
  * - a queue page and a feed page of such orders (`after=0`): the page's bytes (bounded by
  *   `PAGE_TEXT_LIMIT`), how long it takes, and `/health` p99 while it is fetched in a loop.
  * - held polls: N requests held on the sales order feed (`since` + `wait`), against N held on a
- *   queue: `/health` p99 while they are held and a commit wakes them now and then.
+ *   queue: `/health` p99 while they are held, one commit halfway waking them all.
  */
 import { MAX_ORDER_LINES } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
@@ -122,6 +122,9 @@ async function pages(server: RunningChild, path: string, token: string, count: n
   return { bytes, p50: percentile(times, 50) };
 }
 
+/** Held requests that were not answered 200 (shed, reset), per row. */
+const failures = { count: 0 };
+
 /**
  * Holds `count` requests on `path` (`since` + `wait`) for `seconds`, each asked again when
  * answered, from the cursor of its last answer, as a follower does.
@@ -141,36 +144,45 @@ async function hold(
       const response = await fetch(
         `${server.url}/rest/${STORE}${path}?since=${encodeURIComponent(cursor)}&wait=${seconds}`,
         { headers: { authorization: `Bearer ${token}` } },
-      );
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`a held poll got ${response.status}`);
+      ).catch(() => null);
+      await response?.arrayBuffer().catch(() => {});
+      // Refused or cut (the server sheds load, the connection resets): counted, and asked again.
+      if (response?.status !== 200) {
+        failures.count += 1;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
       cursor = response.headers.get('fulfil-cursor') as string;
     }
   };
   return Promise.all(Array.from({ length: count }, one));
 }
 
-/** `/health` p99 while `count` requests are held on `path` and a small intake commits every 500 ms. */
+/**
+ * `/health` p99 while `count` requests are held on `path`, and one small intake halfway wakes
+ * them all (the feed's followers and `pending_accept`'s each have it, and ask again).
+ */
 async function heldHealth(
   server: RunningChild,
   path: string,
   token: string,
   sizes: LargeOrderSizes,
   first: number,
-): Promise<number> {
+): Promise<{ p99: number; text: string }> {
   const held = hold(server, path, token, sizes.held, sizes.heldSeconds);
-  let n = 0;
   const commits = (async () => {
-    const until = performance.now() + sizes.heldSeconds * 1000;
-    while (performance.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await post(server, '/V1/salesOrders', { sales_order: order(first + n++, 2) }, CHANNEL_SECRET);
-    }
+    await new Promise((resolve) => setTimeout(resolve, (sizes.heldSeconds * 1000) / 2));
+    await post(server, '/V1/salesOrders', { sales_order: order(first, 2) }, CHANNEL_SECRET);
   })();
   // Measured once every request is held: a moment after they were sent.
   await new Promise((resolve) => setTimeout(resolve, 500));
+  failures.count = 0;
   const times = await healthWhile(server, Promise.all([held, commits]));
-  return percentile(times, 99);
+  const p99 = ms(percentile(times, 99));
+  return {
+    p99: percentile(times, 99),
+    text: failures.count ? `${p99} (${failures.count} not 200)` : p99,
+  };
 }
 
 export async function benchLargeOrders(
@@ -223,19 +235,20 @@ export async function benchLargeOrders(
       });
     }
 
+    // Each commit brings an order to both: the queue's followers are answered as the feed's.
     const queueHeld = await heldHealth(
       server,
-      '/V1/fulfillmentOrders/pending_shipment',
+      '/V1/fulfillmentOrders/pending_accept',
       PARTNER_SECRET,
       sizes,
       10_000,
     );
     const feedHeld = await heldHealth(server, '/V1/salesOrders', CHANNEL_SECRET, sizes, 20_000);
     addRow({
-      scenario: `${sizes.held} held feed polls (a commit every 500 ms), ${label}`,
-      fulfil: `/health p99 ${ms(feedHeld)}`,
-      floor: `${sizes.held} held queue polls: /health p99 ${ms(queueHeld)}`,
-      ratio: ratioOf(queueHeld, feedHeld),
+      scenario: `${sizes.held} held feed polls (one commit wakes them), ${label}`,
+      fulfil: `/health p99 ${feedHeld.text}`,
+      floor: `${sizes.held} held queue polls: /health p99 ${queueHeld.text}`,
+      ratio: ratioOf(queueHeld.p99, feedHeld.p99),
       target: 'as cheap as held queue polls',
     });
   } finally {

@@ -40,6 +40,9 @@ const JITTER_STEP_MS = 10;
  */
 const MOST_LOOKS_AT_ONCE = 16;
 
+/** Looks kept for their key between changes, at most: a quiet store's followers, not a leak. */
+const MOST_KEPT_LOOKS = 1_000;
+
 /** What one look at the queue found. */
 export interface Look<T> {
   result: T;
@@ -162,6 +165,8 @@ export class LongPolls {
   /** Changes heard so far: a shared look serves the waiters of changes up to its start. */
   #changes = 0;
   readonly #shared = new Map<string, SharedLook>();
+  /** The last look of each key since the last change: still what a look would read. */
+  readonly #kept = new Map<string, Look<unknown>>();
   #unsubscribe: (() => void) | undefined;
   #unsubscribeTokens: (() => void) | undefined;
   #closed = false;
@@ -268,6 +273,7 @@ export class LongPolls {
 
   readonly #onChange = (store: number | null): void => {
     this.#changes += 1;
+    this.#kept.clear();
     for (const waiter of this.#waiters) {
       if (store === null || waiter.storeId === null || store === waiter.storeId) {
         this.#wake(waiter);
@@ -319,6 +325,14 @@ export class LongPolls {
   #look(waiter: Waiter<unknown>): void {
     clearTimeout(waiter.pendingRetry);
     waiter.pendingRetry = undefined;
+    const kept = waiter.share === undefined ? undefined : this.#kept.get(waiter.share);
+    if (kept) {
+      // No change heard since that look started: a look now would read the same.
+      waiter.looking = true;
+      waiter.changed = false;
+      queueMicrotask(() => this.#looked(waiter, kept, false));
+      return;
+    }
     const shared = waiter.share === undefined ? undefined : this.#shared.get(waiter.share);
     // Started after every change heard: it reads all this waiter was woken for.
     if (shared && shared.startedAt === this.#changes) {
@@ -346,6 +360,11 @@ export class LongPolls {
     waiter.look().then(
       (found) => {
         const others = joined();
+        // A pending look is looked at again unasked: kept, it would answer its own retry.
+        if (waiter.share !== undefined && mine.startedAt === this.#changes && !found.pending) {
+          if (this.#kept.size >= MOST_KEPT_LOOKS) this.#kept.clear();
+          this.#kept.set(waiter.share, found);
+        }
         this.#looked(waiter, found);
         for (const other of others) this.#looked(other, found, false);
       },

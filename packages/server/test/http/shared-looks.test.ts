@@ -39,9 +39,13 @@ describe('shared looks', () => {
     const alone = polls.hold(token, 60, look, undefined, 'other');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(looks).toBe(2);
+    // Come after that look ended, with no change since: what it found is still what there is.
+    const late = polls.hold(token, 60, look, undefined, 'feed');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(looks).toBe(2);
     ready = true;
     notify(1);
-    expect(await Promise.all(held)).toEqual(Array(20).fill('new'));
+    expect(await Promise.all([...held, late])).toEqual(Array(21).fill('new'));
     expect(await alone).toBe('new');
     expect(looks).toBe(4);
     polls.close();
