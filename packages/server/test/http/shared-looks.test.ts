@@ -2,7 +2,7 @@ import { fixtures } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 import { type HeldToken, LongPolls, type Look } from '../../src/http/long-poll.js';
 import { databaseKinds } from '../databases/open.js';
-import { servedPerDescribe, TOKEN } from '../limits/support.js';
+import { oneWarehouseStore, servedPerDescribe } from '../limits/support.js';
 
 /**
  * Held requests that would read the same thing share one look (long-poll.ts): a commit wakes a
@@ -54,16 +54,7 @@ describe('shared looks', () => {
 
 for (const kind of databaseKinds()) {
   describe(`held feed polls sharing their look on ${kind.name}`, () => {
-    const served = servedPerDescribe(kind, {
-      stores: [
-        {
-          code: 'default',
-          warehouses: [{ code: 'WH-A', name: 'A' }],
-          stock: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 100 }],
-          tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-        },
-      ],
-    });
+    const served = servedPerDescribe(kind, oneWarehouseStore({ 'SKU-1': 100 }));
 
     it('every one of them has the sales order a commit brings, with the same cursor', async () => {
       const { cursor } = await served.get('/V1/salesOrders?after=0');

@@ -1,7 +1,7 @@
 import { fixtures } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 import { databaseKinds } from '../databases/open.js';
-import { servedPerDescribe, TOKEN } from './support.js';
+import { oneWarehouseStore, servedPerDescribe } from './support.js';
 
 /**
  * One bad entry of a sales order batch holds back no other (docs/api.md), whatever is wrong with
@@ -10,16 +10,7 @@ import { servedPerDescribe, TOKEN } from './support.js';
 
 for (const kind of databaseKinds()) {
   describe(`a batch entry with a lone surrogate on ${kind.name}`, () => {
-    const served = servedPerDescribe(kind, {
-      stores: [
-        {
-          code: 'default',
-          warehouses: [{ code: 'WH-A', name: 'A' }],
-          stock: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 50 }],
-          tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-        },
-      ],
-    });
+    const served = servedPerDescribe(kind, oneWarehouseStore({ 'SKU-1': 50 }));
 
     it('is refused alone; the others are taken in', async () => {
       const bad = fixtures.salesOrder('5002', [{ sku: 'SKU-1', qty: 1 }], {

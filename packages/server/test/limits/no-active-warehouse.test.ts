@@ -1,21 +1,13 @@
 import { fixtures } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 import { databaseKinds } from '../databases/open.js';
-import { servedPerDescribe, TOKEN } from './support.js';
+import { oneWarehouseStore, servedPerDescribe } from './support.js';
 
 /** A store with no active warehouse refuses a sales order with 400 naming the field that routes it. */
 
 for (const kind of databaseKinds()) {
   describe(`intake with no active warehouse on ${kind.name}`, () => {
-    const served = servedPerDescribe(kind, {
-      stores: [
-        {
-          code: 'default',
-          warehouses: [{ code: 'WH-A', name: 'A', active: false }],
-          tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-        },
-      ],
-    });
+    const served = servedPerDescribe(kind, oneWarehouseStore({}, false));
 
     it('is 400 naming warehouse_code, alone in a batch; nothing is written', async () => {
       const before = await served.database.snapshot();

@@ -2,7 +2,7 @@ import { MAX_ORDER_LINES } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 import { databaseKinds } from '../databases/open.js';
-import { servedPerDescribe, TOKEN } from './support.js';
+import { manySkus, oneWarehouseStore, servedPerDescribe } from './support.js';
 
 /** Lines per sales order (docs/limits.md): at most `MAX_ORDER_LINES`, refused per entry past it. */
 
@@ -16,20 +16,7 @@ function order(number: string, lines: number) {
 
 for (const kind of databaseKinds()) {
   describe(`lines per sales order on ${kind.name}`, () => {
-    const served = servedPerDescribe(kind, {
-      stores: [
-        {
-          code: 'default',
-          warehouses: [{ code: 'WH-A', name: 'A' }],
-          stock: Array.from({ length: 50 }, (_, index) => ({
-            warehouse_code: 'WH-A',
-            sku: `L-${index}`,
-            qty: 1_000,
-          })),
-          tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-        },
-      ],
-    });
+    const served = servedPerDescribe(kind, oneWarehouseStore(manySkus(50, 1_000)));
 
     it(`${MAX_ORDER_LINES} lines are taken in; one more is refused naming the items, alone in a batch`, async () => {
       const before = await served.database.snapshot();

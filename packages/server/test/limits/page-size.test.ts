@@ -2,7 +2,7 @@ import { MAX_ORDER_LINES, PAGE_SIZE, PAGE_TEXT_LIMIT } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../databases/open.js';
-import { type Served, servedPerDescribe, TOKEN } from './support.js';
+import { manySkus, oneWarehouseStore, type Served, servedPerDescribe } from './support.js';
 
 /**
  * `after` and `since` pages are bounded by size, not only by count (docs/limits.md): a page of
@@ -71,20 +71,7 @@ function expectBounded(pages: Page[], key: (document: never) => string, expected
 
 for (const kind of databaseKinds()) {
   describe(`pages of the largest orders on ${kind.name}`, () => {
-    const served = servedPerDescribe(kind, {
-      stores: [
-        {
-          code: 'default',
-          warehouses: [{ code: 'WH-A', name: 'A' }],
-          stock: Array.from({ length: 50 }, (_, index) => ({
-            warehouse_code: 'WH-A',
-            sku: `L-${index}`,
-            qty: 100_000,
-          })),
-          tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-        },
-      ],
-    });
+    const served = servedPerDescribe(kind, oneWarehouseStore(manySkus(50, 100_000)));
     const numbers = Array.from({ length: ORDERS }, (_, index) => String(8_000 + index));
     let feedCursor: string;
     let queueCursor: string;

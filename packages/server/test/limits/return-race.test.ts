@@ -1,7 +1,7 @@
 import { fixtures } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 import { databaseKinds } from '../databases/open.js';
-import { servedPerDescribe, shipWhole, TOKEN } from './support.js';
+import { oneWarehouseStore, servedPerDescribe, shipWhole } from './support.js';
 
 /**
  * A repeat of a return (same `rma_number`, same body) is answered 200 (docs/channel-guide.md),
@@ -13,16 +13,7 @@ const AT_ONCE = 40;
 
 for (const kind of databaseKinds()) {
   describe(`simultaneous repeats of one return on ${kind.name}`, () => {
-    const served = servedPerDescribe(kind, {
-      stores: [
-        {
-          code: 'default',
-          warehouses: [{ code: 'WH-A', name: 'A' }],
-          stock: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 50 }],
-          tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-        },
-      ],
-    });
+    const served = servedPerDescribe(kind, oneWarehouseStore({ 'SKU-1': 50 }));
 
     it(`${AT_ONCE} at once: one 201, the rest 200, one return`, async () => {
       const taken = await served.post('/V1/salesOrders', {

@@ -88,3 +88,22 @@ export async function shipWhole(served: Served, number: string) {
   }
   return items;
 }
+
+/** Store `default`: one warehouse `WH-A` holding `stock` (sku → qty), and the `all` token. */
+export function oneWarehouseStore(stock: Record<string, number> = {}, active = true): SeedInput {
+  return {
+    stores: [
+      {
+        code: 'default',
+        warehouses: [{ code: 'WH-A', name: 'A', active }],
+        stock: Object.entries(stock).map(([sku, qty]) => ({ warehouse_code: 'WH-A', sku, qty })),
+        tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
+      },
+    ],
+  };
+}
+
+/** `count` skus `L-0`… with `qty` each: stock for orders of many lines. */
+export function manySkus(count: number, qty: number): Record<string, number> {
+  return Object.fromEntries(Array.from({ length: count }, (_, index) => [`L-${index}`, qty]));
+}

@@ -1,22 +1,13 @@
 import { fixtures } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 import { databaseKinds } from '../databases/open.js';
-import { servedPerDescribe, TOKEN } from './support.js';
+import { oneWarehouseStore, servedPerDescribe } from './support.js';
 
 /** A return naming a line that never shipped is 400 code 1002 on its item (docs/channel-guide.md). */
 
 for (const kind of databaseKinds()) {
   describe(`a return of a line that never shipped on ${kind.name}`, () => {
-    const served = servedPerDescribe(kind, {
-      stores: [
-        {
-          code: 'default',
-          warehouses: [{ code: 'WH-A', name: 'A' }],
-          stock: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 5 }],
-          tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-        },
-      ],
-    });
+    const served = servedPerDescribe(kind, oneWarehouseStore({ 'SKU-1': 5 }));
 
     it('is 1002 naming the item, not 1004 on its qty; nothing is written', async () => {
       expect(

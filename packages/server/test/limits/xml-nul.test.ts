@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { databaseKinds } from '../databases/open.js';
-import { servedPerDescribe, TOKEN } from './support.js';
+import { oneWarehouseStore, servedPerDescribe } from './support.js';
 
 /**
  * No string holds a NUL (docs/limits.md), however it is written: the XML reference `&#0;` (or
@@ -9,15 +9,7 @@ import { servedPerDescribe, TOKEN } from './support.js';
 
 for (const kind of databaseKinds()) {
   describe(`a NUL written as an XML reference on ${kind.name}`, () => {
-    const served = servedPerDescribe(kind, {
-      stores: [
-        {
-          code: 'default',
-          warehouses: [{ code: 'WH-A', name: 'A' }],
-          tokens: [{ name: 'all', token: TOKEN, acl: 'all' }],
-        },
-      ],
-    });
+    const served = servedPerDescribe(kind, oneWarehouseStore());
 
     it('is refused naming the field; nothing is written', async () => {
       const before = await served.database.snapshot();
