@@ -24,6 +24,7 @@ export const SCENARIOS = [
   'long-poll',
   'tracing',
   'routing',
+  'large-orders',
 ] as const;
 
 export type Scenario = (typeof SCENARIOS)[number];

@@ -22,6 +22,7 @@ import { benchHttpAccept } from './http-accept.js';
 import { benchHttpDocs } from './http-docs.js';
 import { benchHttpIntake } from './http-intake.js';
 import { benchHttpPoll } from './http-poll.js';
+import { benchLargeOrders, largeOrderSizes } from './large-orders.js';
 import { benchLongPoll, longPollSizes } from './long-poll.js';
 import { readOptions, type Scenario, sizesOf } from './options.js';
 import { benchPoll } from './poll.js';
@@ -126,6 +127,11 @@ try {
       const waits = database(kind, 'waits');
       section(`${waits.label}: long polling`);
       await benchLongPoll(waits, dir, longPollSizes(options.quick), options.postgresUrl);
+    }
+    if (runs('large-orders')) {
+      const large = database(kind, 'large-orders');
+      section(`${large.label}: the largest orders, and held feed polls`);
+      await benchLargeOrders(large, dir, largeOrderSizes(options.quick));
     }
     if (runs('poll-scale')) {
       const small = database(kind, 'small');

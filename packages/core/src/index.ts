@@ -12,6 +12,7 @@ export * from './domain/actions/operator.js';
 export * from './domain/actions/outcome.js';
 export * from './domain/actions/reject.js';
 export * from './domain/actions/ship.js';
+export * from './domain/append-all.js';
 export * from './domain/attention.js';
 export * from './domain/carrier-accounts.js';
 export * from './domain/carrier-codes.js';

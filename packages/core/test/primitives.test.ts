@@ -6,7 +6,9 @@ import {
   fromMoney,
   generateTokenSecret,
   hashTokenSecret,
+  MAX_AMOUNT,
   parseTimestamp,
+  prorate,
   ROLE_PRESETS,
   renderMessage,
   resolveAcl,
@@ -27,6 +29,15 @@ describe('docs/api.md: money is exact', () => {
   it('splitting a line keeps the totals adding up exactly', () => {
     const { kept, rest } = splitLine(line(1, { qty: 3, amounts: { total_price: toMoney(10) } }), 1);
     expect((kept.amounts.total_price ?? 0) + (rest.amounts.total_price ?? 0)).toBe(toMoney(10));
+  });
+
+  it('a share of the largest amount over the largest qty is exact, rounded half up', () => {
+    const total = toMoney(MAX_AMOUNT) - 1; // 9999999999999 ten-thousandths
+    // total * 6659 / 6660 in integers: the product is past what a double holds exactly, and
+    // the float quotient rounds to one ten-thousandth more.
+    const exact = (BigInt(total) * 6659n * 2n + 6660n) / (2n * 6660n);
+    expect(prorate(total, 6659, 6660)).toBe(Number(exact));
+    expect(prorate(5, 1, 2)).toBe(3);
   });
 });
 

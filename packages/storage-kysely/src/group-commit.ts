@@ -209,7 +209,10 @@ export class GroupCommit {
     const culprit = group[outcomes.length];
     if (error instanceof GroupUndone && culprit) {
       // It gets its failure; the others, none of them answered yet, run again in the next group.
-      this.#queue.unshift(...group.filter((member) => member !== culprit));
+      // Back at the front, in their order; one at a time, never as one call's arguments.
+      const kept = group.filter((member) => member !== culprit);
+      for (let index = kept.length - 1; index >= 0; index--)
+        this.#queue.unshift(kept[index] as Member);
       this.#fail(culprit, error.fault);
       return;
     }

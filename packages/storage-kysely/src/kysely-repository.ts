@@ -20,6 +20,7 @@ import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { GroupCommit } from './group-commit.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
+import { upgradeAllListedOrders } from './listed-order-upgrades.js';
 import {
   pollQueueDocuments,
   pollQueueVersions,
@@ -366,6 +367,14 @@ export class KyselyRepository implements Repository {
     if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
     if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
     return builder;
+  }
+
+  /**
+   * Brings the orders listed for an upgrade (listed-order-upgrades.ts) to this release's rules,
+   * as opening the database does: after an import of a dump an older release wrote.
+   */
+  upgradeListedOrders(): Promise<number> {
+    return upgradeAllListedOrders(this.db, this.#profile);
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,9 @@ import { type FulfillmentOrder, formatTimestamp } from '@fulfil/core';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
+import { ENDED_HOLDS_ORDER_UPGRADE } from './ended-holds-upgrade.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
+import { LIVE_TOTALS_UPGRADE } from './live-totals-upgrade.js';
 import { withRetries } from './transaction-retry.js';
 
 /** Orders per transaction while upgrading them. */
@@ -17,6 +19,12 @@ export interface ListedOrderUpgrade {
   /** The timeline's `action` and `reason` of each entry; `actor` is `system`. */
   action: string;
   reason: string;
+  /**
+   * Lists the orders of a store that may not follow the rule, as the migration listed every
+   * order: for a store imported from a dump an older release wrote. Listing one that follows it
+   * already costs a read: `upgrade` then leaves it alone.
+   */
+  listStore(db: Kysely<Database>, storeId: number): Promise<void>;
   /** The order brought to the rule and each entry's details; null when it follows it already. */
   upgrade(
     order: FulfillmentOrder,
@@ -84,4 +92,20 @@ export async function upgradeListedOrders(
     changed += done.changed;
     if (done.listed < ORDERS_PER_STEP) return changed;
   }
+}
+
+/** Every upgrade of a listed order, in the order their migrations came. */
+export const LISTED_UPGRADES: readonly ListedOrderUpgrade[] = [
+  LIVE_TOTALS_UPGRADE,
+  ENDED_HOLDS_ORDER_UPGRADE,
+];
+
+/** Runs every upgrade over what is listed for it; how many orders changed. */
+export async function upgradeAllListedOrders(
+  db: Kysely<Database>,
+  profile: DriverProfile | undefined,
+): Promise<number> {
+  let changed = 0;
+  for (const upgrade of LISTED_UPGRADES) changed += await upgradeListedOrders(db, profile, upgrade);
+  return changed;
 }

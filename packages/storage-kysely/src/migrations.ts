@@ -5,9 +5,7 @@ import {
 } from './bookkeeping-introspector.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
-import { ENDED_HOLDS_ORDER_UPGRADE } from './ended-holds-upgrade.js';
-import { upgradeListedOrders } from './listed-order-upgrades.js';
-import { LIVE_TOTALS_UPGRADE } from './live-totals-upgrade.js';
+import { upgradeAllListedOrders } from './listed-order-upgrades.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { queueDocumentsMigration } from './migrations/0002-queue-documents.js';
 import { adminMigration } from './migrations/0004-admin.js';
@@ -127,8 +125,6 @@ export async function migrateToLatest(
     );
   }
   await fillMissingDocuments(db);
-  for (const upgrade of [LIVE_TOTALS_UPGRADE, ENDED_HOLDS_ORDER_UPGRADE]) {
-    await upgradeListedOrders(db, options.profile, upgrade);
-  }
+  await upgradeAllListedOrders(db, options.profile);
   return results.filter((result) => result.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,4 +1,5 @@
 import {
+  appendAll,
   type FulfillmentOrder,
   type Invoice,
   type Item,
@@ -10,7 +11,13 @@ import {
 import type { Compilable, Kysely, Selectable } from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
-import type { Database, FulfillmentOrderTable } from './database.js';
+import type {
+  Database,
+  FulfillmentOrderTable,
+  InvoiceTable,
+  OrderItemTable,
+  ShipmentTable,
+} from './database.js';
 import { PreparedQueries } from './prepared-queries.js';
 import {
   decodeInvoice,
@@ -98,18 +105,22 @@ export async function loadOrders(
   prepared = new PreparedQueries(),
 ): Promise<FulfillmentOrder[]> {
   if (headers.length === 0) return [];
-  const itemRows = [];
-  const shipmentRows = [];
-  const invoiceRows = [];
+  const itemRows: Selectable<OrderItemTable>[] = [];
+  const shipmentRows: Selectable<ShipmentTable>[] = [];
+  const invoiceRows: Selectable<InvoiceTable>[] = [];
   for (const ids of chunk(
     headers.map((header) => Number(header.id)),
     IN_LIST_SIZE,
   )) {
-    itemRows.push(...(await partRows(db, prepared, 'items of an order', ids, itemRowsOf)));
-    shipmentRows.push(
-      ...(await partRows(db, prepared, 'shipments of an order', ids, shipmentRowsOf)),
+    appendAll(itemRows, await partRows(db, prepared, 'items of an order', ids, itemRowsOf));
+    appendAll(
+      shipmentRows,
+      await partRows(db, prepared, 'shipments of an order', ids, shipmentRowsOf),
     );
-    invoiceRows.push(...(await partRows(db, prepared, 'invoices of an order', ids, invoiceRowsOf)));
+    appendAll(
+      invoiceRows,
+      await partRows(db, prepared, 'invoices of an order', ids, invoiceRowsOf),
+    );
   }
   const items = groupByOrder(itemRows, decodeItem);
   const shipments = groupByOrder(shipmentRows, decodeShipment);

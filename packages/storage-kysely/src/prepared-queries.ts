@@ -1,3 +1,4 @@
+import { appendAll } from '@fulfil/core';
 import {
   type Compilable,
   type CompiledQuery,
@@ -101,7 +102,7 @@ export class PreparedQueries {
       const padded = paddedList(list);
       starts.push(all.length);
       sizes.push(padded.length);
-      all.push(...padded);
+      appendAll(all, padded);
     }
     const listed = (argument: ArgumentOf) => (k: number) =>
       Array.from({ length: sizes[k] ?? 0 }, (_, i) => argument((starts[k] ?? 0) + i)) as never;

@@ -1,4 +1,5 @@
 import {
+  appendAll,
   compareCodes,
   deriveReturnStatus,
   type QuarantineDelta,
@@ -99,7 +100,7 @@ export async function findReturnsBy(
       .orderBy('id')
       .$if(lock, (qb) => qb.forUpdate())
       .execute();
-    found.push(...rows.map(decodeReturn));
+    appendAll(found, rows.map(decodeReturn));
   }
   return found.sort((a, b) => a.id - b.id);
 }
@@ -108,7 +109,7 @@ export async function returnsById(db: Db, ids: readonly number[]): Promise<Retur
   const found: ReturnRecord[] = [];
   for (const slice of chunk([...new Set(ids)], IN_LIST_SIZE)) {
     const rows = await db.selectFrom('returns').selectAll().where('id', 'in', slice).execute();
-    found.push(...rows.map(decodeReturn));
+    appendAll(found, rows.map(decodeReturn));
   }
   return found;
 }

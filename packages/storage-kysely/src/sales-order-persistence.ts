@@ -1,4 +1,5 @@
 import {
+  appendAll,
   compareCodes,
   type FulfillmentOrder,
   type SalesOrder,
@@ -109,7 +110,7 @@ export async function findSalesOrders(
           .where('store_id', '=', argument<number>(0))
           .where('sales_order_number', 'in', listed<string>(0)),
     );
-    found.push(...rows.map(decodeSalesOrder));
+    appendAll(found, rows.map(decodeSalesOrder));
   }
   return found;
 }
@@ -118,7 +119,7 @@ export async function salesOrdersById(db: Db, ids: readonly number[]): Promise<S
   const found: SalesOrderRecord[] = [];
   for (const slice of chunk([...new Set(ids)], IN_LIST_SIZE)) {
     const rows = await db.selectFrom('sales_orders').selectAll().where('id', 'in', slice).execute();
-    found.push(...rows.map(decodeSalesOrder));
+    appendAll(found, rows.map(decodeSalesOrder));
   }
   return found;
 }
@@ -139,7 +140,7 @@ export async function listSalesOrderFulfillments(
       .where('sales_order_number', 'in', slice)
       .orderBy('id')
       .execute();
-    orders.push(...(await loadOrders(db, headers, prepared)));
+    appendAll(orders, await loadOrders(db, headers, prepared));
   }
   return orders.sort((a, b) => a.id - b.id);
 }

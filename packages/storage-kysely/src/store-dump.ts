@@ -1,6 +1,7 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from './database.js';
 import type { KyselyRepository } from './kysely-repository.js';
+import { LISTED_UPGRADES } from './listed-order-upgrades.js';
 
 /**
  * A store as NDJSON records, to move it between databases and adapters: a header, then every row
@@ -281,6 +282,9 @@ export async function importStore(
     }
     await flush();
     if (storeId === undefined) throw new StoreDumpError('the dump has no store record');
+    // A dump an older release wrote holds orders as that release left them: listed here as the
+    // migrations listed every order then, they are brought to this release's rules below.
+    for (const upgrade of LISTED_UPGRADES) await upgrade.listStore(trx, storeId);
     if (postgres) {
       for (const table of ID_TABLES) {
         await sql`select setval(pg_get_serial_sequence(${table}, 'id'), greatest((select max(id) from ${sql.table(table)}), 1))`.execute(
@@ -290,6 +294,7 @@ export async function importStore(
     }
   });
   if (postgres) await refreshStatistics(repository.db as AnyDb);
+  await repository.upgradeListedOrders();
   return counts;
 }
 

@@ -1,3 +1,4 @@
+import { appendAll } from '@fulfil/core';
 import { isStalePlan } from './named-statements.js';
 
 /** SQLSTATEs after which a rolled-back transaction may simply run again. */
@@ -91,7 +92,7 @@ export function isPostgresUnavailable(error: unknown): boolean {
     const candidate = current as ErrorLike;
     if (isUnavailableOne(candidate)) return true;
     if (candidate.cause !== undefined) pending.push(candidate.cause);
-    if (Array.isArray(candidate.errors)) pending.push(...candidate.errors);
+    if (Array.isArray(candidate.errors)) appendAll(pending, candidate.errors);
   }
   return false;
 }

@@ -69,6 +69,24 @@ export function resourceOf(action: ApiAction, prefix = DEFAULT_ACL_PREFIX): stri
   return `${prefix}_${row.group}::api_${row.name ?? action}`;
 }
 
+/**
+ * The entries of a resource list that name no resource under `prefix`, with their index: a token
+ * granted `read_sales_orders` (an action, not its resource) would silently grant nothing.
+ */
+export function unknownResources(
+  acl: string | readonly string[],
+  prefix = DEFAULT_ACL_PREFIX,
+): { index: number; resource: string }[] {
+  if (typeof acl === 'string') return [];
+  const known = new Set(API_ACTIONS.map((action) => resourceOf(action, prefix)));
+  return acl.flatMap((resource, index) => (known.has(resource) ? [] : [{ index, resource }]));
+}
+
+/** How a refusal of an unknown resource reads, with an example of one that exists. */
+export function unknownResourceMessage(prefix = DEFAULT_ACL_PREFIX): string {
+  return `Unknown ACL resource %fieldValue: resources are written like ${resourceOf('read_sales_orders', prefix)}, or use a role preset.`;
+}
+
 export const ROLE_PRESETS = {
   partner: [
     'pending_accept',

@@ -7,6 +7,13 @@ export type Money = number;
 
 const SCALE = 10_000;
 
+/**
+ * The largest amount the API takes, and the most an order's lines may add up to
+ * (docs/limits.md): in ten-thousandths it is 10^13, so a sum of every amount an order carries
+ * stays far inside the integers a double holds exactly.
+ */
+export const MAX_AMOUNT = 1_000_000_000;
+
 export function toMoney(amount: number): Money {
   return Math.round(amount * SCALE);
 }
@@ -17,7 +24,14 @@ export function fromMoney(money: Money): number {
 
 /** A share of a total for `part` out of `whole` units, rounded to the nearest ten-thousandth. */
 export function prorate(total: Money, part: number, whole: number): Money {
-  return whole === 0 ? 0 : Math.round((total * part) / whole);
+  if (whole === 0) return 0;
+  const product = total * part;
+  if (Number.isSafeInteger(product)) return Math.round(product / whole);
+  // A large total times a large qty: exact in integers, rounded half up like Math.round.
+  const twice = 2n * BigInt(total) * BigInt(part) + BigInt(whole);
+  const divisor = 2n * BigInt(whole);
+  const quotient = twice / divisor;
+  return Number(twice % divisor < 0n ? quotient - 1n : quotient);
 }
 
 /** Formats with exactly 4 decimals, for messages that must show the precise expected amount. */

@@ -1,5 +1,5 @@
 import { compareCodes } from './compare-codes.js';
-import { DomainError, fieldError } from './errors.js';
+import { fieldError } from './errors.js';
 import { decideRouting } from './routing/decide.js';
 import { DEFAULT_MAX_SHIPMENTS, DEFAULT_ROUTING } from './routing/rules.js';
 import type { RoutingSnapshot } from './routing/snapshot.js';
@@ -90,10 +90,12 @@ export const defaultRouter: Router = (order, context) => {
       'warehouse_code',
       pinned,
     );
+  // Named on the field that chooses a warehouse: no value of it, nor the router, can find one.
   if (context.warehouses.length === 0)
-    throw new DomainError(
+    throw fieldError(
       'invalid_request',
       'The store has no active warehouse to route orders to.',
+      'warehouse_code',
     );
   const decision = decideRouting(contextSnapshot(order.items, context, pinned, 'route'));
   return decision.assignments.map((assignment) => ({

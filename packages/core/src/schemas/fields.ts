@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { toMoney } from '../domain/money.js';
+import { fromMoney, MAX_AMOUNT, toMoney } from '../domain/money.js';
 import { parseTimestamp, TIMESTAMP_PATTERN } from '../domain/timestamp.js';
 
 /** Building blocks shared by the request, resource and seed schemas. */
@@ -117,12 +117,18 @@ export const timestamp = v.pipe(
   ),
 );
 
-/** An amount of money: a number in, exact ten-thousandths out (which must stay a safe integer). */
+/**
+ * An amount of money: a number in, exact ten-thousandths out. More decimals are refused, not
+ * rounded: a credit of 25.50004 is not one of 25.5. The magnitude is bounded (docs/limits.md) so
+ * that every total an order's lines add up to stays exact.
+ */
 export const money = v.pipe(
   v.number(),
+  // The nearest double to a 4-decimal value is what that value's ten-thousandths divide back to.
+  v.check((amount) => fromMoney(toMoney(amount)) === amount, 'must have at most 4 decimals'),
   v.check(
-    (amount) => Number.isSafeInteger(toMoney(amount)),
-    'must be an amount of at most 4 decimals below 900 billion',
+    (amount) => Math.abs(amount) <= MAX_AMOUNT,
+    `must be from -${MAX_AMOUNT} to ${MAX_AMOUNT}`,
   ),
   v.transform(toMoney),
 );

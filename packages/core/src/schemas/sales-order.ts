@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_AMOUNT, toMoney } from '../domain/money.js';
 import type { SalesOrder, SalesOrderItem } from '../domain/sales-order.js';
 import {
   code,
@@ -54,32 +55,89 @@ export const SalesOrderItemInput = shapeOf<SalesOrderItem>()(
   }),
 );
 
+/** The most lines one sales order may have (docs/limits.md). */
+export const MAX_ORDER_LINES = 1_000;
+
+/** The sums an order's totals and credits are made of: a line amount and the shipping beside it. */
+const SUMS = [
+  { line: 'total_price', shipping: 'shipping_amount' },
+  { line: 'total_price_excl_tax', shipping: 'shipping_amount_excl_tax' },
+  { line: 'total_tax_amount', shipping: 'shipping_tax_amount' },
+  { line: 'price', shipping: null },
+] as const;
+
+const MAX_MONEY = toMoney(MAX_AMOUNT);
+
+/**
+ * Every total an order's lines add up to (with its shipping), and every unit price times its
+ * qty (what a credit of the line asks), stays within the largest amount: then no total the
+ * engine computes from them, whatever lines drop, leaves the integers it counts exactly in. The
+ * line that takes a sum past it is named.
+ */
+function sumsWithinMaximum<
+  TOrder extends {
+    items: ({ qty: number } & Partial<Record<(typeof SUMS)[number]['line'], number>>)[];
+  } & Partial<Record<NonNullable<(typeof SUMS)[number]['shipping']>, number>>,
+>() {
+  return v.rawCheck<TOrder>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const order = dataset.value;
+    for (const { line, shipping } of SUMS) {
+      let sum = shipping ? (order[shipping] ?? 0) : 0;
+      for (const [index, item] of order.items.entries()) {
+        const amount = item[line];
+        if (amount === undefined) continue;
+        sum += line === 'price' ? amount * item.qty : amount;
+        if (Math.abs(sum) <= MAX_MONEY) continue;
+        addIssue({
+          message:
+            line === 'price'
+              ? `times qty, with the lines before it, must stay within ${MAX_AMOUNT}`
+              : `with the lines before it${shipping ? ` and ${shipping}` : ''}, must add up to at most ${MAX_AMOUNT}`,
+          path: [
+            { type: 'object', origin: 'value', input: order, key: 'items', value: order.items },
+            { type: 'array', origin: 'value', input: order.items, key: index, value: item },
+            { type: 'object', origin: 'value', input: item, key: line, value: amount },
+          ],
+        });
+        break;
+      }
+    }
+  });
+}
+
+const SalesOrderFields = v.object({
+  sales_order_id: positiveId,
+  sales_order_number: requiredText(STRING_LIMITS.sales_order_number),
+  /** Pins the order to this warehouse; without it the router chooses. */
+  warehouse_code: v.optional(v.nullable(code)),
+  allow_partial: v.optional(v.nullable(v.boolean()), null),
+  customer_firstname: label,
+  customer_lastname: label,
+  customer_email: label,
+  customer_is_guest: v.boolean(),
+  shipping_amount: optionalMoney,
+  shipping_amount_excl_tax: optionalMoney,
+  shipping_tax_amount: optionalMoney,
+  shipping_tax_rate: optionalMoney,
+  grand_total: optionalMoney,
+  grand_total_excl_tax: optionalMoney,
+  tax_amount: optionalMoney,
+  cod_amount: optionalMoney,
+  package_value: optionalMoney,
+  payment: PaymentInput,
+  shipping: ShippingInput,
+  billing_address: AddressInput,
+  shipping_address: AddressInput,
+  items: v.pipe(
+    v.array(SalesOrderItemInput),
+    v.minLength(1, 'must list at least one item'),
+    v.maxLength(MAX_ORDER_LINES, `must list at most ${MAX_ORDER_LINES} items`),
+  ),
+});
+
 export const SalesOrderInput = shapeOf<SalesOrder>()(
-  v.object({
-    sales_order_id: positiveId,
-    sales_order_number: requiredText(STRING_LIMITS.sales_order_number),
-    /** Pins the order to this warehouse; without it the router chooses. */
-    warehouse_code: v.optional(v.nullable(code)),
-    allow_partial: v.optional(v.nullable(v.boolean()), null),
-    customer_firstname: label,
-    customer_lastname: label,
-    customer_email: label,
-    customer_is_guest: v.boolean(),
-    shipping_amount: optionalMoney,
-    shipping_amount_excl_tax: optionalMoney,
-    shipping_tax_amount: optionalMoney,
-    shipping_tax_rate: optionalMoney,
-    grand_total: optionalMoney,
-    grand_total_excl_tax: optionalMoney,
-    tax_amount: optionalMoney,
-    cod_amount: optionalMoney,
-    package_value: optionalMoney,
-    payment: PaymentInput,
-    shipping: ShippingInput,
-    billing_address: AddressInput,
-    shipping_address: AddressInput,
-    items: v.pipe(v.array(SalesOrderItemInput), v.minLength(1, 'must list at least one item')),
-  }),
+  v.pipe(SalesOrderFields, sumsWithinMaximum<v.InferOutput<typeof SalesOrderFields>>()),
 );
 
 /** A sales order as a caller sends it to intake (amounts as numbers in API units). */

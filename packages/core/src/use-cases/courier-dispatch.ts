@@ -6,6 +6,7 @@ import {
   isClaimHeld,
   isCourierDue,
 } from '../domain/actions/courier.js';
+import { appendAll } from '../domain/append-all.js';
 import { courierTrack } from '../domain/carrier-codes.js';
 import {
   type CourierLabel,
@@ -260,7 +261,7 @@ export async function dispatchCourier(deps: EngineDeps, limit = 50): Promise<Dis
     if (settled) report[settled].push(claimed.order.fulfillment_order_number);
   }
   const voids = await dispatchVoids(deps, limit);
-  report.voided.push(...voids.voided);
-  report.void_failed.push(...voids.void_failed);
+  appendAll(report.voided, voids.voided);
+  appendAll(report.void_failed, voids.void_failed);
   return report;
 }

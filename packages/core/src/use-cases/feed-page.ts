@@ -3,18 +3,28 @@ import type { FeedName } from '../domain/feeds.js';
 import { PAGE_SIZE } from '../domain/paging.js';
 import type { FeedEntry, RepositoryTx } from '../ports/repository.js';
 import { type EngineDeps, requireStore } from './deps.js';
-import { assertServable, changesPage, type QueuePage, readPaging } from './poll.js';
+import {
+  assertServable,
+  boundedAfterPage,
+  changesPage,
+  type QueuePage,
+  readPaging,
+} from './poll.js';
 import type { Principal } from './tokens.js';
 
 /**
- * The documents of a feed's entries, in their order, read in the same transaction: each
- * feed says how its resources are shown. An entry whose resource is gone is left out.
+ * The documents of a feed's entries, one per entry in their order, read in the same
+ * transaction: each feed says how its resources are shown. An entry whose resource is gone is
+ * null, and left out of the page.
  */
 export type FeedPresenter = (
   tx: RepositoryTx,
   storeId: number,
   entries: readonly FeedEntry[],
-) => Promise<string[]>;
+) => Promise<(string | null)[]>;
+
+const shown = (documents: readonly (string | null)[]): string[] =>
+  documents.filter((text): text is string => text !== null);
 
 /**
  * A GET of a feed (docs/polling.md), paged and followed exactly as a queue is: `page` and
@@ -28,7 +38,7 @@ export async function pollFeedPage(
   actor: Principal,
   feed: FeedName,
   query: unknown,
-  present: FeedPresenter,
+  presenter: FeedPresenter,
 ): Promise<QueuePage> {
   const { page, date, after, since, from } = readPaging(query);
   return deps.repository.transaction(async (tx) => {
@@ -45,7 +55,7 @@ export async function pollFeedPage(
         after: after ?? null,
       });
       return {
-        documents: await present(tx, storeId, entries),
+        documents: boundedAfterPage(shown(await presenter(tx, storeId, entries)), after),
         cursor: encodeCursor(positionAt(horizon)),
         pending: false,
         store_id: storeId,
@@ -59,13 +69,16 @@ export async function pollFeedPage(
       warehouses: actor.warehouses,
       after: from,
     });
+    // Shown before the page is cut: a feed's documents are made here, and their size decides.
+    const documents = await presenter(tx, storeId, entries);
     const { served, cursor, pending } = changesPage(
       entries.map((entry) => ({ ...entry, order_id: entry.entry_id })),
       from,
       horizon,
+      (_, index) => documents[index]?.length ?? 0,
     );
     return {
-      documents: await present(tx, storeId, served),
+      documents: shown(documents.slice(0, served.length)),
       cursor,
       pending,
       store_id: storeId,

@@ -1,3 +1,4 @@
+import { appendAll } from '../domain/append-all.js';
 import { DomainError, fieldError } from '../domain/errors.js';
 import { fromMoney } from '../domain/money.js';
 import {
@@ -149,7 +150,7 @@ export async function openIntakeSession(
       const key = stockKey(delta.warehouse_code, delta.sku);
       available.set(key, (available.get(key) ?? 0) + delta.on_hand - delta.reserved);
     }
-    stock.push(...deltas);
+    appendAll(stock, deltas);
   }
 
   const context: RoutingContext = {

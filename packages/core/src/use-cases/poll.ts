@@ -8,7 +8,7 @@ import {
   positionAt,
 } from '../domain/change-cursor.js';
 import { type DomainError, fieldError } from '../domain/errors.js';
-import { PAGE_SIZE } from '../domain/paging.js';
+import { fittingCount, PAGE_SIZE } from '../domain/paging.js';
 import type { OrderResource } from '../domain/resources.js';
 import type { QueueName } from '../domain/types.js';
 import type { PollQuery, RepositoryTx } from '../ports/repository.js';
@@ -165,15 +165,25 @@ export function changesPage<E extends { change: number; order_id: number }>(
   entries: readonly E[],
   from: ChangePosition,
   horizon: ChangeHorizon,
+  sizeOf: (entry: E, index: number) => number,
 ): { served: E[]; cursor: string; pending: boolean } {
   // Entries come in change order: those a later read may still precede come last.
-  const served = entries.filter((entry) => entry.change < horizon.horizon);
+  const below = entries.filter((entry) => entry.change < horizon.horizon);
+  // A page of large documents stops early, and continues after its last like a full one.
+  const served = below.slice(0, fittingCount(below.map(sizeOf)));
   const last = served.at(-1);
   const next: ChangePosition =
-    served.length === PAGE_SIZE && last
+    (served.length === PAGE_SIZE || served.length < below.length) && last
       ? { epoch: horizon.epoch, change: last.change, order_id: last.order_id }
       : laterPosition(from, positionAt(horizon));
   return { served, cursor: encodeCursor(next), pending: served.length < entries.length };
+}
+
+/** The documents an `after` page answers: as many as fit (`fittingCount`); a `page` page all. */
+export function boundedAfterPage(documents: string[], after: number | undefined): string[] {
+  if (after === undefined) return documents;
+  const count = fittingCount(documents.map((text) => text.length));
+  return count < documents.length ? documents.slice(0, count) : documents;
 }
 
 /**
@@ -202,15 +212,19 @@ export async function pollQueuePage(
   const answer = (
     storeId: number,
     horizon: ChangeHorizon,
-    documents: string[],
+    all: string[],
     json?: Uint8Array,
-  ): QueuePage => ({
-    documents,
-    ...(json === undefined ? {} : { json }),
-    cursor: encodeCursor(positionAt(horizon)),
-    pending: false,
-    store_id: storeId,
-  });
+  ): QueuePage => {
+    // An `after` page of large documents stops early: the next continues after its last id.
+    const documents = boundedAfterPage(all, after);
+    return {
+      documents,
+      ...(json === undefined || documents.length < all.length ? {} : { json }),
+      cursor: encodeCursor(positionAt(horizon)),
+      pending: false,
+      store_id: storeId,
+    };
+  };
   const answerKept = (storeId: number, horizon: ChangeHorizon, kept: KeptPage) =>
     answer(storeId, horizon, [...kept.texts], kept.json);
   const cache = deps.documentCache;
@@ -249,7 +263,12 @@ export async function pollQueuePage(
       warehouses: actor.warehouses,
       after: from,
     });
-    const { served, cursor, pending } = changesPage(entries, from, horizon);
+    const { served, cursor, pending } = changesPage(
+      entries,
+      from,
+      horizon,
+      (entry) => entry.document.length,
+    );
     return {
       documents: served.map((entry) => entry.document),
       cursor,

@@ -178,6 +178,10 @@ async function open(deps: EngineDeps, actor: Actor, input: ParsedReturn): Promis
       if (order && order.sales_order_number === input.sales_order_number) orders.push(order);
     }
     const others = await tx.listSalesOrderReturns(store.id, [input.sales_order_number]);
+    // A repeat that raced this one to the locks and committed first: it is this return, not
+    // another taking back the same lines.
+    const raced = others.find((other) => other.rma_number === input.rma_number);
+    if (raced) return repeated(raced, input);
     const at = now(deps);
     const record = openReturn(input, {
       store_id: store.id,
@@ -331,15 +335,15 @@ async function presentReturnsPage(
   tx: RepositoryTx,
   storeId: number,
   entries: readonly FeedEntry[],
-): Promise<string[]> {
+): Promise<(string | null)[]> {
   const byId = new Map(
     (await tx.returnsById(entries.map((entry) => entry.entry_id)))
       .filter((record) => record.store_id === storeId)
       .map((record) => [record.id, record]),
   );
-  return entries.flatMap((entry) => {
+  return entries.map((entry) => {
     const record = byId.get(entry.entry_id);
-    return record ? [JSON.stringify(presentReturn(record))] : [];
+    return record ? JSON.stringify(presentReturn(record)) : null;
   });
 }
 

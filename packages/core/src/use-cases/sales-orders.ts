@@ -218,8 +218,20 @@ export async function createSalesOrders(
   body: unknown,
 ): Promise<SalesOrderIntake[]> {
   authorizeStoreWide(deps, actor, 'create_sales_order');
-  const { sales_orders } = parseWith(BatchEnvelope, body);
-  return takeInForChannel(deps, actor, sales_orders, (index) => `sales_orders[${index}]`);
+  return takeInForChannel(deps, actor, batchEntries(body), (index) => `sales_orders[${index}]`);
+}
+
+/**
+ * The entries of a batch, the envelope checked without them: each entry is checked on its own,
+ * so that one holding a lone surrogate is refused alone, like any other bad entry.
+ */
+function batchEntries(body: unknown): unknown[] {
+  const envelope =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : null;
+  const entries = envelope?.sales_orders;
+  if (!Array.isArray(entries)) return parseWith(BatchEnvelope, body).sales_orders;
+  parseWith(BatchEnvelope, { ...envelope, sales_orders: entries.map(() => null) });
+  return entries;
 }
 
 /** GET /V1/salesOrders/{sales_order_number}: the Sales order view. */
@@ -250,17 +262,17 @@ async function presentFeedPage(
   tx: RepositoryTx,
   storeId: number,
   entries: readonly FeedEntry[],
-): Promise<string[]> {
+): Promise<(string | null)[]> {
   // Another store's record under an entry's id (an entry of a merged dump) is not this one's.
   const records = (await tx.salesOrdersById(entries.map((entry) => entry.entry_id))).filter(
     (record) => record.store_id === storeId,
   );
   const byId = new Map(records.map((record) => [record.id, record]));
   const views = await viewsOf(tx, storeId, records);
-  return entries.flatMap((entry) => {
+  return entries.map((entry) => {
     const record = byId.get(entry.entry_id);
     const view = record && views.get(record.sales_order_number);
-    return view ? [JSON.stringify(view)] : [];
+    return view ? JSON.stringify(view) : null;
   });
 }
 

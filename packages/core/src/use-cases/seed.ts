@@ -1,3 +1,4 @@
+import { unknownResourceMessage, unknownResources } from '../domain/acl.js';
 import { type ErrorDetail, fieldErrors } from '../domain/errors.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { type Seed, SeedFile } from '../schemas/operator.js';
@@ -63,6 +64,7 @@ function assertConsistent(
   index: number,
   known: ReadonlySet<string>,
   active: ReadonlySet<string>,
+  aclPrefix: string,
 ): void {
   const base = `stores[${index}]`;
   const problems: ErrorDetail[] = [
@@ -91,6 +93,12 @@ function assertConsistent(
   for (const [i, token] of store.tokens.entries()) {
     for (const [j, code] of (token.warehouses ?? []).entries()) {
       check(code, `${base}.tokens[${i}].warehouses[${j}]`);
+    }
+    for (const { index: j, resource } of unknownResources(token.acl, aclPrefix)) {
+      problems.push({
+        message: unknownResourceMessage(aclPrefix),
+        parameters: [{ fieldName: `${base}.tokens[${i}].acl[${j}]`, fieldValue: resource }],
+      });
     }
   }
   for (const [i, order] of store.orders.entries()) {
@@ -139,7 +147,7 @@ async function seedStore(
       .filter((warehouse) => warehouse.active)
       .map((warehouse) => warehouse.code),
   );
-  assertConsistent(seed, index, present, active);
+  assertConsistent(seed, index, present, active, deps.aclPrefix);
   if (options.resetStock) {
     await tx.setOnHand(store.id, seed.stock);
     report.stock.reset += seed.stock.length;

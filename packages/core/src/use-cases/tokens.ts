@@ -5,6 +5,8 @@ import {
   resolveAcl,
   resourceOf,
   STORE_WIDE_ACTIONS,
+  unknownResourceMessage,
+  unknownResources,
 } from '../domain/acl.js';
 import { DomainError, fieldError } from '../domain/errors.js';
 import type { Timestamp } from '../domain/timestamp.js';
@@ -75,6 +77,15 @@ export async function issueToken(
           code,
         );
     });
+  }
+  const [unknown] = unknownResources(input.acl, deps.aclPrefix);
+  if (unknown) {
+    throw fieldError(
+      'invalid_request',
+      unknownResourceMessage(deps.aclPrefix),
+      `acl[${unknown.index}]`,
+      unknown.resource,
+    );
   }
   const resources = resolveAcl(input.acl as RolePreset | string[], deps.aclPrefix);
   if (input.warehouses) assertScopeUsable(resources, deps.aclPrefix, input.acl);

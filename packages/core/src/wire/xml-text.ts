@@ -50,13 +50,14 @@ const PREDEFINED: Readonly<Record<string, string>> = {
 
 /**
  * Replaces the predefined entities and character references; anything else stays as written
- * (no entity is ever declared or expanded, and a reference to no character is left alone).
+ * (no entity is ever declared or expanded, and a reference past U+10FFFF is left alone).
  */
 export function decodeXmlReferences(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g, (whole, name: string) => {
     if (!name.startsWith('#')) return PREDEFINED[name] ?? whole;
     const codePoint = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-    return codePoint > 0 && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : whole;
+    // `&#0;` is a NUL, as `\u0000` is in JSON: decoded, it is refused like one, never stored as text.
+    return codePoint >= 0 && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : whole;
   });
 }

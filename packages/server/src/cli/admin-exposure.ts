@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { Engine } from '@fulfil/core';
+import { appendAll } from '@fulfil/core';
 import { UsageError } from './args.js';
 import type { CommandContext } from './command.js';
 import { cliLine, sameDatabaseArgs } from './invocation.js';
@@ -46,7 +47,7 @@ export async function adminBanner(
   const operators = await engine.admin.listOperators();
   const admins = operators.filter((o) => o.role === 'admin' && o.revoked_at === null);
   const lines = [`The admin API is at ${url}/admin/api (console: ${url}/admin/).`];
-  if (admins.length === 0) lines.push(...firstAdminLines(context, operators));
+  if (admins.length === 0) appendAll(lines, firstAdminLines(context, operators));
   return `${lines.join('\n')}\n`;
 }
 

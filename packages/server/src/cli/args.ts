@@ -140,7 +140,7 @@ export function optionLine(name: string, spec: OptionSpec): [string, string] {
 
 /** Two aligned columns, indented by two spaces. */
 export function columns(rows: readonly (readonly [string, string])[]): string {
-  const width = Math.max(...rows.map(([left]) => left.length));
+  const width = rows.reduce((widest, [left]) => Math.max(widest, left.length), 0);
   return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd()).join('\n');
 }
 

@@ -40,6 +40,9 @@ const JITTER_STEP_MS = 10;
  */
 const MOST_LOOKS_AT_ONCE = 16;
 
+/** Looks kept for their key between changes, at most: a quiet store's followers, not a leak. */
+const MOST_KEPT_LOOKS = 1_000;
+
 /** What one look at the queue found. */
 export interface Look<T> {
   result: T;
@@ -130,6 +133,15 @@ interface Waiter<T> {
   /** The client's connection, while the waiter listens for its close. */
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /** Waiters of one key look alike: one look serves all of them (`hold`'s `share`). */
+  readonly share: string | undefined;
+}
+
+/** A look under way that waiters of its key join instead of looking themselves. */
+interface SharedLook {
+  /** The number of changes heard when it started: only waiters woken before may join it. */
+  readonly startedAt: number;
+  readonly joined: Waiter<unknown>[];
 }
 
 /**
@@ -150,6 +162,11 @@ export class LongPolls {
   /** Waiters in line for a look, first in first out. */
   readonly #queue = new Set<Waiter<unknown>>();
   #looksUnderWay = 0;
+  /** Changes heard so far: a shared look serves the waiters of changes up to its start. */
+  #changes = 0;
+  readonly #shared = new Map<string, SharedLook>();
+  /** The last look of each key since the last change: still what a look would read. */
+  readonly #kept = new Map<string, Look<unknown>>();
   #unsubscribe: (() => void) | undefined;
   #unsubscribeTokens: (() => void) | undefined;
   #closed = false;
@@ -173,13 +190,16 @@ export class LongPolls {
    * Looks until a look is ready or the wait ends, and answers the last look once its token has
    * passed a check; a token refused meanwhile (revoked, expired) is the answer instead. Over a
    * cap: 429 before the first look. When `signal` aborts (the client closed its connection), the
-   * wait ends at once with {@link clientClosed} and its slot is free.
+   * wait ends at once with {@link clientClosed} and its slot is free. Waiters given the same
+   * `share` (their looks would read the same thing: one store, scope, route and query) share a
+   * look: after a commit, a thousand followers of one feed cost one read, not a thousand.
    */
   hold<T>(
     token: HeldToken,
     seconds: number,
     look: () => Promise<Look<T>>,
     signal?: AbortSignal,
+    share?: string,
   ): Promise<T> {
     const holdMs = this.holdMs(seconds);
     if (holdMs <= 0) return look().then((found) => found.result);
@@ -207,6 +227,7 @@ export class LongPolls {
         pendingRetry: undefined,
         signal,
         onAbort: undefined,
+        share,
       };
       this.#waiters.add(waiter);
       // Before the first look: a commit during it makes the waiter look again.
@@ -251,6 +272,8 @@ export class LongPolls {
   // Arrow functions: handed to timers and to the change source without a closure per waiter.
 
   readonly #onChange = (store: number | null): void => {
+    this.#changes += 1;
+    this.#kept.clear();
     for (const waiter of this.#waiters) {
       if (store === null || waiter.storeId === null || store === waiter.storeId) {
         this.#wake(waiter);
@@ -302,6 +325,22 @@ export class LongPolls {
   #look(waiter: Waiter<unknown>): void {
     clearTimeout(waiter.pendingRetry);
     waiter.pendingRetry = undefined;
+    const kept = waiter.share === undefined ? undefined : this.#kept.get(waiter.share);
+    if (kept) {
+      // No change heard since that look started: a look now would read the same.
+      waiter.looking = true;
+      waiter.changed = false;
+      queueMicrotask(() => this.#looked(waiter, kept, false));
+      return;
+    }
+    const shared = waiter.share === undefined ? undefined : this.#shared.get(waiter.share);
+    // Started after every change heard: it reads all this waiter was woken for.
+    if (shared && shared.startedAt === this.#changes) {
+      waiter.looking = true;
+      waiter.changed = false;
+      shared.joined.push(waiter);
+      return;
+    }
     if (this.#looksUnderWay >= MOST_LOOKS_AT_ONCE) {
       waiter.queued = true;
       this.#queue.add(waiter);
@@ -310,9 +349,30 @@ export class LongPolls {
     this.#looksUnderWay += 1;
     waiter.looking = true;
     waiter.changed = false;
+    const mine: SharedLook = { startedAt: this.#changes, joined: [] };
+    if (waiter.share !== undefined) this.#shared.set(waiter.share, mine);
+    const joined = () => {
+      if (waiter.share !== undefined && this.#shared.get(waiter.share) === mine) {
+        this.#shared.delete(waiter.share);
+      }
+      return mine.joined;
+    };
     waiter.look().then(
-      (found) => this.#looked(waiter, found),
-      (error: unknown) => this.#failed(waiter, error),
+      (found) => {
+        const others = joined();
+        // A pending look is looked at again unasked: kept, it would answer its own retry.
+        if (waiter.share !== undefined && mine.startedAt === this.#changes && !found.pending) {
+          if (this.#kept.size >= MOST_KEPT_LOOKS) this.#kept.clear();
+          this.#kept.set(waiter.share, found);
+        }
+        this.#looked(waiter, found);
+        for (const other of others) this.#looked(other, found, false);
+      },
+      (error: unknown) => {
+        const others = joined();
+        this.#failed(waiter, error);
+        for (const other of others) this.#failed(other, error, false);
+      },
     );
   }
 
@@ -327,8 +387,10 @@ export class LongPolls {
     this.#look(next.value);
   }
 
-  #looked(waiter: Waiter<unknown>, found: Look<unknown>): void {
-    this.#lookEnded(waiter);
+  /** `ownLook`: the look was the waiter's own, holding a slot; false when it joined another's. */
+  #looked(waiter: Waiter<unknown>, found: Look<unknown>, ownLook = true): void {
+    if (ownLook) this.#lookEnded(waiter);
+    else waiter.looking = false;
     if (waiter.refusal) {
       this.#fail(waiter, waiter.refusal.error);
       return;
@@ -344,8 +406,9 @@ export class LongPolls {
     }
   }
 
-  #failed(waiter: Waiter<unknown>, error: unknown): void {
-    this.#lookEnded(waiter);
+  #failed(waiter: Waiter<unknown>, error: unknown, ownLook = true): void {
+    if (ownLook) this.#lookEnded(waiter);
+    else waiter.looking = false;
     this.#fail(waiter, waiter.refusal?.error ?? error);
   }
 

@@ -24,3 +24,19 @@ export function queueLook(
     };
   };
 }
+
+/**
+ * What makes two held requests' looks the same read: the route, the store, the warehouses the
+ * token is scoped to and the query (but `wait`, which changes how long, not what). Their
+ * resources were checked before they were held and change nothing of what is read.
+ */
+export function lookShare(operation: Operation, input: OperationInput): string {
+  const { principal, query } = input;
+  const { wait: _wait, ...read } = query;
+  return JSON.stringify([
+    operation.operationId,
+    principal.store_code,
+    principal.warehouses ?? null,
+    read,
+  ]);
+}

@@ -1,7 +1,7 @@
 /**
  * A small router: `add(method, pattern, handler)` and `match(method, path)`. Patterns are
  * `/`-separated literal segments and `:name` parameters (one whole segment each). A path that no
- * pattern matches is `not_found`; one that some pattern matches under other methods only is
+ * pattern matches is `not_found` (so is one whose parameter decodes to a NUL); one that some pattern matches under other methods only is
  * `method_not_allowed`, with the methods to put in `Allow`.
  */
 
@@ -55,11 +55,15 @@ function bind(
       continue;
     }
     if (part === '') return null;
+    let value: string;
     try {
-      params[segment.param] = decodeURIComponent(part);
+      value = decodeURIComponent(part);
     } catch {
       return null; // malformed percent-encoding names no resource
     }
+    // No name holds a NUL (bodies refuse it), and Postgres cannot even compare text with one.
+    if (value.includes('\u0000')) return null;
+    params[segment.param] = value;
   }
   return params;
 }

@@ -7,7 +7,7 @@ import type { LongPolls } from './long-poll.js';
 import { negotiate } from './media.js';
 import { buildOpenApiDocument, type OpenApiDocument, storeServers } from './openapi/document.js';
 import { requestBaseUrl } from './public-url.js';
-import { queueLook } from './queue-look.js';
+import { lookShare, queueLook } from './queue-look.js';
 import { notAcceptable, tooLarge } from './refusals.js';
 import { decodeBody } from './request-body.js';
 import { header, queryValue } from './request-parts.js';
@@ -82,12 +82,14 @@ export function createStoreRoutes(
     const seconds = operation.longPoll ? waitSeconds(query.wait) : 0;
     if (seconds > 0 && longPolls.holdMs(seconds) > 0) {
       // Not awaited here: while the request is held, this function's frame is let go.
+      const input = { principal, body, query, params };
       return longPolls
         .hold(
           heldToken(engine, storeCode, secret as string, principal),
           seconds,
-          queueLook(engine, operation, { principal, body, query, params }),
+          queueLook(engine, operation, input),
           request.signal,
+          lookShare(operation, input),
         )
         .then((result) => respond(200, result, media, headersOf(result)));
     }

@@ -2,6 +2,8 @@ import type { Engine } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_ROUTES } from '../../src/http/admin-handler.js';
+import { OPERATIONS, routePattern, STORE_PREFIX } from '../../src/http/routes.js';
 import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
 import { databaseKinds, type TestDatabase } from '../databases/open.js';
 import { type FuzzRequest, type FuzzWorld, malformedRequests } from './generator.js';
@@ -122,6 +124,40 @@ function errorBodyProblem(contentType: string, text: string): string | null {
   return null;
 }
 
+/** A value that exists for each path parameter of the routes, so only the NUL is wrong. */
+const PARAMETER_VALUES: Record<string, string> = {
+  store_code: 'default',
+  store: 'default',
+  sales_order_number: '8001',
+  number: '8001-1',
+  warehouse: 'WH-A',
+  code: 'WH-A',
+  sku: 'SKU-1',
+  name: 'all',
+  label: '1',
+  rma: 'RMA-1',
+  asset: 'icon.svg',
+};
+
+/** Every route pattern with parameters, public and admin, with its method. */
+function parameterRoutes(): { method: string; pattern: string }[] {
+  const routes = [
+    ...OPERATIONS.map((operation) => ({
+      method: operation.method,
+      pattern: `${STORE_PREFIX}${routePattern(operation.path)}`,
+    })),
+    ...ADMIN_ROUTES.map(({ method, pattern }) => ({ method, pattern })),
+  ];
+  return routes.filter(({ pattern }) => pattern.includes(':'));
+}
+
+/** The route's path with `nul` (a parameter name) as `%00`, the others as values that exist. */
+function pathWithNul(pattern: string, nul: string): string {
+  return pattern.replace(/:(\w+)/g, (_whole, name: string) =>
+    name === nul ? '%00' : (PARAMETER_VALUES[name] ?? 'x'),
+  );
+}
+
 async function send(url: string, request: FuzzRequest) {
   const response = await fetch(`${url}${request.path}`, {
     method: request.method,
@@ -193,5 +229,32 @@ for (const kind of databaseKinds()) {
       expect(failures, `replay with FULFIL_FUZZ_SEED=${SEED}`).toEqual([]);
       expect(await database.snapshot()).toEqual(before);
     }, 120_000);
+
+    it('a NUL in any path parameter of any route is 404, never 5xx, and changes nothing', async () => {
+      const operator = await engine.admin.createOperator({ name: 'fuzz-admin', role: 'admin' });
+      const admin = await startHttpServer({ engine, log: () => {}, admin: {} });
+      try {
+        const before = await database.snapshot();
+        const answers: string[] = [];
+        for (const { method, pattern } of parameterRoutes()) {
+          for (const [, nul] of pattern.matchAll(/:(\w+)/g)) {
+            const path = pathWithNul(pattern, nul as string);
+            const secret = pattern.startsWith('/admin') ? operator.secret : TOKENS.all;
+            const response = await fetch(`${admin.url}${path}`, {
+              method,
+              headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+              ...(method === 'GET' ? {} : { body: '{"reason":"fuzz"}' }),
+            });
+            const text = await response.text();
+            if (response.status !== 404)
+              answers.push(`${method} ${path}: ${response.status} ${text.slice(0, 120)}`);
+          }
+        }
+        expect(answers).toEqual([]);
+        expect(await database.snapshot()).toEqual(before);
+      } finally {
+        await admin.close();
+      }
+    });
   });
 }

@@ -21,6 +21,8 @@ let a: { number: string; items: { id: number; sku: string; qty: number }[] };
 let b: { number: string; items: { id: number; sku: string; qty: number }[] };
 /** Order 100001002-1 (WH-A: SKU-1 x1), shipped: its line is taken by a canceled return only. */
 let c: { number: string; items: { id: number; sku: string; qty: number }[] };
+/** The line of order 000123-1, which never ships. */
+let unshipped: number;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -32,6 +34,7 @@ beforeAll(async () => {
     number: order.fulfillment_order_number,
     items: order.items,
   }));
+  unshipped = (await server.engine.getOrder('default', '000123-1')).items[0]?.id as number;
   c = await advance(server, '100001002-1', 'pending_invoice').then((order) => ({
     number: order.fulfillment_order_number,
     items: order.items,
@@ -206,6 +209,23 @@ describe('returns over HTTP', () => {
       }),
       code: 1002,
       field: 'return.items[0].item_id',
+    },
+    {
+      name: 'a return of a line of the order that never shipped',
+      path: '/V1/returns',
+      token: TOKENS.all,
+      body: () => ({
+        return: {
+          rma_number: 'RMA-X',
+          sales_order_number: '000123',
+          items: [
+            { fulfillment_order_number: '000123-1', item_id: unshipped, qty: 1, reason: 'other' },
+          ],
+        },
+      }),
+      code: 1002,
+      field: 'return.items[0].item_id',
+      says: 'has not shipped',
     },
     {
       name: 'a return naming a fulfillment order of another sales order',

@@ -214,8 +214,11 @@ describe('returns in the engine', () => {
         1,
       ),
     );
-    expect(error.code).toBe('qty_mismatch');
-    expect(error.message).toContain('0 shipped');
+    expect(error.code).toBe('unknown_item');
+    expect(error.parameters).toEqual([
+      { fieldName: 'return.items[0].item_id', fieldValue: String(order?.items[0]?.id) },
+    ]);
+    expect(error.message).toContain('has not shipped');
     expect(await h.snapshot()).toEqual(before);
   });
 

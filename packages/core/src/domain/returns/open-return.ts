@@ -74,6 +74,14 @@ export function openReturn(input: ParsedReturn, context: OpenReturnContext): Ret
       return;
     }
     const shipped = shippedQty(order, item.id);
+    // A line that never shipped is no line a return can name (docs/channel-guide.md: 1002).
+    if (shipped === 0) {
+      problems.push({
+        message: `%fieldName: item %fieldValue of ${order.fulfillment_order_number} has not shipped.`,
+        parameters: [{ fieldName: `${path}.item_id`, fieldValue: String(entry.item_id) }],
+      });
+      return;
+    }
     const returned = returnedQty(context.returns, item.id);
     const returnable = Math.max(0, shipped - returned);
     if (entry.qty > returnable) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { appendAll } from '../../domain/append-all.js';
 import { type ChangePosition, positionAt } from '../../domain/change-cursor.js';
 import type { QueueName, Store } from '../../domain/types.js';
 import { order } from '../fixtures.js';
@@ -25,7 +26,10 @@ export function changeFeedContract(h: ContractHarness): void {
             after,
           });
           const served = entries.filter((entry) => entry.change < horizon.horizon);
-          ids.push(...served.map((entry) => entry.order_id));
+          appendAll(
+            ids,
+            served.map((entry) => entry.order_id),
+          );
           const last = served.at(-1);
           if (served.length < pageSize || !last) return { ids, next: positionAt(horizon) };
           after = { ...after, change: last.change, order_id: last.order_id };

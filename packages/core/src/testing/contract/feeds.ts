@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { appendAll } from '../../domain/append-all.js';
 import { type ChangePosition, positionAt } from '../../domain/change-cursor.js';
 import type { FeedName } from '../../domain/feeds.js';
 import type { Store } from '../../domain/types.js';
@@ -51,7 +52,10 @@ export function feedsContract(h: ContractHarness): void {
             after,
           });
           const served = entries.filter((found) => found.change < horizon.horizon);
-          ids.push(...served.map((found) => found.entry_id));
+          appendAll(
+            ids,
+            served.map((found) => found.entry_id),
+          );
           const last = served.at(-1);
           if (served.length < 2 || !last) return { ids, next: positionAt(horizon) };
           after = { ...after, change: last.change, order_id: last.entry_id };
