@@ -1,5 +1,5 @@
 import { ENDED_HOLDS_UPGRADE, endedHoldsUpgrade } from '@fulfil/core';
-import type { ListedOrderUpgrade } from './listed-order-upgrades.js';
+import type { ListedOrderUpgrade } from './listed-order-upgrade.js';
 
 /**
  * Releases the holds of the canceled orders migration 0022 listed (core's `endedHoldsUpgrade`):

@@ -1,36 +1,15 @@
-import { type FulfillmentOrder, formatTimestamp } from '@fulfil/core';
+import { formatTimestamp } from '@fulfil/core';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
 import { ENDED_HOLDS_ORDER_UPGRADE } from './ended-holds-upgrade.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
+import type { ListedOrderUpgrade } from './listed-order-upgrade.js';
 import { LIVE_TOTALS_UPGRADE } from './live-totals-upgrade.js';
 import { withRetries } from './transaction-retry.js';
 
 /** Orders per transaction while upgrading them. */
 const ORDERS_PER_STEP = 200;
-
-/** A table a migration filled with the ids of the orders live code must bring to a new rule. */
-export type UpgradeList = 'fulfil_live_totals_due' | 'fulfil_ended_holds_due';
-
-/** What one upgrade does to one listed order: its timeline entries, and the order they leave. */
-export interface ListedOrderUpgrade {
-  list: UpgradeList;
-  /** The timeline's `action` and `reason` of each entry; `actor` is `system`. */
-  action: string;
-  reason: string;
-  /**
-   * Lists the orders of a store that may not follow the rule, as the migration listed every
-   * order: for a store imported from a dump an older release wrote. Listing one that follows it
-   * already costs a read: `upgrade` then leaves it alone.
-   */
-  listStore(db: Kysely<Database>, storeId: number): Promise<void>;
-  /** The order brought to the rule and each entry's details; null when it follows it already. */
-  upgrade(
-    order: FulfillmentOrder,
-    now: string,
-  ): { order: FulfillmentOrder; details: Record<string, unknown>[] } | null;
-}
 
 /**
  * Brings the orders a migration listed to a rule of this release, as an action writes an order:

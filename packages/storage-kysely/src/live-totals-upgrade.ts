@@ -1,5 +1,5 @@
 import { liveTotalsUpgrade } from '@fulfil/core';
-import type { ListedOrderUpgrade } from './listed-order-upgrades.js';
+import type { ListedOrderUpgrade } from './listed-order-upgrade.js';
 
 /**
  * Brings the orders migration 0010 listed to the live-lines rule (core's `liveTotalsUpgrade`):
