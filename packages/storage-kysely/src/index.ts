@@ -65,8 +65,8 @@ export type { SchemaFlags } from './schema-flags.js';
 export { SharedReads } from './shared-reads.js';
 export {
   type StatementMessage,
+  StatementShapes,
   type StatementTarget,
-  statementMessage,
   statementProbe,
   summarizeStatement,
   traceStatements,

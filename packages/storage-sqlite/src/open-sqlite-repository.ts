@@ -4,8 +4,8 @@ import {
   KyselyRepository,
   migrateToLatest,
   type SchemaFlags,
+  StatementShapes,
   type StatementTarget,
-  statementMessage,
   statementProbe,
   traceStatements,
   withRetries,
@@ -158,12 +158,9 @@ function dataVersionOf(
   const dataVersion = sqlite.prepare(DATA_VERSION_SQL).pluck();
   const read = () => dataVersion.get();
   // Read beside kysely, so traced here: a statement every authentication may run.
+  const shape = traced && new StatementShapes(traced).of(DATA_VERSION_SQL);
   return () =>
-    sqlite.inTransaction
-      ? undefined
-      : traced
-        ? statementProbe.traceSync(() => statementMessage(traced, DATA_VERSION_SQL), read)
-        : read();
+    sqlite.inTransaction ? undefined : shape ? statementProbe.traceShapedSync(shape, read) : read();
 }
 
 const DATA_VERSION_SQL = 'pragma data_version';

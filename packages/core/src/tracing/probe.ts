@@ -14,6 +14,27 @@ export type SpanAttributes = Record<
   string | number | boolean | readonly string[] | undefined
 >;
 
+/** Attributes as a span takes them: none undefined. */
+export type SpanAttributeValues = Readonly<
+  Record<string, string | number | boolean | readonly string[]>
+>;
+
+/**
+ * A span that is the same for every call of its kind (a statement's): its name and attributes
+ * are built once and handed to every span of it, and the channel's message is made only for a
+ * subscriber, afresh each time (Node adds `result` or `error` to it).
+ */
+export interface SpanShape<Message> {
+  readonly name: string;
+  readonly attributes: SpanAttributeValues;
+  message(): Message;
+  /**
+   * Nothing the work does is traced (a SQLite statement: one synchronous call into the library),
+   * so its span need not become the active one while it runs.
+   */
+  readonly leaf: boolean;
+}
+
 export interface ProbeOptions<Message extends object> {
   /** The TracingChannel (`fulfil:sql` publishes on `tracing:fulfil:sql:start`, …). */
   channel: string;
@@ -59,11 +80,12 @@ export function errorTypeOf(error: unknown): string {
   return typeof error;
 }
 
-function defined(attributes: SpanAttributes): Record<string, string | number | boolean | string[]> {
-  const kept: Record<string, string | number | boolean | string[]> = {};
+/** `attributes` without those left undefined, which a span does not take. */
+export function defined(attributes: SpanAttributes): SpanAttributeValues {
+  const kept: Record<string, string | number | boolean | readonly string[]> = {};
   for (const key in attributes) {
     const value = attributes[key];
-    if (value !== undefined) kept[key] = value as string | number | boolean | string[];
+    if (value !== undefined) kept[key] = value;
   }
   return kept;
 }
@@ -79,10 +101,35 @@ function markFailed(
 }
 
 function settleResult(span: Span, attributes: SpanAttributes): void {
-  span.setAttributes(defined(attributes));
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== undefined) span.setAttribute(key, value as string);
+  }
   if (attributes['error.type'] !== undefined) {
     span.setStatus({ code: openTelemetry?.SpanStatusCode.ERROR ?? 2 });
   }
+}
+
+/** Ends `span` once `running` settles, with what `settle` tells of its result or error. */
+function endWhenSettled<Result>(
+  span: Span,
+  running: Promise<Result>,
+  settle: Settle<Result> | undefined,
+): Promise<Result> {
+  return running.then(
+    (result) => {
+      if (settle?.result) settleResult(span, settle.result(result));
+      span.end();
+      return result;
+    },
+    (error: unknown) => failSpan(span, error, settle),
+  );
+}
+
+function failSpan(span: Span, error: unknown, settle: Settle<never> | undefined): never {
+  markFailed(span, error, settle);
+  span.end();
+  throw error;
 }
 
 function listened(channel: TracingChannel<unknown, object>): boolean {
@@ -143,8 +190,34 @@ export class Probe<Message extends object> {
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
     const message = describe();
+    if (!heard) return this.#spanned(tracer as Tracer, message, work, settle);
     const run = tracer ? () => this.#spanned(tracer, message, work, settle) : work;
-    return heard ? this.channel.tracePromise(run, message) : run();
+    return this.channel.tracePromise(run, message);
+  }
+
+  /** `trace` of a span whose name and attributes `shape` holds, built once for many calls. */
+  traceShaped<Result>(
+    shape: SpanShape<Message>,
+    work: () => Promise<Result>,
+    settle?: Settle<Result>,
+  ): Promise<Result> {
+    const tracer = this.#tracer.active();
+    const heard = listened(this.channel);
+    if (!tracer && !heard) return work();
+    if (!heard) return this.#spannedShape(tracer as Tracer, shape, work, settle);
+    const run = tracer ? () => this.#spannedShape(tracer, shape, work, settle) : work;
+    return this.channel.tracePromise(run, shape.message());
+  }
+
+  /** `traceShaped` for synchronous work. */
+  traceShapedSync<Result>(shape: SpanShape<Message>, work: () => Result): Result {
+    const tracer = this.#tracer.active();
+    const heard = listened(this.channel);
+    if (!tracer && !heard) return work();
+    const run = tracer
+      ? () => this.#endedSync(tracer.startSpan(shape.name, this.#optionsOf(shape)), work)
+      : work;
+    return heard ? this.channel.traceSync(run, shape.message()) : run();
   }
 
   /** `trace` for synchronous work (a routing decision). */
@@ -168,7 +241,8 @@ export class Probe<Message extends object> {
     span.setAttributes(defined(attributes));
   }
 
-  #start(tracer: Tracer, message: Message) {
+  /** The span of `message`, started as a child of the caller's span (or of the headers'). */
+  #start(tracer: Tracer, message: Message, name: string, attributes: SpanAttributeValues) {
     const api = openTelemetry as NonNullable<typeof openTelemetry>;
     const headers = this.#options.headersOf?.(message);
     const parent = headers
@@ -178,12 +252,10 @@ export class Probe<Message extends object> {
       context: context as SpanContext,
     }));
     const span = tracer.startSpan(
-      this.#options.spanName(message),
-      {
-        kind: this.#kind,
-        attributes: defined(this.#options.attributes(message)),
-        ...(links && links.length > 0 ? { links } : {}),
-      },
+      name,
+      links && links.length > 0
+        ? { kind: this.#kind, attributes, links }
+        : { kind: this.#kind, attributes },
       parent,
     );
     if (this.#options.kind === 'server') this.#started.add(span);
@@ -196,23 +268,45 @@ export class Probe<Message extends object> {
     work: () => Promise<Result>,
     settle: Settle<Result> | undefined,
   ): Promise<Result> {
-    const { span, context, api } = this.#start(tracer, message);
-    const failed = (error: unknown) => {
-      markFailed(span, error, settle);
-      span.end();
-      throw error;
-    };
+    const { span, context, api } = this.#start(
+      tracer,
+      message,
+      this.#options.spanName(message),
+      defined(this.#options.attributes(message)),
+    );
     let running: Promise<Result>;
     try {
       running = api.context.with(context, work);
     } catch (error) {
-      return failed(error);
+      return failSpan(span, error, settle);
     }
-    return running.then((result) => {
-      if (settle?.result) settleResult(span, settle.result(result));
-      span.end();
-      return result;
-    }, failed);
+    return endWhenSettled(span, running, settle);
+  }
+
+  /** A shaped span: a child of the active context's span, and the active one only if no leaf. */
+  #spannedShape<Result>(
+    tracer: Tracer,
+    shape: SpanShape<Message>,
+    work: () => Promise<Result>,
+    settle: Settle<Result> | undefined,
+  ): Promise<Result> {
+    const span = tracer.startSpan(shape.name, this.#optionsOf(shape));
+    let running: Promise<Result>;
+    try {
+      if (shape.leaf) {
+        running = work();
+      } else {
+        const api = openTelemetry as NonNullable<typeof openTelemetry>;
+        running = api.context.with(api.trace.setSpan(api.context.active(), span), work);
+      }
+    } catch (error) {
+      return failSpan(span, error, settle);
+    }
+    return endWhenSettled(span, running, settle);
+  }
+
+  #optionsOf(shape: SpanShape<Message>) {
+    return { kind: this.#kind, attributes: shape.attributes as Record<string, string> };
   }
 
   #spannedSync<Result>(
@@ -221,9 +315,19 @@ export class Probe<Message extends object> {
     work: () => Result,
     settle: Settle<Result> | undefined,
   ): Result {
-    const { span, context, api } = this.#start(tracer, message);
+    const { span, context, api } = this.#start(
+      tracer,
+      message,
+      this.#options.spanName(message),
+      defined(this.#options.attributes(message)),
+    );
+    return this.#endedSync(span, () => api.context.with(context, work), settle);
+  }
+
+  /** Runs `work`, then ends `span` with what `settle` tells of its result or error. */
+  #endedSync<Result>(span: Span, work: () => Result, settle?: Settle<Result>): Result {
     try {
-      const result = api.context.with(context, work);
+      const result = work();
       if (settle?.result) settleResult(span, settle.result(result));
       return result;
     } catch (error) {
