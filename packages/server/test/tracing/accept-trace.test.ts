@@ -72,11 +72,15 @@ afterEach(async () => {
   open = undefined;
 });
 
-async function serve(makePlace: () => Promise<Place>) {
+async function serve(makePlace: () => Promise<Place>, bodyLimit?: number) {
   const place = await makePlace();
   const engine = createEngine({ repository: place.repository, clock: new ManualClock(START) });
   await engine.loadSeed(testSeed());
-  const server = await startHttpServer({ engine, log: () => {} });
+  const server = await startHttpServer({
+    engine,
+    log: () => {},
+    ...(bodyLimit === undefined ? {} : { bodyLimit }),
+  });
   open = { place, engine, server };
   return open;
 }
@@ -178,5 +182,39 @@ describe.each(places)('an accept over HTTP on %s', (_name, makePlace) => {
       const commit = sql.find((span) => span.attributes['db.operation.name'] === 'COMMIT');
       expect(commit?.parentSpanContext?.spanId).toBe(group && idOf(group));
     }
+  });
+
+  test('refused before the handler (a body too large), it still has its server span', async () => {
+    const { server } = await serve(makePlace, 256);
+    const caller = {
+      traceId: randomBytes(16).toString('hex'),
+      spanId: randomBytes(8).toString('hex'),
+    };
+    exporter.reset();
+    const reply = await call(server, 'POST', '/V1/fulfillmentOrder/accept', {
+      token: TOKENS.partnerA,
+      headers: { traceparent: `00-${caller.traceId}-${caller.spanId}-01` },
+      json: { order: { order_id: 'x'.repeat(1024), items: [] } },
+    });
+    expect(reply.status).toBe(413);
+
+    // The handler never ran: no use case, no statement; the server span alone, in the caller's trace.
+    const spans = exporter
+      .getFinishedSpans()
+      .filter((span) => span.spanContext().traceId === caller.traceId);
+    expect(spans).toHaveLength(1);
+    const [request] = spans as [(typeof spans)[number]];
+    expect(request.kind).toBe(SpanKind.SERVER);
+    expect(request.spanContext().traceId).toBe(caller.traceId);
+    expect(request.parentSpanContext?.spanId).toBe(caller.spanId);
+    // Refused, but routed: it is named after its route.
+    expect(request.name).toBe('POST /rest/{store_code}/V1/fulfillmentOrder/accept');
+    expect(request.attributes).toEqual({
+      'http.request.method': 'POST',
+      'http.route': '/rest/{store_code}/V1/fulfillmentOrder/accept',
+      'url.path': '/rest/default/V1/fulfillmentOrder/accept',
+      'url.scheme': 'http',
+      'http.response.status_code': 413,
+    });
   });
 });
