@@ -170,6 +170,28 @@ export class StatementShapes {
 
 const SHAPES_KEPT = 2048;
 
+/** Statements quicker than this have no span of their own (see `recordStatementSpansFrom`). */
+let statementSpanMinMs = 0;
+
+/**
+ * From now on, a statement has a span only when it took at least `ms` milliseconds, or failed;
+ * 0 (the default): every statement has one. An SDK's span costs more than most SQLite
+ * statements take, and a trace is read for where the time went: a quick statement is not it.
+ * A span is then made once its statement has settled, so an instrumentation of pg nests nothing
+ * in it. The `fulfil:sql` channel still tells every statement. Process-wide, as the SDK is.
+ */
+export function recordStatementSpansFrom(ms: number): void {
+  if (!(Number.isFinite(ms) && ms >= 0)) {
+    throw new RangeError(`a statement span threshold is a number of ms >= 0, not ${ms}`);
+  }
+  statementSpanMinMs = ms;
+}
+
+/** The threshold `recordStatementSpansFrom` set. */
+export function statementSpanThreshold(): number {
+  return statementSpanMinMs;
+}
+
 /** A connection whose every statement is a span of the `fulfil:sql` probe. */
 class TracedConnection implements DatabaseConnection {
   constructor(
@@ -183,6 +205,7 @@ class TracedConnection implements DatabaseConnection {
       this.shapes.of(query.sql),
       () => this.inner.executeQuery<R>(query),
       rowsOf as Settle<QueryResult<R>>,
+      statementSpanMinMs,
     );
   }
 

@@ -7,6 +7,7 @@ import {
   StatementShapes,
   type StatementTarget,
   statementProbe,
+  statementSpanThreshold,
   traceStatements,
   withRetries,
 } from '@fulfil/storage-kysely';
@@ -160,7 +161,11 @@ function dataVersionOf(
   // Read beside kysely, so traced here: a statement every authentication may run.
   const shape = traced && new StatementShapes(traced).of(DATA_VERSION_SQL);
   return () =>
-    sqlite.inTransaction ? undefined : shape ? statementProbe.traceShapedSync(shape, read) : read();
+    sqlite.inTransaction
+      ? undefined
+      : shape
+        ? statementProbe.traceShapedSync(shape, read, statementSpanThreshold())
+        : read();
 }
 
 const DATA_VERSION_SQL = 'pragma data_version';

@@ -195,28 +195,45 @@ export class Probe<Message extends object> {
     return this.channel.tracePromise(run, message);
   }
 
-  /** `trace` of a span whose name and attributes `shape` holds, built once for many calls. */
+  /**
+   * `trace` of a span whose name and attributes `shape` holds, built once for many calls. With
+   * `minMs` above 0, the span is recorded only when its work took that long or failed: made once
+   * the work has settled, with the times it ran, under the span active when it began (so no span
+   * of what the work did can be its child). The channel hears every call either way.
+   */
   traceShaped<Result>(
     shape: SpanShape<Message>,
     work: () => Promise<Result>,
     settle?: Settle<Result>,
+    minMs = 0,
   ): Promise<Result> {
     const tracer = this.#tracer.active();
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
-    if (!heard) return this.#spannedShape(tracer as Tracer, shape, work, settle);
-    const run = tracer ? () => this.#spannedShape(tracer, shape, work, settle) : work;
+    const slowOnly = minMs > 0;
+    if (!heard) {
+      return slowOnly
+        ? this.#recordedIfSlow(tracer as Tracer, shape, work, settle, minMs)
+        : this.#spannedShape(tracer as Tracer, shape, work, settle);
+    }
+    const run = !tracer
+      ? work
+      : slowOnly
+        ? () => this.#recordedIfSlow(tracer, shape, work, settle, minMs)
+        : () => this.#spannedShape(tracer, shape, work, settle);
     return this.channel.tracePromise(run, shape.message());
   }
 
   /** `traceShaped` for synchronous work. */
-  traceShapedSync<Result>(shape: SpanShape<Message>, work: () => Result): Result {
+  traceShapedSync<Result>(shape: SpanShape<Message>, work: () => Result, minMs = 0): Result {
     const tracer = this.#tracer.active();
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
-    const run = tracer
-      ? () => this.#endedSync(tracer.startSpan(shape.name, this.#optionsOf(shape)), work)
-      : work;
+    const run = !tracer
+      ? work
+      : minMs > 0
+        ? () => this.#recordedIfSlowSync(tracer, shape, work, minMs)
+        : () => this.#endedSync(tracer.startSpan(shape.name, this.#optionsOf(shape)), work);
     return heard ? this.channel.traceSync(run, shape.message()) : run();
   }
 
@@ -303,6 +320,71 @@ export class Probe<Message extends object> {
       return failSpan(span, error, settle);
     }
     return endWhenSettled(span, running, settle);
+  }
+
+  /** The span of `shape`, made after its work only when that took `minMs` or more, or failed. */
+  #recordedIfSlow<Result>(
+    tracer: Tracer,
+    shape: SpanShape<Message>,
+    work: () => Promise<Result>,
+    settle: Settle<Result> | undefined,
+    minMs: number,
+  ): Promise<Result> {
+    const parent = (openTelemetry as NonNullable<typeof openTelemetry>).context.active();
+    const started = performance.now();
+    const record = () =>
+      tracer.startSpan(
+        shape.name,
+        {
+          kind: this.#kind,
+          attributes: shape.attributes as Record<string, string>,
+          startTime: started,
+        },
+        parent,
+      );
+    let running: Promise<Result>;
+    try {
+      running = work();
+    } catch (error) {
+      return failSpan(record(), error, settle);
+    }
+    return running.then(
+      (result) => {
+        const ended = performance.now();
+        if (ended - started >= minMs) {
+          const span = record();
+          if (settle?.result) settleResult(span, settle.result(result));
+          span.end(ended);
+        }
+        return result;
+      },
+      (error: unknown) => failSpan(record(), error, settle),
+    );
+  }
+
+  /** `#recordedIfSlow` for synchronous work. */
+  #recordedIfSlowSync<Result>(
+    tracer: Tracer,
+    shape: SpanShape<Message>,
+    work: () => Result,
+    minMs: number,
+  ): Result {
+    const started = performance.now();
+    const record = () =>
+      tracer.startSpan(shape.name, {
+        kind: this.#kind,
+        attributes: shape.attributes as Record<string, string>,
+        startTime: started,
+      });
+    let result: Result;
+    try {
+      result = work();
+    } catch (error) {
+      return failSpan(record(), error, undefined);
+    }
+    const ended = performance.now();
+    if (ended - started >= minMs) record().end(ended);
+    return result;
   }
 
   #optionsOf(shape: SpanShape<Message>) {

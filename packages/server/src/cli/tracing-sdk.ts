@@ -1,3 +1,4 @@
+import { recordStatementSpansFrom } from '@fulfil/storage-kysely';
 import type { Sampler, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TracingRequest } from './tracing-env.js';
 
@@ -121,11 +122,13 @@ export async function startTracing(
     }),
   );
   trace.setGlobalTracerProvider(provider);
+  recordStatementSpansFrom(request.statementMinMs);
   return {
     warnings,
     running: {
       async shutdown() {
         await provider.shutdown();
+        recordStatementSpansFrom(0);
         trace.disable();
         propagation.disable();
         context.disable();

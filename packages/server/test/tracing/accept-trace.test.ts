@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type Engine, ManualClock, type Repository } from '@fulfil/core';
+import { recordStatementSpansFrom } from '@fulfil/storage-kysely';
 import { openPostgresRepository } from '@fulfil/storage-postgres';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { SpanKind } from '@opentelemetry/api';
@@ -216,5 +217,39 @@ describe.each(places)('an accept over HTTP on %s', (_name, makePlace) => {
       'url.scheme': 'http',
       'http.response.status_code': 413,
     });
+  });
+
+  test('with a threshold no statement reaches, only the spans above the statements are recorded', async () => {
+    const { server } = await serve(makePlace);
+    const [offered] = await call(server, 'GET', '/V1/fulfillmentOrders/pending_accept', {
+      token: TOKENS.partnerA,
+    }).then(
+      (reply) =>
+        reply.body as { fulfillment_order_number: string; items: { id: number; qty: number }[] }[],
+    );
+    exporter.reset();
+    recordStatementSpansFrom(60_000);
+    try {
+      const reply = await call(server, 'POST', '/V1/fulfillmentOrder/accept', {
+        token: TOKENS.partnerA,
+        json: {
+          order: {
+            order_id: offered?.fulfillment_order_number,
+            items: offered?.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+          },
+        },
+      });
+      expect(reply.status).toBe(200);
+    } finally {
+      recordStatementSpansFrom(0);
+    }
+    const spans = exporter.getFinishedSpans();
+    expect(statementSpans(spans)).toEqual([]);
+    expect(spans.map((span) => span.name)).toEqual(
+      expect.arrayContaining([
+        'POST /rest/{store_code}/V1/fulfillmentOrder/accept',
+        'fulfil accept',
+      ]),
+    );
   });
 });
