@@ -29,8 +29,9 @@ export interface SpanShape<Message> {
   readonly attributes: SpanAttributeValues;
   message(): Message;
   /**
-   * Nothing the work does is traced (a SQLite statement: one synchronous call into the library),
-   * so its span need not become the active one while it runs.
+   * The work is one synchronous call, done or thrown by the time it returns its promise, and
+   * nothing in it is traced (a SQLite statement: better-sqlite3 through kysely). Its span need
+   * not become the active one, and how long it took is known as soon as it returns.
    */
   readonly leaf: boolean;
 }
@@ -108,6 +109,21 @@ function settleResult(span: Span, attributes: SpanAttributes): void {
   if (attributes['error.type'] !== undefined) {
     span.setStatus({ code: openTelemetry?.SpanStatusCode.ERROR ?? 2 });
   }
+}
+
+/** Runs `start`, and ends `span` once the work it started settles. */
+function endAfter<Result>(
+  span: Span,
+  start: () => Promise<Result>,
+  settle: Settle<Result> | undefined,
+): Promise<Result> {
+  let running: Promise<Result>;
+  try {
+    running = start();
+  } catch (error) {
+    return failSpan(span, error, settle);
+  }
+  return endWhenSettled(span, running, settle);
 }
 
 /** Ends `span` once `running` settles, with what `settle` tells of its result or error. */
@@ -291,13 +307,7 @@ export class Probe<Message extends object> {
       this.#options.spanName(message),
       defined(this.#options.attributes(message)),
     );
-    let running: Promise<Result>;
-    try {
-      running = api.context.with(context, work);
-    } catch (error) {
-      return failSpan(span, error, settle);
-    }
-    return endWhenSettled(span, running, settle);
+    return endAfter(span, () => api.context.with(context, work), settle);
   }
 
   /** A shaped span: a child of the active context's span, and the active one only if no leaf. */
@@ -308,18 +318,10 @@ export class Probe<Message extends object> {
     settle: Settle<Result> | undefined,
   ): Promise<Result> {
     const span = tracer.startSpan(shape.name, this.#optionsOf(shape));
-    let running: Promise<Result>;
-    try {
-      if (shape.leaf) {
-        running = work();
-      } else {
-        const api = openTelemetry as NonNullable<typeof openTelemetry>;
-        running = api.context.with(api.trace.setSpan(api.context.active(), span), work);
-      }
-    } catch (error) {
-      return failSpan(span, error, settle);
-    }
-    return endWhenSettled(span, running, settle);
+    if (shape.leaf) return endAfter(span, work, settle);
+    const api = openTelemetry as NonNullable<typeof openTelemetry>;
+    const context = api.trace.setSpan(api.context.active(), span);
+    return endAfter(span, () => api.context.with(context, work), settle);
   }
 
   /** The span of `shape`, made after its work only when that took `minMs` or more, or failed. */
@@ -332,22 +334,15 @@ export class Probe<Message extends object> {
   ): Promise<Result> {
     const parent = (openTelemetry as NonNullable<typeof openTelemetry>).context.active();
     const started = performance.now();
-    const record = () =>
-      tracer.startSpan(
-        shape.name,
-        {
-          kind: this.#kind,
-          attributes: shape.attributes as Record<string, string>,
-          startTime: started,
-        },
-        parent,
-      );
+    const record = () => tracer.startSpan(shape.name, this.#optionsOf(shape, started), parent);
     let running: Promise<Result>;
     try {
       running = work();
     } catch (error) {
       return failSpan(record(), error, settle);
     }
+    // A leaf is done on return: a quick one costs two clock reads, not a promise more.
+    if (shape.leaf && performance.now() - started < minMs) return running;
     return running.then(
       (result) => {
         const ended = performance.now();
@@ -370,12 +365,7 @@ export class Probe<Message extends object> {
     minMs: number,
   ): Result {
     const started = performance.now();
-    const record = () =>
-      tracer.startSpan(shape.name, {
-        kind: this.#kind,
-        attributes: shape.attributes as Record<string, string>,
-        startTime: started,
-      });
+    const record = () => tracer.startSpan(shape.name, this.#optionsOf(shape, started));
     let result: Result;
     try {
       result = work();
@@ -387,8 +377,12 @@ export class Probe<Message extends object> {
     return result;
   }
 
-  #optionsOf(shape: SpanShape<Message>) {
-    return { kind: this.#kind, attributes: shape.attributes as Record<string, string> };
+  /** The options of a span of `shape`; `startTime` (a `performance.now()`) for one made after. */
+  #optionsOf(shape: SpanShape<Message>, startTime?: number) {
+    const attributes = shape.attributes as Record<string, string>;
+    return startTime === undefined
+      ? { kind: this.#kind, attributes }
+      : { kind: this.#kind, attributes, startTime };
   }
 
   #spannedSync<Result>(
