@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createEngine, type Engine, ManualClock, type Repository } from '@fulfil/core';
+import { createEngine, type Engine, ManualClock } from '@fulfil/core';
 import { recordStatementSpansFrom } from '@fulfil/storage-kysely';
-import { openPostgresRepository } from '@fulfil/storage-postgres';
-import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { SpanKind } from '@opentelemetry/api';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
 import { call, START, TOKENS, testSeed } from '../http/support.js';
 import { countStatements } from './driver-statements.js';
+import { type Place, places } from './places.js';
 import { descendsFrom, idOf, registerTestSdk, statementSpans } from './sdk.js';
 
 /**
@@ -20,52 +16,6 @@ import { descendsFrom, idOf, registerTestSdk, statementSpans } from './sdk.js';
  */
 
 const { exporter } = registerTestSdk();
-const postgresUrl = process.env.FULFIL_TEST_POSTGRES_URL;
-
-interface Place {
-  repository: Repository;
-  system: 'sqlite' | 'postgresql';
-  namespace: string;
-  drop(): Promise<void>;
-}
-
-async function sqliteFile(): Promise<Place> {
-  const dir = mkdtempSync(join(tmpdir(), 'fulfil-trace-'));
-  // A file: its writes go through group commit.
-  const repository = await openSqliteRepository(join(dir, 'traced.db'));
-  return {
-    repository,
-    system: 'sqlite',
-    namespace: 'traced.db',
-    async drop() {
-      await repository.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function postgresSchema(url: string): Promise<Place> {
-  const schema = `fulfil_t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const repository = await openPostgresRepository({ connectionString: url, schema });
-  const database = new URL(url).pathname.slice(1);
-  return {
-    repository,
-    system: 'postgresql',
-    namespace: `${database}|${schema}`,
-    async drop() {
-      try {
-        await repository.db.schema.dropSchema(schema).ifExists().cascade().execute();
-      } finally {
-        await repository.close();
-      }
-    },
-  };
-}
-
-const places: [string, () => Promise<Place>][] = [['sqlite', sqliteFile]];
-if (postgresUrl) places.push(['postgres', () => postgresSchema(postgresUrl)]);
-else console.log('FULFIL_TEST_POSTGRES_URL is not set: Postgres is skipped here');
-
 let open: { place: Place; engine: Engine; server: RunningHttpServer } | undefined;
 afterEach(async () => {
   await open?.server.close();
