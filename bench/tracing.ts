@@ -1,19 +1,22 @@
 /**
- * What tracing costs an accept over HTTP (docs/monitoring.md, Traces): `fulfil serve` three ways
+ * What tracing costs an accept over HTTP (docs/monitoring.md, Traces): `fulfil serve` four ways
  * on the same database, each accepting fresh orders of its own:
  *
  * - tracing off: `FULFIL_TRACING=off`, no probe at all (the floor);
  * - tracing compiled in, no SDK: the default, every probe asks whether anyone listens;
- * - the SDK with its batch processor, exporting over OTLP/HTTP to a collector on loopback.
+ * - the SDK with its batch processor, exporting over OTLP/HTTP to a collector on loopback;
+ * - the same SDK sampling nothing (`OTEL_TRACES_SAMPLER=always_off`): what keeping the trace
+ *   context costs (the SDK's AsyncLocalStorage) before any span is recorded. No target: it
+ *   tells the SDK row's cost apart.
  *
  * The collector is as cheap as a collector can be, so that what is measured is the server's
  * cost and not the bench's: a node:http server in this process (not the server's) that reads
  * each export to its end and throws it away, decoding nothing. A real collector runs elsewhere.
  *
- * The three take turns, ROUNDS times, each round starting with the next one (each is first,
- * second and third twice): the database grows as orders are accepted, and the machine may be
- * shared, so no side keeps the best place. Each run is half an accept scenario's measured
- * requests, for twice the rounds; each side's figure is its median run. Beside the
+ * The four take turns, one round each starting with the next one (each is in every place once):
+ * the database grows as orders are accepted, and the machine may be shared, so no side keeps the
+ * best place. Each run is half an accept scenario's measured requests, for more rounds; each
+ * side's figure is its median run. Beside the
  * requests per second, the server's own CPU time per request (from /proc) is printed: it tells
  * the cost even when other processes take the CPU from the server. Afterwards the database must
  * hold exactly as many accepted orders as were answered 200, and the collector must have been
@@ -29,7 +32,8 @@ import { describeLoad, type LoadResult } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
-const ROUNDS = 6;
+/** One round per side, so that each is in every place once. */
+const ROUNDS = 4;
 
 /** An OTLP/HTTP collector that reads every export and discards it. */
 async function startSink() {
@@ -108,6 +112,11 @@ export async function benchTracing(
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'fulfil-bench' },
       runs: [],
     },
+    {
+      name: 'SDK sampling nothing (OTEL_TRACES_SAMPLER=always_off)',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_off' },
+      runs: [],
+    },
   ];
   const runSizes = { ...sizes, acceptRequests: Math.ceil(sizes.acceptRequests / 2) };
   const perRun = acceptsNeeded(runSizes);
@@ -157,7 +166,8 @@ export async function benchTracing(
   }
   const { exports, bytes } = sink.received();
   if (exports === 0) throw new Error('tracing: the collector was sent no span');
-  const [off, compiled, sdk] = sides.map(figuresOf) as [
+  const [off, compiled, sdk, unsampled] = sides.map(figuresOf) as [
+    ReturnType<typeof figuresOf>,
     ReturnType<typeof figuresOf>,
     ReturnType<typeof figuresOf>,
     ReturnType<typeof figuresOf>,
@@ -167,7 +177,7 @@ export async function benchTracing(
     `${cpuOf(figures.cpuMs)} (${ratioOf(off.cpuMs, figures.cpuMs)})`;
   console.log(
     `  side by side (median of ${ROUNDS} runs each, in turns): off ${Math.round(off.load.requestsPerSecond)} req/s, ${cpuOf(off.cpuMs)}; ` +
-      `${side('no SDK', compiled)}; ${side('SDK', sdk)}; ` +
+      `${side('no SDK', compiled)}; ${side('SDK', sdk)}; ${side('SDK sampling nothing', unsampled)}; ` +
       `the collector got ${exports} exports, ${Math.round(bytes / 1024)} KiB`,
   );
   addRow({
@@ -183,5 +193,12 @@ export async function benchTracing(
     floor: cellOf(off),
     ratio: ratioOf(sdk.load.requestsPerSecond, off.load.requestsPerSecond),
     target: '≥ 0.9',
+  });
+  addRow({
+    scenario: `accept over HTTP, SDK sampling nothing (the context alone) vs tracing off, ${database.label}`,
+    fulfil: cellOf(unsampled),
+    floor: cellOf(off),
+    ratio: ratioOf(unsampled.load.requestsPerSecond, off.load.requestsPerSecond),
+    target: '—',
   });
 }
