@@ -24,6 +24,11 @@ export interface RunningChild {
   log: string;
   /** Resident memory of the process and every process it started, in MB. */
   rssMb(): number;
+  /**
+   * CPU time the process has used so far (user + system, all its threads), in ms: what its work
+   * cost, however busy other processes keep the machine.
+   */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -76,6 +81,20 @@ function rssKb(pid: number): number {
   }
 }
 
+/** Clock ticks per second of /proc/<pid>/stat: 100 on every Linux Node runs on. */
+const TICKS_PER_SECOND = 100;
+
+function cpuMsOf(pid: number): number {
+  try {
+    // The fields after the command name, which may hold spaces, end with its `)`.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve()
@@ -108,6 +127,7 @@ async function startChild(
         pid,
         log,
         rssMb: () => processTree(pid).reduce((sum, one) => sum + rssKb(one), 0) / 1024,
+        cpuMs: () => cpuMsOf(pid),
         stop,
       };
     }

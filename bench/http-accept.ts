@@ -20,11 +20,15 @@ export const ACCEPT_PATH = `/rest/${STORE}/V1/fulfillmentOrder/accept`;
 export const acceptsNeeded = (sizes: Sizes) =>
   sizes.acceptWarmup + sizes.acceptRequests + 2 * CONNECTIONS;
 
-/** Warm-up, then the measured load; request n sends `bodies[n]`. */
+/**
+ * Warm-up, then the measured load; request n sends `bodies[n]`. `measuring` is told when the
+ * warm-up is over.
+ */
 export async function measureAccept(
   url: string,
   bodies: string[],
   sizes: Sizes,
+  measuring?: () => void,
 ): Promise<LoadResult> {
   const needed = acceptsNeeded(sizes);
   if (bodies.length < needed) throw new Error(`accept: ${bodies.length} orders, ${needed} needed`);
@@ -37,6 +41,7 @@ export async function measureAccept(
     return load({ url, method: 'POST', headers, amount, bodyOf: (n) => bodies[offset + n] ?? '' });
   };
   await run(sizes.acceptWarmup);
+  measuring?.();
   return run(sizes.acceptRequests);
 }
 

@@ -1,14 +1,26 @@
 /**
- * What tracing costs an accept over HTTP (docs/monitoring.md, Traces): `fulfil serve` three ways
- * on the same database, each accepting fresh orders of its own, in turns, twice:
+ * What tracing costs an accept over HTTP (docs/monitoring.md, Traces): `fulfil serve` four ways
+ * on the same database, each accepting fresh orders of its own:
  *
  * - tracing off: `FULFIL_TRACING=off`, no probe at all (the floor);
  * - tracing compiled in, no SDK: the default, every probe asks whether anyone listens;
- * - the SDK with its batch processor, exporting over OTLP/HTTP to a collector on loopback in
- *   this process that reads each export and throws it away.
+ * - the SDK with its batch processor, exporting over OTLP/HTTP to a collector on loopback;
+ * - the same SDK sampling nothing (`OTEL_TRACES_SAMPLER=always_off`): what keeping the trace
+ *   context costs (the SDK's AsyncLocalStorage) before any span is recorded. No target: it
+ *   tells the SDK row's cost apart.
  *
- * Each side's figure is the mean of its two runs. Afterwards the database must hold exactly as
- * many accepted orders as were answered 200, and the collector must have been sent spans.
+ * The collector is as cheap as a collector can be, so that what is measured is the server's
+ * cost and not the bench's: a node:http server in this process (not the server's) that reads
+ * each export to its end and throws it away, decoding nothing. A real collector runs elsewhere.
+ *
+ * The four take turns, one round each starting with the next one (each is in every place once):
+ * the database grows as orders are accepted, and the machine may be shared, so no side keeps the
+ * best place. Each run is half an accept scenario's measured requests, for more rounds; each
+ * side's figure is its median run. Beside the
+ * requests per second, the server's own CPU time per request (from /proc) is printed: it tells
+ * the cost even when other processes take the CPU from the server. Afterwards the database must
+ * hold exactly as many accepted orders as were answered 200, and the collector must have been
+ * sent spans.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +32,8 @@ import { describeLoad, type LoadResult } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
-const ROUNDS = 2;
+/** One round per side, so that each is in every place once. */
+const ROUNDS = 4;
 
 /** An OTLP/HTTP collector that reads every export and discards it. */
 async function startSink() {
@@ -45,22 +58,45 @@ async function startSink() {
   };
 }
 
+interface Run {
+  load: LoadResult;
+  /** The server's CPU time per measured request, in ms. */
+  cpuMs: number;
+}
+
 interface Side {
   name: string;
   env: NodeJS.ProcessEnv;
-  runs: LoadResult[];
+  runs: Run[];
 }
 
-function mean(runs: readonly LoadResult[]): LoadResult {
-  const average = (pick: (run: LoadResult) => number) =>
-    runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** A side's figures: its median run (by requests per second), and its median CPU per request. */
+function figuresOf(side: Side): { load: LoadResult; cpuMs: number } {
+  const rate = median(side.runs.map((run) => run.load.requestsPerSecond));
+  const closest = side.runs.reduce((best, run) =>
+    Math.abs(run.load.requestsPerSecond - rate) < Math.abs(best.load.requestsPerSecond - rate)
+      ? run
+      : best,
+  );
   return {
-    requestsPerSecond: average((run) => run.requestsPerSecond),
-    p50: average((run) => run.p50),
-    p99: average((run) => run.p99),
-    requests: runs.reduce((sum, run) => sum + run.requests, 0),
+    load: { ...closest.load, requestsPerSecond: rate },
+    cpuMs: median(side.runs.map((run) => run.cpuMs)),
   };
 }
+
+const cpuOf = (ms: number) => `${ms.toFixed(2)} ms CPU per request`;
+
+/** A side's cell of the summary: its requests per second, and the server's CPU time per request. */
+const cellOf = (figures: { load: LoadResult; cpuMs: number }) =>
+  `${describeLoad(figures.load)}, ${figures.cpuMs.toFixed(2)} ms CPU/request`;
 
 export async function benchTracing(
   database: BenchDatabase,
@@ -76,28 +112,47 @@ export async function benchTracing(
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'fulfil-bench' },
       runs: [],
     },
+    {
+      name: 'SDK sampling nothing (OTEL_TRACES_SAMPLER=always_off)',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_off' },
+      runs: [],
+    },
   ];
-  const perRun = acceptsNeeded(sizes);
+  const runSizes = { ...sizes, acceptRequests: Math.ceil(sizes.acceptRequests / 2) };
+  const perRun = acceptsNeeded(runSizes);
   const pending = await fillStore(database, {
     invoiced: 0,
     pending: perRun * sides.length * ROUNDS,
   });
   const bodies = pending.map(acceptBody);
   let used = 0;
+  console.log(
+    '  the collector: a node:http server in the bench process that reads each export and throws it away (decodes nothing)',
+  );
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      for (const side of sides) {
+      const turns = sides.map((_, k) => sides[(round + k) % sides.length] as Side);
+      for (const side of turns) {
         const fulfil = await startFulfil(dir, database.url, 1, [], side.env);
+        let cpuBefore = Number.NaN;
+        let load: LoadResult;
         try {
-          side.runs.push(
-            await measureAccept(fulfil.url + ACCEPT_PATH, bodies.slice(used, used + perRun), sizes),
+          load = await measureAccept(
+            fulfil.url + ACCEPT_PATH,
+            bodies.slice(used, used + perRun),
+            runSizes,
+            () => {
+              cpuBefore = fulfil.cpuMs();
+            },
           );
+          side.runs.push({ load, cpuMs: (fulfil.cpuMs() - cpuBefore) / load.requests });
         } finally {
           await fulfil.stop();
         }
         used += perRun;
+        const run = side.runs.at(-1) as Run;
         console.log(
-          `  round ${round + 1}, ${side.name}: ${describeLoad(side.runs.at(-1) as LoadResult)}`,
+          `  round ${round + 1}, ${side.name}: ${describeLoad(run.load)}, ${cpuOf(run.cpuMs)}`,
         );
       }
     }
@@ -105,35 +160,45 @@ export async function benchTracing(
     await sink.close();
   }
   const accepted = (await ordersInQueue(database, 'pending_allocation')).length;
-  const expected = (sizes.acceptWarmup + sizes.acceptRequests) * sides.length * ROUNDS;
+  const expected = (runSizes.acceptWarmup + runSizes.acceptRequests) * sides.length * ROUNDS;
   if (accepted !== expected) {
     throw new Error(`tracing: ${expected} accepts answered 200; the database holds ${accepted}`);
   }
   const { exports, bytes } = sink.received();
   if (exports === 0) throw new Error('tracing: the collector was sent no span');
-  const [off, compiled, sdk] = sides.map((side) => mean(side.runs)) as [
-    LoadResult,
-    LoadResult,
-    LoadResult,
+  const [off, compiled, sdk, unsampled] = sides.map(figuresOf) as [
+    ReturnType<typeof figuresOf>,
+    ReturnType<typeof figuresOf>,
+    ReturnType<typeof figuresOf>,
+    ReturnType<typeof figuresOf>,
   ];
+  const side = (name: string, figures: typeof off) =>
+    `${name} ${Math.round(figures.load.requestsPerSecond)} req/s (${ratioOf(figures.load.requestsPerSecond, off.load.requestsPerSecond)}), ` +
+    `${cpuOf(figures.cpuMs)} (${ratioOf(off.cpuMs, figures.cpuMs)})`;
   console.log(
-    `  side by side (mean of ${ROUNDS} runs each): off ${Math.round(off.requestsPerSecond)} req/s, ` +
-      `no SDK ${Math.round(compiled.requestsPerSecond)} req/s (${ratioOf(compiled.requestsPerSecond, off.requestsPerSecond)}), ` +
-      `SDK ${Math.round(sdk.requestsPerSecond)} req/s (${ratioOf(sdk.requestsPerSecond, off.requestsPerSecond)}); ` +
+    `  side by side (median of ${ROUNDS} runs each, in turns): off ${Math.round(off.load.requestsPerSecond)} req/s, ${cpuOf(off.cpuMs)}; ` +
+      `${side('no SDK', compiled)}; ${side('SDK', sdk)}; ${side('SDK sampling nothing', unsampled)}; ` +
       `the collector got ${exports} exports, ${Math.round(bytes / 1024)} KiB`,
   );
   addRow({
     scenario: `accept over HTTP, tracing compiled in, no SDK vs tracing off, ${database.label}`,
-    fulfil: describeLoad(compiled),
-    floor: describeLoad(off),
-    ratio: ratioOf(compiled.requestsPerSecond, off.requestsPerSecond),
+    fulfil: cellOf(compiled),
+    floor: cellOf(off),
+    ratio: ratioOf(compiled.load.requestsPerSecond, off.load.requestsPerSecond),
     target: '≥ 0.98',
   });
   addRow({
     scenario: `accept over HTTP, SDK + batch OTLP export vs tracing off, ${database.label}`,
-    fulfil: describeLoad(sdk),
-    floor: describeLoad(off),
-    ratio: ratioOf(sdk.requestsPerSecond, off.requestsPerSecond),
+    fulfil: cellOf(sdk),
+    floor: cellOf(off),
+    ratio: ratioOf(sdk.load.requestsPerSecond, off.load.requestsPerSecond),
     target: '≥ 0.9',
+  });
+  addRow({
+    scenario: `accept over HTTP, SDK sampling nothing (the context alone) vs tracing off, ${database.label}`,
+    fulfil: cellOf(unsampled),
+    floor: cellOf(off),
+    ratio: ratioOf(unsampled.load.requestsPerSecond, off.load.requestsPerSecond),
+    target: '—',
   });
 }

@@ -64,10 +64,12 @@ export { fillMissingDocuments } from './read-model.js';
 export type { SchemaFlags } from './schema-flags.js';
 export { SharedReads } from './shared-reads.js';
 export {
+  recordStatementSpansFrom,
   type StatementMessage,
+  StatementShapes,
   type StatementTarget,
-  statementMessage,
   statementProbe,
+  statementSpanThreshold,
   summarizeStatement,
   traceStatements,
 } from './statement-spans.js';

@@ -1,4 +1,4 @@
-import { Probe, type Settle } from '@fulfil/core';
+import { defined, Probe, type Settle, type SpanShape } from '@fulfil/core';
 import type {
   CompiledQuery,
   DatabaseConnection,
@@ -107,38 +107,105 @@ export function summarizeStatement(sql: string): { operation: string; summary: s
   return { operation, summary };
 }
 
-/** Summaries by statement text: the hot statements are a few hundred texts, parsed once each. */
-const summaries = new Map<string, { operation: string; summary: string }>();
-const SUMMARIES_KEPT = 2048;
+/**
+ * A statement's span, the same for every run of its text on one database: built the first time,
+ * so that a traced statement costs the span and nothing else.
+ */
+class StatementShape implements SpanShape<StatementMessage> {
+  readonly name: string;
+  readonly attributes;
+  readonly leaf: boolean;
+  readonly #target: StatementTarget;
+  readonly #query: string;
+  readonly #operation: string;
 
-function summaryOf(sql: string): { operation: string; summary: string } {
-  let known = summaries.get(sql);
-  if (!known) {
-    // Multi-row inserts have a text per row count: past the bound, start again.
-    if (summaries.size >= SUMMARIES_KEPT) summaries.clear();
-    known = summarizeStatement(sql);
-    summaries.set(sql, known);
+  constructor(target: StatementTarget, query: string) {
+    const { operation, summary } = summarizeStatement(query);
+    this.name = summary;
+    this.attributes = Object.freeze(
+      defined({
+        'db.system.name': target.system,
+        'db.namespace': target.namespace,
+        'db.operation.name': operation,
+        'db.query.summary': summary,
+      }),
+    );
+    // better-sqlite3 runs a statement in one call and has no instrumentation to nest; pg's may.
+    this.leaf = target.system === 'sqlite';
+    this.#target = target;
+    this.#query = query;
+    this.#operation = operation;
   }
-  return known;
+
+  message(): StatementMessage {
+    return {
+      ...this.#target,
+      query: this.#query,
+      operation: this.#operation,
+      summary: this.name,
+    };
+  }
 }
 
-export function statementMessage(target: StatementTarget, query: string): StatementMessage {
-  return { ...target, query, ...summaryOf(query) };
+/** The shapes of one database's statements by text: the hot ones are a few hundred texts. */
+export class StatementShapes {
+  readonly #target: StatementTarget;
+  readonly #known = new Map<string, StatementShape>();
+
+  constructor(target: StatementTarget) {
+    this.#target = target;
+  }
+
+  of(query: string): SpanShape<StatementMessage> {
+    let known = this.#known.get(query);
+    if (!known) {
+      // Multi-row inserts have a text per row count: past the bound, start again.
+      if (this.#known.size >= SHAPES_KEPT) this.#known.clear();
+      known = new StatementShape(this.#target, query);
+      this.#known.set(query, known);
+    }
+    return known;
+  }
+}
+
+const SHAPES_KEPT = 2048;
+
+/** Statements quicker than this have no span of their own (see `recordStatementSpansFrom`). */
+let statementSpanMinMs = 0;
+
+/**
+ * From now on, a statement has a span only when it took at least `ms` milliseconds, or failed;
+ * 0 (the default): every statement has one. An SDK's span costs more than most SQLite
+ * statements take, and a trace is read for where the time went: a quick statement is not it.
+ * A span is then made once its statement has settled, so an instrumentation of pg nests nothing
+ * in it. The `fulfil:sql` channel still tells every statement. Process-wide, as the SDK is.
+ */
+export function recordStatementSpansFrom(ms: number): void {
+  if (!(Number.isFinite(ms) && ms >= 0)) {
+    throw new RangeError(`a statement span threshold is a number of ms >= 0, not ${ms}`);
+  }
+  statementSpanMinMs = ms;
+}
+
+/** The threshold `recordStatementSpansFrom` set. */
+export function statementSpanThreshold(): number {
+  return statementSpanMinMs;
 }
 
 /** A connection whose every statement is a span of the `fulfil:sql` probe. */
 class TracedConnection implements DatabaseConnection {
   constructor(
     readonly inner: DatabaseConnection,
-    readonly target: StatementTarget,
+    readonly shapes: StatementShapes,
   ) {}
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (!statementProbe.enabled) return this.inner.executeQuery<R>(query);
-    return statementProbe.trace(
-      () => statementMessage(this.target, query.sql),
+    return statementProbe.traceShaped(
+      this.shapes.of(query.sql),
       () => this.inner.executeQuery<R>(query),
       rowsOf as Settle<QueryResult<R>>,
+      statementSpanMinMs,
     );
   }
 
@@ -155,10 +222,7 @@ class TracedConnection implements DatabaseConnection {
     const finished = new Promise<void>((resolve, reject) => {
       finish = (error) => (error === undefined ? resolve() : reject(error));
     });
-    const traced = statementProbe.trace(
-      () => statementMessage(this.target, query.sql),
-      () => finished,
-    );
+    const traced = statementProbe.traceShaped(this.shapes.of(query.sql), () => finished);
     traced.catch(() => {});
     try {
       yield* this.inner.streamQuery<R>(query, chunkSize);
@@ -194,13 +258,13 @@ function savepoints(
 /** kysely's driver of `dialect`, handing out {@link TracedConnection}s. */
 class TracedDriver implements Driver {
   readonly #inner: Driver;
-  readonly #target: StatementTarget;
+  readonly #shapes: StatementShapes;
   /** One traced connection per connection of the driver, for its whole life. */
   readonly #traced = new WeakMap<DatabaseConnection, TracedConnection>();
 
   constructor(inner: Driver, target: StatementTarget) {
     this.#inner = inner;
-    this.#target = target;
+    this.#shapes = new StatementShapes(target);
   }
 
   init(): Promise<void> {
@@ -211,7 +275,7 @@ class TracedDriver implements Driver {
     const connection = await this.#inner.acquireConnection();
     let traced = this.#traced.get(connection);
     if (!traced) {
-      traced = new TracedConnection(connection, this.#target);
+      traced = new TracedConnection(connection, this.#shapes);
       this.#traced.set(connection, traced);
     }
     return traced;

@@ -2,6 +2,9 @@
  * @fulfil/storage-sqlite — the `Repository` of `@fulfil/core` over SQLite (better-sqlite3),
  * for `:memory:` and file databases, several processes on one file included.
  */
+
+// Which statements have a span: an app's choice, process-wide, whichever adapter it opens.
+export { recordStatementSpansFrom } from '@fulfil/storage-kysely';
 export { declareWriterGeneration } from './declare-writer.js';
 export { explainPollQuery, type StatementPlan } from './explain-poll-query.js';
 export { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';

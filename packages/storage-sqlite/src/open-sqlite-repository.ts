@@ -4,9 +4,10 @@ import {
   KyselyRepository,
   migrateToLatest,
   type SchemaFlags,
+  StatementShapes,
   type StatementTarget,
-  statementMessage,
   statementProbe,
+  statementSpanThreshold,
   traceStatements,
   withRetries,
 } from '@fulfil/storage-kysely';
@@ -158,11 +159,12 @@ function dataVersionOf(
   const dataVersion = sqlite.prepare(DATA_VERSION_SQL).pluck();
   const read = () => dataVersion.get();
   // Read beside kysely, so traced here: a statement every authentication may run.
+  const shape = traced && new StatementShapes(traced).of(DATA_VERSION_SQL);
   return () =>
     sqlite.inTransaction
       ? undefined
-      : traced
-        ? statementProbe.traceSync(() => statementMessage(traced, DATA_VERSION_SQL), read)
+      : shape
+        ? statementProbe.traceShapedSync(shape, read, statementSpanThreshold())
         : read();
 }
 

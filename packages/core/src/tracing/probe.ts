@@ -14,6 +14,28 @@ export type SpanAttributes = Record<
   string | number | boolean | readonly string[] | undefined
 >;
 
+/** Attributes as a span takes them: none undefined. */
+export type SpanAttributeValues = Readonly<
+  Record<string, string | number | boolean | readonly string[]>
+>;
+
+/**
+ * A span that is the same for every call of its kind (a statement's): its name and attributes
+ * are built once and handed to every span of it, and the channel's message is made only for a
+ * subscriber, afresh each time (Node adds `result` or `error` to it).
+ */
+export interface SpanShape<Message> {
+  readonly name: string;
+  readonly attributes: SpanAttributeValues;
+  message(): Message;
+  /**
+   * The work is one synchronous call, done or thrown by the time it returns its promise, and
+   * nothing in it is traced (a SQLite statement: better-sqlite3 through kysely). Its span need
+   * not become the active one, and how long it took is known as soon as it returns.
+   */
+  readonly leaf: boolean;
+}
+
 export interface ProbeOptions<Message extends object> {
   /** The TracingChannel (`fulfil:sql` publishes on `tracing:fulfil:sql:start`, …). */
   channel: string;
@@ -59,11 +81,12 @@ export function errorTypeOf(error: unknown): string {
   return typeof error;
 }
 
-function defined(attributes: SpanAttributes): Record<string, string | number | boolean | string[]> {
-  const kept: Record<string, string | number | boolean | string[]> = {};
+/** `attributes` without those left undefined, which a span does not take. */
+export function defined(attributes: SpanAttributes): SpanAttributeValues {
+  const kept: Record<string, string | number | boolean | readonly string[]> = {};
   for (const key in attributes) {
     const value = attributes[key];
-    if (value !== undefined) kept[key] = value as string | number | boolean | string[];
+    if (value !== undefined) kept[key] = value;
   }
   return kept;
 }
@@ -79,10 +102,50 @@ function markFailed(
 }
 
 function settleResult(span: Span, attributes: SpanAttributes): void {
-  span.setAttributes(defined(attributes));
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== undefined) span.setAttribute(key, value as string);
+  }
   if (attributes['error.type'] !== undefined) {
     span.setStatus({ code: openTelemetry?.SpanStatusCode.ERROR ?? 2 });
   }
+}
+
+/** Runs `start`, and ends `span` once the work it started settles. */
+function endAfter<Result>(
+  span: Span,
+  start: () => Promise<Result>,
+  settle: Settle<Result> | undefined,
+): Promise<Result> {
+  let running: Promise<Result>;
+  try {
+    running = start();
+  } catch (error) {
+    return failSpan(span, error, settle);
+  }
+  return endWhenSettled(span, running, settle);
+}
+
+/** Ends `span` once `running` settles, with what `settle` tells of its result or error. */
+function endWhenSettled<Result>(
+  span: Span,
+  running: Promise<Result>,
+  settle: Settle<Result> | undefined,
+): Promise<Result> {
+  return running.then(
+    (result) => {
+      if (settle?.result) settleResult(span, settle.result(result));
+      span.end();
+      return result;
+    },
+    (error: unknown) => failSpan(span, error, settle),
+  );
+}
+
+function failSpan(span: Span, error: unknown, settle: Settle<never> | undefined): never {
+  markFailed(span, error, settle);
+  span.end();
+  throw error;
 }
 
 function listened(channel: TracingChannel<unknown, object>): boolean {
@@ -143,8 +206,51 @@ export class Probe<Message extends object> {
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
     const message = describe();
+    if (!heard) return this.#spanned(tracer as Tracer, message, work, settle);
     const run = tracer ? () => this.#spanned(tracer, message, work, settle) : work;
-    return heard ? this.channel.tracePromise(run, message) : run();
+    return this.channel.tracePromise(run, message);
+  }
+
+  /**
+   * `trace` of a span whose name and attributes `shape` holds, built once for many calls. With
+   * `minMs` above 0, the span is recorded only when its work took that long or failed: made once
+   * the work has settled, with the times it ran, under the span active when it began (so no span
+   * of what the work did can be its child). The channel hears every call either way.
+   */
+  traceShaped<Result>(
+    shape: SpanShape<Message>,
+    work: () => Promise<Result>,
+    settle?: Settle<Result>,
+    minMs = 0,
+  ): Promise<Result> {
+    const tracer = this.#tracer.active();
+    const heard = listened(this.channel);
+    if (!tracer && !heard) return work();
+    const slowOnly = minMs > 0;
+    if (!heard) {
+      return slowOnly
+        ? this.#recordedIfSlow(tracer as Tracer, shape, work, settle, minMs)
+        : this.#spannedShape(tracer as Tracer, shape, work, settle);
+    }
+    const run = !tracer
+      ? work
+      : slowOnly
+        ? () => this.#recordedIfSlow(tracer, shape, work, settle, minMs)
+        : () => this.#spannedShape(tracer, shape, work, settle);
+    return this.channel.tracePromise(run, shape.message());
+  }
+
+  /** `traceShaped` for synchronous work. */
+  traceShapedSync<Result>(shape: SpanShape<Message>, work: () => Result, minMs = 0): Result {
+    const tracer = this.#tracer.active();
+    const heard = listened(this.channel);
+    if (!tracer && !heard) return work();
+    const run = !tracer
+      ? work
+      : minMs > 0
+        ? () => this.#recordedIfSlowSync(tracer, shape, work, minMs)
+        : () => this.#endedSync(tracer.startSpan(shape.name, this.#optionsOf(shape)), work);
+    return heard ? this.channel.traceSync(run, shape.message()) : run();
   }
 
   /** `trace` for synchronous work (a routing decision). */
@@ -168,7 +274,8 @@ export class Probe<Message extends object> {
     span.setAttributes(defined(attributes));
   }
 
-  #start(tracer: Tracer, message: Message) {
+  /** The span of `message`, started as a child of the caller's span (or of the headers'). */
+  #start(tracer: Tracer, message: Message, name: string, attributes: SpanAttributeValues) {
     const api = openTelemetry as NonNullable<typeof openTelemetry>;
     const headers = this.#options.headersOf?.(message);
     const parent = headers
@@ -178,12 +285,10 @@ export class Probe<Message extends object> {
       context: context as SpanContext,
     }));
     const span = tracer.startSpan(
-      this.#options.spanName(message),
-      {
-        kind: this.#kind,
-        attributes: defined(this.#options.attributes(message)),
-        ...(links && links.length > 0 ? { links } : {}),
-      },
+      name,
+      links && links.length > 0
+        ? { kind: this.#kind, attributes, links }
+        : { kind: this.#kind, attributes },
       parent,
     );
     if (this.#options.kind === 'server') this.#started.add(span);
@@ -196,23 +301,88 @@ export class Probe<Message extends object> {
     work: () => Promise<Result>,
     settle: Settle<Result> | undefined,
   ): Promise<Result> {
-    const { span, context, api } = this.#start(tracer, message);
-    const failed = (error: unknown) => {
-      markFailed(span, error, settle);
-      span.end();
-      throw error;
-    };
+    const { span, context, api } = this.#start(
+      tracer,
+      message,
+      this.#options.spanName(message),
+      defined(this.#options.attributes(message)),
+    );
+    return endAfter(span, () => api.context.with(context, work), settle);
+  }
+
+  /** A shaped span: a child of the active context's span, and the active one only if no leaf. */
+  #spannedShape<Result>(
+    tracer: Tracer,
+    shape: SpanShape<Message>,
+    work: () => Promise<Result>,
+    settle: Settle<Result> | undefined,
+  ): Promise<Result> {
+    const span = tracer.startSpan(shape.name, this.#optionsOf(shape));
+    if (shape.leaf) return endAfter(span, work, settle);
+    const api = openTelemetry as NonNullable<typeof openTelemetry>;
+    const context = api.trace.setSpan(api.context.active(), span);
+    return endAfter(span, () => api.context.with(context, work), settle);
+  }
+
+  /** The span of `shape`, made after its work only when that took `minMs` or more, or failed. */
+  #recordedIfSlow<Result>(
+    tracer: Tracer,
+    shape: SpanShape<Message>,
+    work: () => Promise<Result>,
+    settle: Settle<Result> | undefined,
+    minMs: number,
+  ): Promise<Result> {
+    const parent = (openTelemetry as NonNullable<typeof openTelemetry>).context.active();
+    const started = performance.now();
+    const record = () => tracer.startSpan(shape.name, this.#optionsOf(shape, started), parent);
     let running: Promise<Result>;
     try {
-      running = api.context.with(context, work);
+      running = work();
     } catch (error) {
-      return failed(error);
+      return failSpan(record(), error, settle);
     }
-    return running.then((result) => {
-      if (settle?.result) settleResult(span, settle.result(result));
-      span.end();
-      return result;
-    }, failed);
+    // A leaf is done on return: a quick one costs two clock reads, not a promise more.
+    if (shape.leaf && performance.now() - started < minMs) return running;
+    return running.then(
+      (result) => {
+        const ended = performance.now();
+        if (ended - started >= minMs) {
+          const span = record();
+          if (settle?.result) settleResult(span, settle.result(result));
+          span.end(ended);
+        }
+        return result;
+      },
+      (error: unknown) => failSpan(record(), error, settle),
+    );
+  }
+
+  /** `#recordedIfSlow` for synchronous work. */
+  #recordedIfSlowSync<Result>(
+    tracer: Tracer,
+    shape: SpanShape<Message>,
+    work: () => Result,
+    minMs: number,
+  ): Result {
+    const started = performance.now();
+    const record = () => tracer.startSpan(shape.name, this.#optionsOf(shape, started));
+    let result: Result;
+    try {
+      result = work();
+    } catch (error) {
+      return failSpan(record(), error, undefined);
+    }
+    const ended = performance.now();
+    if (ended - started >= minMs) record().end(ended);
+    return result;
+  }
+
+  /** The options of a span of `shape`; `startTime` (a `performance.now()`) for one made after. */
+  #optionsOf(shape: SpanShape<Message>, startTime?: number) {
+    const attributes = shape.attributes as Record<string, string>;
+    return startTime === undefined
+      ? { kind: this.#kind, attributes }
+      : { kind: this.#kind, attributes, startTime };
   }
 
   #spannedSync<Result>(
@@ -221,9 +391,19 @@ export class Probe<Message extends object> {
     work: () => Result,
     settle: Settle<Result> | undefined,
   ): Result {
-    const { span, context, api } = this.#start(tracer, message);
+    const { span, context, api } = this.#start(
+      tracer,
+      message,
+      this.#options.spanName(message),
+      defined(this.#options.attributes(message)),
+    );
+    return this.#endedSync(span, () => api.context.with(context, work), settle);
+  }
+
+  /** Runs `work`, then ends `span` with what `settle` tells of its result or error. */
+  #endedSync<Result>(span: Span, work: () => Result, settle?: Settle<Result>): Result {
     try {
-      const result = api.context.with(context, work);
+      const result = work();
       if (settle?.result) settleResult(span, settle.result(result));
       return result;
     } catch (error) {

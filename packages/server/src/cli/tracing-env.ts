@@ -11,9 +11,21 @@ export interface TracingRequest {
   exporters: ('otlp' | 'console')[];
   /** `FULFIL_TRACING=off`: no probe at all in this process, SDK or not. */
   probes: boolean;
+  /**
+   * `FULFIL_TRACING_SQL_MIN_MS`: a statement has a span when it took this long or failed
+   * (default 1; 0: every statement).
+   */
+  statementMinMs: number;
   /** What was asked that this server does not do, one line each, for stderr. */
   warnings: string[];
 }
+
+/**
+ * Statements quicker than this get no span from `serve`: most SQLite statements take a few
+ * dozen microseconds, less than the SDK takes to record a span, and a trace is read for where
+ * the time went. A COMMIT waiting for the disk, a slow query, a lock wait are all above it.
+ */
+export const DEFAULT_STATEMENT_MIN_MS = 1;
 
 const truthy = (value: string | undefined) => value?.trim().toLowerCase() === 'true';
 const set = (value: string | undefined) => value !== undefined && value.trim() !== '';
@@ -50,5 +62,16 @@ export function readTracingRequest(env: NodeJS.ProcessEnv): TracingRequest {
     warnings.push(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}: this server exports http/protobuf`);
   }
   const disabled = truthy(env.OTEL_SDK_DISABLED) || !probes;
-  return { start: !disabled && exporters.length > 0, exporters, probes, warnings };
+  let statementMinMs = DEFAULT_STATEMENT_MIN_MS;
+  const minMs = env.FULFIL_TRACING_SQL_MIN_MS?.trim();
+  if (minMs) {
+    const parsed = Number(minMs);
+    if (Number.isFinite(parsed) && parsed >= 0) statementMinMs = parsed;
+    else {
+      warnings.push(
+        `FULFIL_TRACING_SQL_MIN_MS=${minMs}: not a number of ms >= 0; ${DEFAULT_STATEMENT_MIN_MS}`,
+      );
+    }
+  }
+  return { start: !disabled && exporters.length > 0, exporters, probes, statementMinMs, warnings };
 }

@@ -1,3 +1,4 @@
+import { recordStatementSpansFrom } from '@fulfil/storage-kysely';
 import type { Sampler, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TracingRequest } from './tracing-env.js';
 
@@ -64,10 +65,20 @@ function exporterOf(
 }
 
 /**
+ * The batch processor's sizes where `OTEL_BSP_*` says nothing. An accept makes some twenty
+ * spans, so a busy server ends thousands a second: the specification's queue (2048) holds a
+ * fraction of a second of them, and a collector that is slow for a moment would cost spans. This
+ * one holds about a second of a busy server's (a few MB), exported 1024 at a time: half as many
+ * exports for the same spans.
+ */
+const MAX_QUEUE_SIZE = 8192;
+const MAX_EXPORT_BATCH_SIZE = 1024;
+
+/**
  * Registers the SDK globally: the engine's and the storage's spans, which go through
  * `@opentelemetry/api`, are recorded from now on. `OTEL_SERVICE_NAME` and
  * `OTEL_RESOURCE_ATTRIBUTES` describe the process (service `fulfil` by default); the batch
- * processor takes its sizes and delays from `OTEL_BSP_*`.
+ * processor takes its sizes and delays from `OTEL_BSP_*`, its sizes else from the constants above.
  */
 export async function startTracing(
   request: TracingRequest,
@@ -84,6 +95,10 @@ export async function startTracing(
   const resource = resources
     .resourceFromAttributes({ 'service.name': 'fulfil' })
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const maxQueueSize = getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE') ?? MAX_QUEUE_SIZE;
+  const maxExportBatchSize =
+    getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE') ??
+    Math.min(MAX_EXPORT_BATCH_SIZE, maxQueueSize);
   const provider = new sdk.TracerProvider({
     resource,
     sampler: samplerOf(loaded, warnings),
@@ -91,8 +106,8 @@ export async function startTracing(
       (name) =>
         new sdk.BatchSpanProcessor({
           exporter: exporterOf(loaded, name),
-          ...optional('maxQueueSize', getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE')),
-          ...optional('maxExportBatchSize', getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE')),
+          maxQueueSize,
+          maxExportBatchSize,
           ...optional('scheduledDelayMillis', getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY')),
           ...optional('exportTimeoutMillis', getNumberFromEnv('OTEL_BSP_EXPORT_TIMEOUT')),
         }),
@@ -107,11 +122,13 @@ export async function startTracing(
     }),
   );
   trace.setGlobalTracerProvider(provider);
+  recordStatementSpansFrom(request.statementMinMs);
   return {
     warnings,
     running: {
       async shutdown() {
         await provider.shutdown();
+        recordStatementSpansFrom(0);
         trace.disable();
         propagation.disable();
         context.disable();

@@ -57,20 +57,35 @@ const settle = {
   }),
 };
 
-/** `handler` with each request in a server span. */
+function messageOf(request: Omit<HttpRequest, 'body'>): RequestMessage {
+  return {
+    method: request.method.toUpperCase(),
+    path: request.path,
+    secure: request.secure === true,
+    headers: request.headers,
+  };
+}
+
+/**
+ * `handler` with each request in a server span: those it answers, and those refused before it
+ * (a body too large, a server shutting down). A request node could not parse (method `-`) has
+ * none: nothing of it is known, not even its trace.
+ */
 export function traceRequests(handler: RequestHandler): RequestHandler {
   const traced = ((request: HttpRequest) =>
     requestProbe.trace(
-      () => ({
-        method: request.method.toUpperCase(),
-        path: request.path,
-        secure: request.secure === true,
-        headers: request.headers,
-      }),
+      () => messageOf(request),
       () => handler(request),
       settle,
     )) as RequestHandler;
-  traced.fail = handler.fail;
+  traced.fail = (request, error) =>
+    request.method === '-'
+      ? handler.fail(request, error)
+      : requestProbe.traceSync(
+          () => messageOf(request),
+          () => handler.fail(request, error),
+          settle,
+        );
   traced.endWaits = handler.endWaits;
   Object.defineProperty(traced, 'waiting', { get: () => handler.waiting });
   return traced;

@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createEngine, type Engine, ManualClock, type Repository } from '@fulfil/core';
-import { openPostgresRepository } from '@fulfil/storage-postgres';
-import { openSqliteRepository } from '@fulfil/storage-sqlite';
+import { createEngine, type Engine, ManualClock } from '@fulfil/core';
+import { recordStatementSpansFrom } from '@fulfil/storage-kysely';
 import { SpanKind } from '@opentelemetry/api';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
 import { call, START, TOKENS, testSeed } from '../http/support.js';
 import { countStatements } from './driver-statements.js';
+import { type Place, places } from './places.js';
 import { descendsFrom, idOf, registerTestSdk, statementSpans } from './sdk.js';
 
 /**
@@ -19,52 +16,6 @@ import { descendsFrom, idOf, registerTestSdk, statementSpans } from './sdk.js';
  */
 
 const { exporter } = registerTestSdk();
-const postgresUrl = process.env.FULFIL_TEST_POSTGRES_URL;
-
-interface Place {
-  repository: Repository;
-  system: 'sqlite' | 'postgresql';
-  namespace: string;
-  drop(): Promise<void>;
-}
-
-async function sqliteFile(): Promise<Place> {
-  const dir = mkdtempSync(join(tmpdir(), 'fulfil-trace-'));
-  // A file: its writes go through group commit.
-  const repository = await openSqliteRepository(join(dir, 'traced.db'));
-  return {
-    repository,
-    system: 'sqlite',
-    namespace: 'traced.db',
-    async drop() {
-      await repository.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function postgresSchema(url: string): Promise<Place> {
-  const schema = `fulfil_t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const repository = await openPostgresRepository({ connectionString: url, schema });
-  const database = new URL(url).pathname.slice(1);
-  return {
-    repository,
-    system: 'postgresql',
-    namespace: `${database}|${schema}`,
-    async drop() {
-      try {
-        await repository.db.schema.dropSchema(schema).ifExists().cascade().execute();
-      } finally {
-        await repository.close();
-      }
-    },
-  };
-}
-
-const places: [string, () => Promise<Place>][] = [['sqlite', sqliteFile]];
-if (postgresUrl) places.push(['postgres', () => postgresSchema(postgresUrl)]);
-else console.log('FULFIL_TEST_POSTGRES_URL is not set: Postgres is skipped here');
-
 let open: { place: Place; engine: Engine; server: RunningHttpServer } | undefined;
 afterEach(async () => {
   await open?.server.close();
@@ -72,11 +23,15 @@ afterEach(async () => {
   open = undefined;
 });
 
-async function serve(makePlace: () => Promise<Place>) {
+async function serve(makePlace: () => Promise<Place>, bodyLimit?: number) {
   const place = await makePlace();
   const engine = createEngine({ repository: place.repository, clock: new ManualClock(START) });
   await engine.loadSeed(testSeed());
-  const server = await startHttpServer({ engine, log: () => {} });
+  const server = await startHttpServer({
+    engine,
+    log: () => {},
+    ...(bodyLimit === undefined ? {} : { bodyLimit }),
+  });
   open = { place, engine, server };
   return open;
 }
@@ -178,5 +133,73 @@ describe.each(places)('an accept over HTTP on %s', (_name, makePlace) => {
       const commit = sql.find((span) => span.attributes['db.operation.name'] === 'COMMIT');
       expect(commit?.parentSpanContext?.spanId).toBe(group && idOf(group));
     }
+  });
+
+  test('refused before the handler (a body too large), it still has its server span', async () => {
+    const { server } = await serve(makePlace, 256);
+    const caller = {
+      traceId: randomBytes(16).toString('hex'),
+      spanId: randomBytes(8).toString('hex'),
+    };
+    exporter.reset();
+    const reply = await call(server, 'POST', '/V1/fulfillmentOrder/accept', {
+      token: TOKENS.partnerA,
+      headers: { traceparent: `00-${caller.traceId}-${caller.spanId}-01` },
+      json: { order: { order_id: 'x'.repeat(1024), items: [] } },
+    });
+    expect(reply.status).toBe(413);
+
+    // The handler never ran: no use case, no statement; the server span alone, in the caller's trace.
+    const spans = exporter
+      .getFinishedSpans()
+      .filter((span) => span.spanContext().traceId === caller.traceId);
+    expect(spans).toHaveLength(1);
+    const [request] = spans as [(typeof spans)[number]];
+    expect(request.kind).toBe(SpanKind.SERVER);
+    expect(request.spanContext().traceId).toBe(caller.traceId);
+    expect(request.parentSpanContext?.spanId).toBe(caller.spanId);
+    // Refused, but routed: it is named after its route.
+    expect(request.name).toBe('POST /rest/{store_code}/V1/fulfillmentOrder/accept');
+    expect(request.attributes).toEqual({
+      'http.request.method': 'POST',
+      'http.route': '/rest/{store_code}/V1/fulfillmentOrder/accept',
+      'url.path': '/rest/default/V1/fulfillmentOrder/accept',
+      'url.scheme': 'http',
+      'http.response.status_code': 413,
+    });
+  });
+
+  test('with a threshold no statement reaches, only the spans above the statements are recorded', async () => {
+    const { server } = await serve(makePlace);
+    const [offered] = await call(server, 'GET', '/V1/fulfillmentOrders/pending_accept', {
+      token: TOKENS.partnerA,
+    }).then(
+      (reply) =>
+        reply.body as { fulfillment_order_number: string; items: { id: number; qty: number }[] }[],
+    );
+    exporter.reset();
+    recordStatementSpansFrom(60_000);
+    try {
+      const reply = await call(server, 'POST', '/V1/fulfillmentOrder/accept', {
+        token: TOKENS.partnerA,
+        json: {
+          order: {
+            order_id: offered?.fulfillment_order_number,
+            items: offered?.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+          },
+        },
+      });
+      expect(reply.status).toBe(200);
+    } finally {
+      recordStatementSpansFrom(0);
+    }
+    const spans = exporter.getFinishedSpans();
+    expect(statementSpans(spans)).toEqual([]);
+    expect(spans.map((span) => span.name)).toEqual(
+      expect.arrayContaining([
+        'POST /rest/{store_code}/V1/fulfillmentOrder/accept',
+        'fulfil accept',
+      ]),
+    );
   });
 });

@@ -29,6 +29,14 @@ describe('what the environment asks of traces', () => {
     expect(request.exporters).toEqual(exporters);
   });
 
+  it.each([
+    [{}, 1],
+    [{ FULFIL_TRACING_SQL_MIN_MS: '0' }, 0],
+    [{ FULFIL_TRACING_SQL_MIN_MS: '2.5' }, 2.5],
+  ])('%j: a statement has a span from %s ms', (env, ms) => {
+    expect(readTracingRequest(env).statementMinMs).toBe(ms);
+  });
+
   it('says what it does not do', () => {
     expect(
       readTracingRequest({
@@ -39,6 +47,9 @@ describe('what the environment asks of traces', () => {
       'OTEL_TRACES_EXPORTER=zipkin: not an exporter of this server (otlp, console, none)',
       'OTEL_EXPORTER_OTLP_PROTOCOL=grpc: this server exports http/protobuf',
     ]);
+    const wrong = readTracingRequest({ FULFIL_TRACING_SQL_MIN_MS: '-1' });
+    expect(wrong.statementMinMs).toBe(1);
+    expect(wrong.warnings).toEqual(['FULFIL_TRACING_SQL_MIN_MS=-1: not a number of ms >= 0; 1']);
   });
 });
 
@@ -81,6 +92,8 @@ describe('fulfil serve and the OpenTelemetry SDK', () => {
     try {
       vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', collector.url);
       vi.stubEnv('OTEL_SERVICE_NAME', 'fulfil-traced');
+      // Every statement: quick ones would have no span by default.
+      vi.stubEnv('FULFIL_TRACING_SQL_MIN_MS', '0');
       const seedFile = await writeJson(join(dir, 'seed.json'), smallSeed());
       const serve = startServe(
         ['--db', 'sqlite::memory:', '--seed', seedFile, '--courier-interval', '0'],
