@@ -27,6 +27,21 @@ const byWarehouseThenSku = (
   b: { warehouse_code: string; sku: string },
 ): number => compareCodes(a.warehouse_code, b.warehouse_code) || compareCodes(a.sku, b.sku);
 
+/** A stock row as read: Postgres answers its bigint columns as text. */
+function stockLevel(row: {
+  warehouse_code: string;
+  sku: string;
+  on_hand: number | string | bigint;
+  reserved: number | string | bigint;
+}): StockLevel {
+  return {
+    warehouse_code: row.warehouse_code,
+    sku: row.sku,
+    on_hand: Number(row.on_hand),
+    reserved: Number(row.reserved),
+  };
+}
+
 export async function setOnHand(
   db: Kysely<Database>,
   storeId: number,
@@ -114,14 +129,7 @@ export async function lockStock(
       .orderBy('sku')
       .$if(rowLocks, (qb) => qb.forUpdate())
       .execute();
-    for (const row of rows) {
-      levels.push({
-        warehouse_code: row.warehouse_code,
-        sku: row.sku,
-        on_hand: Number(row.on_hand),
-        reserved: Number(row.reserved),
-      });
-    }
+    for (const row of rows) levels.push(stockLevel(row));
   }
   return levels.sort(byWarehouseThenSku);
 }
@@ -201,14 +209,7 @@ export async function listStock(
           .orderBy('warehouse_code')
           .orderBy('sku'),
     );
-    for (const row of rows) {
-      levels.push({
-        warehouse_code: row.warehouse_code,
-        sku: row.sku,
-        on_hand: Number(row.on_hand),
-        reserved: Number(row.reserved),
-      });
-    }
+    for (const row of rows) levels.push(stockLevel(row));
   }
   return slices.length > 1 ? levels.sort(byWarehouseThenSku) : levels;
 }
