@@ -253,12 +253,20 @@ if (!wanted) {
       expect(await server.stop('SIGTERM')).toBe(0);
     };
 
-    it('one process: never dies, 503 + Retry-After during the outage, serves again', async () => {
-      await scenario('one process', []);
-    }, SCENARIO_GIVE_UP_MS);
+    it(
+      'one process: never dies, 503 + Retry-After during the outage, serves again',
+      async () => {
+        await scenario('one process', []);
+      },
+      SCENARIO_GIVE_UP_MS,
+    );
 
-    it('--workers 2: no worker dies, 503 + Retry-After during the outage, serves again', async () => {
-      await scenario('workers', ['--workers', '2']);
-    }, SCENARIO_GIVE_UP_MS);
+    it(
+      '--workers 2: no worker dies, 503 + Retry-After during the outage, serves again',
+      async () => {
+        await scenario('workers', ['--workers', '2']);
+      },
+      SCENARIO_GIVE_UP_MS,
+    );
   });
 }

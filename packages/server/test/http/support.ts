@@ -33,6 +33,12 @@ export const TOKENS = {
 
 export const START = '2026-01-01T00:00:00Z';
 
+/**
+ * Options for `vi.waitFor` (whose default gives up after 1 s): long enough for a slow machine,
+ * shorter than a test's timeout so a failure says what never came.
+ */
+export const PATIENCE = { timeout: 15_000 };
+
 /** A sales order pinned to one warehouse; names and company put XML escaping to work. */
 export function salesOrder(
   id: number,
