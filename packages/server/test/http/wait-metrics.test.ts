@@ -1,7 +1,15 @@
 import { describe, expect, test, vi } from 'vitest';
 import { createMetrics, DEFAULT_LONG_POLL_LIMITS } from '../../src/index.js';
 import { adminCall } from '../admin/support.js';
-import { call, PATIENCE, serverPerTest, type TestServer, TOKENS } from './support.js';
+import {
+  call,
+  metricsOf,
+  PATIENCE,
+  sample,
+  serverPerTest,
+  type TestServer,
+  TOKENS,
+} from './support.js';
 
 /**
  * Held waits and the waiter caps have series of their own (docs/monitoring.md), and the series
@@ -13,16 +21,6 @@ const start = serverPerTest();
 const QUEUE = '/rest/default/V1/fulfillmentOrders/pending_accept';
 /** The wait each held poll asks for; the test's own timeout is longer. */
 const WAIT_S = 20;
-
-async function metricsOf(server: TestServer): Promise<string> {
-  return (await fetch(`${server.url}/metrics`)).text();
-}
-
-/** The value of one sample line, or undefined when the exposition has no such line. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 /** A queue GET held by the server until `controller` aborts it (or the wait ends). */
 function wait(
