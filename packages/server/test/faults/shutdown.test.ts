@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SHUTDOWN_GRACE_MS } from '../../src/http/node-adapter.js';
 import { killAll, PARTNER, startServer, storeSeed, writeSeed } from '../scale-out/support.js';
 
 /**
@@ -117,13 +118,13 @@ describe('fulfil serve: graceful shutdown', () => {
     const resumed = performance.now();
     process.kill(server.pid, 'SIGCONT');
 
-    // The request in flight finishes after SIGTERM, within the grace: it is answered.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The request in flight finishes after SIGTERM, within the grace: it is answered. The idle
+    // connection closing says the stop has begun, however long the signal took to arrive.
+    const idleEnd = await idle.ended;
     inFlight.socket.write(stockBody.slice(10));
 
     const exitCode = await server.exited;
     const exitedAfter = performance.now() - resumed;
-    const idleEnd = await idle.ended;
     const halfBodyEnd = await halfBody.ended;
     await halfHead.ended;
 
@@ -135,14 +136,15 @@ describe('fulfil serve: graceful shutdown', () => {
     expect(exitCode).toBe(0);
     expect(server.stdout()).toContain('SIGTERM received: stopping…');
     // Idle keep-alive: closed at once, not at the end of the grace.
-    expect(idleEnd.at - resumed).toBeLessThan(1000);
+    expect(idleEnd.at).toBeLessThan(halfBodyEnd.at);
     // In flight: answered in full, and told that the connection closes.
     const answer = firstResponse(inFlight.received());
     expect(answer?.status, inFlight.received()).toBe(200);
     expect(answer?.headers).toContain('connection: close');
     // Half-sent: cut when the grace ends, neither before nor long after.
     expect(halfBodyEnd.at - resumed).toBeGreaterThan(GRACE_S * 1000 - 250);
-    expect(exitedAfter).toBeLessThan(GRACE_S * 1000 + 5000);
+    // Generous for a slow machine, yet short of the default grace: the one asked for was kept.
+    expect(exitedAfter).toBeLessThan(DEFAULT_SHUTDOWN_GRACE_MS);
     // Waiting in the backlog: an answer, never a reset. Served when it was read before the
     // signal was; otherwise 503 + Retry-After and the error body.
     const backlog = queued.map((client) => firstResponse(client.received()));
