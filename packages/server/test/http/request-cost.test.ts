@@ -86,7 +86,7 @@ const median = (values: readonly number[]) =>
 
 describe('fairness', () => {
   test.each(FLOODS)(
-    '/health answers fast while clients post $what',
+    '/health is answered sooner than a flooding request while clients post $what',
     async (flood) => {
       const server = await serve();
       const parse = vi.spyOn(JSON, 'parse');
