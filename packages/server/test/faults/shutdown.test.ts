@@ -53,19 +53,25 @@ const head = (method: string, path: string, extra = '') =>
 const stockBody = JSON.stringify({
   stock_items: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 7 }],
 });
+/** Asks for `100 Continue`: the server sends it once it has read the headers. */
 const postHead = (length: number) =>
-  head('POST', '/rest/default/V1/stockItems', 'Content-Type: application/json\r\n') +
-  `Content-Length: ${length}\r\n\r\n`;
+  head(
+    'POST',
+    '/rest/default/V1/stockItems',
+    `Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`,
+  );
+const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
 
 /** The status line and headers of the first response in `text`, or null while incomplete. */
-function firstResponse(text: string): { status: number; headers: string } | null {
+function firstResponse(received: string): { status: number; headers: string } | null {
+  const text = received.startsWith(CONTINUE) ? received.slice(CONTINUE.length) : received;
   const end = text.indexOf('\r\n\r\n');
   if (end === -1) return null;
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
   return { status, headers: text.slice(0, end).toLowerCase() };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -108,7 +114,10 @@ describe('fulfil serve: graceful shutdown', () => {
     halfBody.socket.write(postHead(stockBody.length) + stockBody.slice(0, 10));
     const halfHead = await rawClient(server.url);
     halfHead.socket.write(head('GET', POLL));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(
+      () => inFlight.received() === CONTINUE && halfBody.received() === CONTINUE,
+      'the headers of both posts read',
+    );
 
     // Frozen, the server accepts nothing: these connections wait in the listen backlog.
     process.kill(server.pid, 'SIGSTOP');
