@@ -35,7 +35,8 @@ export default defineConfig({
     testTimeout: 20_000,
     // A poll waits for what must come; on a loaded machine (a browser, two workers) it can take
     // longer than the 1 s default, and waiting longer changes nothing for a test that passes.
-    expect: { poll: { timeout: 10_000 } },
+    // Shorter than the test timeout, so a poll that never succeeds says what it waited for.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     // Every run ends with the tests it skipped and why (scripts/skipped-tests.ts).
     reporters: ['default', fileURLToPath(new URL('./scripts/skipped-tests.ts', import.meta.url))],

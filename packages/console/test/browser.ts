@@ -29,6 +29,14 @@ if (!installed && process.env.CI) {
   throw new Error(`${CHROMIUM} is missing: CI must install chromium (.ci/run does)`);
 }
 
+/**
+ * How long a browser test may take, and how long one of its page waits (a click, a navigation,
+ * a locator's waitFor) may: a page often waits on server work, and on a busy machine a browser
+ * is slow. Only a page that never gets there should hit them; each wait fails before its test.
+ */
+export const BROWSER_TEST_MS = 180_000;
+const PAGE_WAIT_MS = 60_000;
+
 /** The options of a suite of browser tests: skipped, saying why, where there is no browser. */
 export const browserOrSkip = skipUnless(installed, `${CHROMIUM} is not installed`);
 
@@ -90,6 +98,8 @@ export async function openConsole(
   width: number = WIDTHS.desktop,
 ): Promise<ConsolePage> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
+  context.setDefaultTimeout(PAGE_WAIT_MS);
+  context.setDefaultNavigationTimeout(PAGE_WAIT_MS);
   const page = await context.newPage();
   const elsewhere: string[] = [];
   const errors: string[] = [];

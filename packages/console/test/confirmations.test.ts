@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
+import {
+  BROWSER_TEST_MS,
+  browserOrSkip,
+  type ConsolePage,
+  openAt,
+  withConsole,
+} from './browser.js';
 import { orderOf } from './scenarios.js';
 
 /**
@@ -10,7 +16,7 @@ import { orderOf } from './scenarios.js';
  * however fast it is clicked.
  */
 
-describe('confirmations', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('confirmations', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole();
   let tab: ConsolePage;
 

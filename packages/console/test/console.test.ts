@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { browserOrSkip, type ConsolePage, logIn, openConsole, withConsole } from './browser.js';
+import {
+  BROWSER_TEST_MS,
+  browserOrSkip,
+  type ConsolePage,
+  logIn,
+  openConsole,
+  withConsole,
+} from './browser.js';
 import { accept, allocate, shipByCourier } from './scenarios.js';
 import { ERP_TOKEN, PARTNER_TOKEN } from './server.js';
 
@@ -19,7 +26,7 @@ interface Detail {
   shipments: { id: number; tracks: { track_number: string }[] }[];
 }
 
-describe('the console, end to end', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('the console, end to end', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole();
   let tab: ConsolePage;
 

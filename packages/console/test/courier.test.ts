@@ -1,6 +1,12 @@
 import { createSimulatedCarrier, ManualClock } from '@fulfil/core';
 import { afterEach, describe, expect, test } from 'vitest';
-import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
+import {
+  BROWSER_TEST_MS,
+  browserOrSkip,
+  type ConsolePage,
+  openAt,
+  withConsole,
+} from './browser.js';
 import { allocate } from './scenarios.js';
 
 /**
@@ -13,7 +19,7 @@ const clock = new ManualClock(new Date());
 let refusing = true;
 const carrier = createSimulatedCarrier({ faults: () => (refusing ? 'refuse' : null) });
 
-describe('courier failures', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('courier failures', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole(undefined, { clock, couriers: { simulated: carrier.factory } });
   let tab: ConsolePage;
 

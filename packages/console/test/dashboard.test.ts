@@ -1,6 +1,12 @@
 import { ManualClock } from '@fulfil/core';
 import { afterEach, describe, expect, test } from 'vitest';
-import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
+import {
+  BROWSER_TEST_MS,
+  browserOrSkip,
+  type ConsolePage,
+  openAt,
+  withConsole,
+} from './browser.js';
 
 /**
  * The dashboard shows what needs a person now: failed orders, orders waiting in a queue longer
@@ -10,7 +16,7 @@ import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.
 const HOUR = 3_600_000;
 const clock = new ManualClock(new Date());
 
-describe('the dashboard', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('the dashboard', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole(
     async (server) => {
       await server.adminApi('POST', 'stores/default/orders/600000001-1/fail', {

@@ -2,6 +2,7 @@ import { ManualClock } from '@fulfil/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   assertAccessible,
+  BROWSER_TEST_MS,
   browserOrSkip,
   type ConsolePage,
   openAt,
@@ -22,7 +23,7 @@ const HOUR = 3_600_000;
 // The hold and the request are made five hours ago: past the 4 h a request may wait.
 const clock = new ManualClock(new Date(Date.now() - 5 * HOUR));
 
-describe('holds and cancellation requests', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('holds and cancellation requests', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole(
     async (server) => {
       await server.adminApi('POST', 'stores/default/sales-orders/550000001/hold', {

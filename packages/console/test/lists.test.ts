@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
+import {
+  BROWSER_TEST_MS,
+  browserOrSkip,
+  type ConsolePage,
+  openAt,
+  withConsole,
+} from './browser.js';
 import { orderOf } from './scenarios.js';
 
 /**
@@ -13,7 +19,7 @@ import { orderOf } from './scenarios.js';
  * sit by their labels.
  */
 
-describe('lists and forms', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('lists and forms', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole();
   let tab: ConsolePage;
 

@@ -1,5 +1,12 @@
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { browserOrSkip, type ConsolePage, openAt, WIDTHS, withConsole } from './browser.js';
+import {
+  BROWSER_TEST_MS,
+  browserOrSkip,
+  type ConsolePage,
+  openAt,
+  WIDTHS,
+  withConsole,
+} from './browser.js';
 import {
   invoice,
   orderOf,
@@ -16,7 +23,7 @@ import {
  * other orders of the sales order; nothing raw, nothing wider than a phone.
  */
 
-describe('the order page', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('the order page', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole();
   let tab: ConsolePage | undefined;
   let walked: string;

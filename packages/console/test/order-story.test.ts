@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   assertAccessible,
+  BROWSER_TEST_MS,
   browserOrSkip,
   type ConsolePage,
   openAt,
@@ -27,7 +28,7 @@ const entries = async (page: ConsolePage['page']) =>
   );
 
 describe('the order page tells holds and cancellations', {
-  timeout: 60_000,
+  timeout: BROWSER_TEST_MS,
   ...browserOrSkip,
 }, () => {
   const running = withConsole();

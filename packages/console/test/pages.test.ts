@@ -3,6 +3,7 @@ import { ManualClock } from '@fulfil/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   assertAccessible,
+  BROWSER_TEST_MS,
   browserOrSkip,
   type ConsolePage,
   logIn,
@@ -83,7 +84,7 @@ const HOUR = 3_600_000;
 const clock = new ManualClock(new Date(Date.now() - 36 * HOUR));
 const later = () => clock.advance(20 * 60_000);
 
-describe('every page of the console', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('every page of the console', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole(
     async (server) => {
       await server.adminApi('PUT', 'stores/default', { settings: { currency: 'EUR' } });

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserOrSkip, logIn, openConsole, withConsole } from './browser.js';
+import { BROWSER_TEST_MS, browserOrSkip, logIn, openConsole, withConsole } from './browser.js';
 import { orderOf, shipByCourier } from './scenarios.js';
 
 /**
@@ -51,7 +51,7 @@ async function prefixProxy(upstream: string): Promise<{ url: string; close(): Pr
   };
 }
 
-describe('the console under a path prefix', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('the console under a path prefix', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole();
   let proxy: Awaited<ReturnType<typeof prefixProxy>>;
 
@@ -84,7 +84,7 @@ describe('the console under a path prefix', { timeout: 60_000, ...browserOrSkip 
 });
 
 describe("the console's pages, calls and labels under a path prefix", {
-  timeout: 60_000,
+  timeout: BROWSER_TEST_MS,
   ...browserOrSkip,
 }, () => {
   const running = withConsole(async (server) => {

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
+import {
+  BROWSER_TEST_MS,
+  browserOrSkip,
+  type ConsolePage,
+  openAt,
+  withConsole,
+} from './browser.js';
 import { orderOf, shipByCourier } from './scenarios.js';
 import { PARTNER_TOKEN } from './server.js';
 
@@ -14,7 +20,7 @@ interface ReturnView {
   status: string;
 }
 
-describe('returns in the console', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('returns in the console', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole(async (server) => {
     await shipByCourier(server);
   });

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { browserOrSkip, type ConsolePage, openAt, withConsole } from './browser.js';
+import {
+  BROWSER_TEST_MS,
+  browserOrSkip,
+  type ConsolePage,
+  openAt,
+  withConsole,
+} from './browser.js';
 
 /**
  * A PUT replaces a warehouse (docs/admin-api.md): the store page's Activate/Deactivate sends back
@@ -16,7 +22,7 @@ interface WarehouseView {
   countries: string[] | null;
 }
 
-describe('the store page warehouses', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('the store page warehouses', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole();
   let tab: ConsolePage;
 

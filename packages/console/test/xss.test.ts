@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { browserOrSkip, logIn, openConsole, withConsole } from './browser.js';
+import { BROWSER_TEST_MS, browserOrSkip, logIn, openConsole, withConsole } from './browser.js';
 import { HOSTILE_NAME, HOSTILE_NOTE } from './server.js';
 
 /**
@@ -7,7 +7,7 @@ import { HOSTILE_NAME, HOSTILE_NOTE } from './server.js';
  * orders list and on the order's page, and no script of theirs runs.
  */
 
-describe('customer data containing markup', { timeout: 60_000, ...browserOrSkip }, () => {
+describe('customer data containing markup', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
   const running = withConsole();
 
   /** Elements the markup would have made, had it been parsed: none may exist. */

@@ -206,7 +206,7 @@ describe('fulfil serve', () => {
     const serve = startServe(['--db', `sqlite:${db}`, '--session-hours', '2']);
     const url = await serve.ready();
     // Swept as serve starts, not only at the next login.
-    await vi.waitFor(async () => expect(await sessions()).toEqual([]), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await sessions()).toEqual([]), { timeout: 15_000 });
     const login = await fetch(`${url}/admin/api/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },

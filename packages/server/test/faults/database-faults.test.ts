@@ -25,15 +25,16 @@ import {
  * `fulfil serve` on a Postgres cluster of its own that the test restarts, stops and cuts the
  * connections of while 8 clients keep it busy. The server must never die, answer every request
  * during an outage with 503 + Retry-After and the error body (never a 500, never silence), and
- * serve again by itself soon after the database is back.
+ * serve again by itself once the database is back: the test only waits for it, however slow the
+ * machine, and prints how long it took.
  */
 
 const wanted = Boolean(process.env.FULFIL_TEST_POSTGRES_URL) || process.env.CI === 'true';
 
 /** Clients at once, each on a new connection per request. */
 const CLIENTS = 8;
-/** The most time from "the database is back" to the first request served again. */
-const RECOVERY_BOUND_MS = 5000;
+/** Only keeps a server that never serves again from hanging the run; no promise of speed. */
+const GIVE_UP_MS = 60_000;
 
 /** Half the clients write stock (one SKU each), the other half poll a queue. */
 function exchange(client: number, n: number): Exchange {
@@ -53,6 +54,8 @@ const FAULTS: readonly Fault[] =
   process.env.FULFIL_LONG === '1'
     ? ['restart', 'terminate', 'restart', 'terminate', 'terminate', 'outage']
     : ['restart', 'terminate', 'outage'];
+/** Past every wait of a scenario (at most three per fault), so those fail first, saying what. */
+const SCENARIO_GIVE_UP_MS = (FAULTS.length * 3 + 1) * GIVE_UP_MS;
 
 interface Figures {
   faults: number;
@@ -85,7 +88,7 @@ async function injectFaults(
         return served !== undefined;
       },
       what,
-      RECOVERY_BOUND_MS * 4,
+      GIVE_UP_MS,
     );
     return (served as Outcome).done - since;
   };
@@ -105,6 +108,7 @@ async function injectFaults(
           outcomes.filter((outcome) => outcome.sent >= down && outcome.status !== 200).length >=
             2 * CLIENTS,
         'requests answered while the database is down',
+        GIVE_UP_MS,
       );
       await cluster.start();
     }
@@ -243,19 +247,26 @@ if (!wanted) {
       const logged503 = server.logLines().filter((line) => line.status === 503);
       expect(logged503.length).toBe(counts['503']);
       for (const line of logged503) expect(line.cause).toEqual(expect.any(String));
-      expect(Math.max(...figures.recoveriesMs)).toBeLessThan(RECOVERY_BOUND_MS);
       expect(figures.backendsTerminated).toBeGreaterThan(0);
       await checkNothingLost(db, figures.outcomes);
       // Nothing was left broken: it stops as gracefully as ever.
       expect(await server.stop('SIGTERM')).toBe(0);
     };
 
-    it('one process: never dies, 503 + Retry-After during the outage, serves again', async () => {
-      await scenario('one process', []);
-    }, 150_000);
+    it(
+      'one process: never dies, 503 + Retry-After during the outage, serves again',
+      async () => {
+        await scenario('one process', []);
+      },
+      SCENARIO_GIVE_UP_MS,
+    );
 
-    it('--workers 2: no worker dies, 503 + Retry-After during the outage, serves again', async () => {
-      await scenario('workers', ['--workers', '2']);
-    }, 150_000);
+    it(
+      '--workers 2: no worker dies, 503 + Retry-After during the outage, serves again',
+      async () => {
+        await scenario('workers', ['--workers', '2']);
+      },
+      SCENARIO_GIVE_UP_MS,
+    );
   });
 }

@@ -24,8 +24,11 @@ export interface Exchange {
   body?: unknown;
 }
 
-/** A request that has no answer after this long counts as hung. */
-export const HUNG_AFTER_MS = 20_000;
+/**
+ * A request that has no answer after this long counts as hung: far past the pool's own wait
+ * (10 s), so only silence fails, never a slow machine.
+ */
+export const HUNG_AFTER_MS = 60_000;
 
 /** One request on a connection of its own. Never rejects: a failure is an outcome too. */
 export function send(baseUrl: string, exchange: Exchange): Promise<Outcome> {

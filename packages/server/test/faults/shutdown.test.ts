@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SHUTDOWN_GRACE_MS } from '../../src/http/node-adapter.js';
 import { killAll, PARTNER, startServer, storeSeed, writeSeed } from '../scale-out/support.js';
 
 /**
@@ -52,19 +53,25 @@ const head = (method: string, path: string, extra = '') =>
 const stockBody = JSON.stringify({
   stock_items: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 7 }],
 });
+/** Asks for `100 Continue`: the server sends it once it has read the headers. */
 const postHead = (length: number) =>
-  head('POST', '/rest/default/V1/stockItems', 'Content-Type: application/json\r\n') +
-  `Content-Length: ${length}\r\n\r\n`;
+  head(
+    'POST',
+    '/rest/default/V1/stockItems',
+    `Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`,
+  );
+const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
 
 /** The status line and headers of the first response in `text`, or null while incomplete. */
-function firstResponse(text: string): { status: number; headers: string } | null {
+function firstResponse(received: string): { status: number; headers: string } | null {
+  const text = received.startsWith(CONTINUE) ? received.slice(CONTINUE.length) : received;
   const end = text.indexOf('\r\n\r\n');
   if (end === -1) return null;
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
   return { status, headers: text.slice(0, end).toLowerCase() };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -107,7 +114,10 @@ describe('fulfil serve: graceful shutdown', () => {
     halfBody.socket.write(postHead(stockBody.length) + stockBody.slice(0, 10));
     const halfHead = await rawClient(server.url);
     halfHead.socket.write(head('GET', POLL));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(
+      () => inFlight.received() === CONTINUE && halfBody.received() === CONTINUE,
+      'the headers of both posts read',
+    );
 
     // Frozen, the server accepts nothing: these connections wait in the listen backlog.
     process.kill(server.pid, 'SIGSTOP');
@@ -117,13 +127,13 @@ describe('fulfil serve: graceful shutdown', () => {
     const resumed = performance.now();
     process.kill(server.pid, 'SIGCONT');
 
-    // The request in flight finishes after SIGTERM, within the grace: it is answered.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The request in flight finishes after SIGTERM, within the grace: it is answered. The idle
+    // connection closing says the stop has begun, however long the signal took to arrive.
+    const idleEnd = await idle.ended;
     inFlight.socket.write(stockBody.slice(10));
 
     const exitCode = await server.exited;
     const exitedAfter = performance.now() - resumed;
-    const idleEnd = await idle.ended;
     const halfBodyEnd = await halfBody.ended;
     await halfHead.ended;
 
@@ -135,14 +145,15 @@ describe('fulfil serve: graceful shutdown', () => {
     expect(exitCode).toBe(0);
     expect(server.stdout()).toContain('SIGTERM received: stopping…');
     // Idle keep-alive: closed at once, not at the end of the grace.
-    expect(idleEnd.at - resumed).toBeLessThan(1000);
+    expect(idleEnd.at).toBeLessThan(halfBodyEnd.at);
     // In flight: answered in full, and told that the connection closes.
     const answer = firstResponse(inFlight.received());
     expect(answer?.status, inFlight.received()).toBe(200);
     expect(answer?.headers).toContain('connection: close');
     // Half-sent: cut when the grace ends, neither before nor long after.
     expect(halfBodyEnd.at - resumed).toBeGreaterThan(GRACE_S * 1000 - 250);
-    expect(exitedAfter).toBeLessThan(GRACE_S * 1000 + 5000);
+    // Generous for a slow machine, yet short of the default grace: the one asked for was kept.
+    expect(exitedAfter).toBeLessThan(DEFAULT_SHUTDOWN_GRACE_MS);
     // Waiting in the backlog: an answer, never a reset. Served when it was read before the
     // signal was; otherwise 503 + Retry-After and the error body.
     const backlog = queued.map((client) => firstResponse(client.received()));

@@ -3,19 +3,13 @@ import { fixtures } from '@fulfil/core/testing';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { describe, expect, test } from 'vitest';
 import { createMetrics, startCourierLoop } from '../../src/index.js';
-import { advance, call, serverPerTest, type TestServer, TOKENS } from './support.js';
+import { advance, call, sample, serverPerTest, type TestServer, TOKENS } from './support.js';
 
 /** `GET /metrics` (serve --metrics): the Prometheus series and their values. */
 
 const start = serverPerTest();
 const serve = (metrics = true): Promise<TestServer> =>
   start({ server: metrics ? { metrics: createMetrics() } : {} });
-
-/** The value of one sample line, or undefined when the exposition has no such line. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe('GET /metrics', () => {
   test('requests by operation and status, latency, queue depths; no token needed', async () => {

@@ -13,6 +13,7 @@ import {
   call,
   errorBody,
   jsonOf,
+  PATIENCE,
   salesOrder,
   startTestServer,
   type TestServer,
@@ -536,7 +537,7 @@ describe('courier loop', () => {
           (candidate: { fulfillment_order_number: string }) => candidate.fulfillment_order_number,
         ),
       ).toEqual(['200002001-1']);
-    });
+    }, PATIENCE);
     expect(JSON.parse(lines[0] as string)).toMatchObject({
       msg: 'courier dispatch',
       shipped: ['200002001-1'],

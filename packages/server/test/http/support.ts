@@ -33,6 +33,22 @@ export const TOKENS = {
 
 export const START = '2026-01-01T00:00:00Z';
 
+/**
+ * Options for `vi.waitFor` (whose default gives up after 1 s): long enough for a slow machine,
+ * shorter than a test's timeout so a failure says what never came.
+ */
+export const PATIENCE = { timeout: 15_000 };
+
+export async function metricsOf(server: TestServer): Promise<string> {
+  return (await fetch(`${server.url}/metrics`)).text();
+}
+
+/** The value of one sample line, or undefined when the exposition has no such line. */
+export function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
 /** A sales order pinned to one warehouse; names and company put XML escaping to work. */
 export function salesOrder(
   id: number,

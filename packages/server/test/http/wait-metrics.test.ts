@@ -1,7 +1,15 @@
 import { describe, expect, test, vi } from 'vitest';
 import { createMetrics, DEFAULT_LONG_POLL_LIMITS } from '../../src/index.js';
 import { adminCall } from '../admin/support.js';
-import { call, serverPerTest, type TestServer, TOKENS } from './support.js';
+import {
+  call,
+  metricsOf,
+  PATIENCE,
+  sample,
+  serverPerTest,
+  type TestServer,
+  TOKENS,
+} from './support.js';
 
 /**
  * Held waits and the waiter caps have series of their own (docs/monitoring.md), and the series
@@ -11,16 +19,8 @@ import { call, serverPerTest, type TestServer, TOKENS } from './support.js';
 const start = serverPerTest();
 
 const QUEUE = '/rest/default/V1/fulfillmentOrders/pending_accept';
-
-async function metricsOf(server: TestServer): Promise<string> {
-  return (await fetch(`${server.url}/metrics`)).text();
-}
-
-/** The value of one sample line, or undefined when the exposition has no such line. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
+/** The wait each held poll asks for; the test's own timeout is longer. */
+const WAIT_S = 20;
 
 /** A queue GET held by the server until `controller` aborts it (or the wait ends). */
 function wait(
@@ -29,7 +29,7 @@ function wait(
   controller: AbortController,
   token: string = TOKENS.all,
 ) {
-  return fetch(`${server.url}${QUEUE}?since=${cursor}&wait=20`, {
+  return fetch(`${server.url}${QUEUE}?since=${cursor}&wait=${WAIT_S}`, {
     headers: { authorization: `Bearer ${token}` },
     signal: controller.signal,
   }).catch(() => undefined);
@@ -57,14 +57,20 @@ describe('long-poll and authentication series', () => {
     const partnerCursor = await cursorOf(server, TOKENS.partnerA);
     const controllers = [new AbortController(), new AbortController()];
     const held = [wait(server, cursor, controllers[0] as AbortController)];
-    await vi.waitFor(async () => expect(sample(await metricsOf(server), waiting)).toBe(1));
-    const sameToken = await fetch(`${server.url}${QUEUE}?since=${cursor}&wait=20`, {
+    await vi.waitFor(
+      async () => expect(sample(await metricsOf(server), waiting)).toBe(1),
+      PATIENCE,
+    );
+    const sameToken = await fetch(`${server.url}${QUEUE}?since=${cursor}&wait=${WAIT_S}`, {
       headers: { authorization: `Bearer ${TOKENS.all}` },
     });
     expect(sameToken.status).toBe(429);
     held.push(wait(server, partnerCursor, controllers[1] as AbortController, TOKENS.partnerA));
-    await vi.waitFor(async () => expect(sample(await metricsOf(server), waiting)).toBe(2));
-    const overall = await fetch(`${server.url}${QUEUE}?since=${cursor}&wait=20`, {
+    await vi.waitFor(
+      async () => expect(sample(await metricsOf(server), waiting)).toBe(2),
+      PATIENCE,
+    );
+    const overall = await fetch(`${server.url}${QUEUE}?since=${cursor}&wait=${WAIT_S}`, {
       headers: { authorization: `Bearer ${TOKENS.partnerB}` },
     });
     expect(overall.status).toBe(429);
@@ -96,7 +102,10 @@ describe('long-poll and authentication series', () => {
 
     for (const controller of controllers) controller.abort();
     await Promise.all(held);
-    await vi.waitFor(async () => expect(sample(await metricsOf(server), waiting)).toBe(0));
+    await vi.waitFor(
+      async () => expect(sample(await metricsOf(server), waiting)).toBe(0),
+      PATIENCE,
+    );
   });
 
   test('a throttled bad token counts as a failed authentication answered 429', async () => {
@@ -116,26 +125,33 @@ describe('an abandoned wait', () => {
     const cursor = await cursorOf(server);
     const dropped = Array.from({ length: 10 }, () => new AbortController());
     const first = dropped.map((controller) => wait(server, cursor, controller));
-    await vi.waitFor(async () => expect(sample(await metricsOf(server), waiting)).toBe(10));
+    await vi.waitFor(
+      async () => expect(sample(await metricsOf(server), waiting)).toBe(10),
+      PATIENCE,
+    );
     for (const controller of dropped) controller.abort();
     await Promise.all(first);
     // Each slot is freed as its connection closes, not when its 20 s wait would have ended.
     await vi.waitFor(async () => expect(sample(await metricsOf(server), waiting)).toBe(0), {
-      timeout: 2_000,
+      timeout: WAIT_S * 1000 - 5_000,
     });
     const again = Array.from({ length: 10 }, () => new AbortController());
     const second = again.map((controller) => wait(server, cursor, controller));
-    await vi.waitFor(async () => expect(sample(await metricsOf(server), waiting)).toBe(10));
+    await vi.waitFor(
+      async () => expect(sample(await metricsOf(server), waiting)).toBe(10),
+      PATIENCE,
+    );
     // All ten are held, not refused: the cap is reached again only now.
-    const eleventh = await fetch(`${server.url}${QUEUE}?since=${cursor}&wait=20`, {
+    const eleventh = await fetch(`${server.url}${QUEUE}?since=${cursor}&wait=${WAIT_S}`, {
       headers: { authorization: `Bearer ${TOKENS.all}` },
     });
     expect(eleventh.status).toBe(429);
     for (const controller of again) controller.abort();
     await Promise.all(second);
     // The log says what became of the dropped ones.
-    await vi.waitFor(() =>
-      expect(server.logs.filter((line) => line.includes('"status":499'))).toHaveLength(20),
+    await vi.waitFor(
+      () => expect(server.logs.filter((line) => line.includes('"status":499'))).toHaveLength(20),
+      PATIENCE,
     );
   });
 });
