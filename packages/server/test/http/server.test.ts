@@ -60,6 +60,7 @@ function brokenEngine(
     }),
     listWarehouses: fail,
     syncStock: fail,
+    adjustStock: fail,
     accept: fail,
     reject: fail,
     allocate: fail,
