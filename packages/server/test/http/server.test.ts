@@ -351,6 +351,7 @@ describe('OpenAPI', () => {
       [
         '/V1/warehouses',
         '/V1/stockItems',
+        '/V1/stockAdjustments',
         ...[
           'pending_accept',
           'pending_allocation',
