@@ -1,9 +1,9 @@
 import { createEngine, type Engine } from '@fulfil/core';
-import { exportStore, importStore, type KyselyRepository } from '@fulfil/storage-kysely';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from '../../src/index.js';
 import { databaseKinds, type TestDatabase } from '../databases/open.js';
+import { dumpText, importedSqlite } from '../databases/store-dump.js';
 import { call } from './support.js';
 
 /**
@@ -240,7 +240,7 @@ for (const kind of databaseKinds()) {
 }
 
 it('a store dump carries adjustments: on the moved store a repeat answers the first result', async () => {
-  const from = (await openSqliteRepository(':memory:')) as KyselyRepository;
+  const from = await openSqliteRepository(':memory:');
   const engine = createEngine({ repository: from });
   await engine.loadSeed(seed());
   const adjustment = {
@@ -248,18 +248,10 @@ it('a store dump carries adjustments: on the moved store a repeat answers the fi
     items: [{ warehouse_code: 'WH-A', sku: 'SKU-1', delta: -4, reason: 'damaged' as const }],
   };
   const first = await engine.adjustStock(engine.operator('default'), { adjustment });
-  let text = '';
-  for await (const chunk of exportStore(from, 'default'))
-    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  const text = await dumpText(from);
   await engine.close();
 
-  const to = (await openSqliteRepository(':memory:')) as KyselyRepository;
-  async function* records() {
-    let line = 0;
-    for (const value of text.split('\n').filter(Boolean))
-      yield { line: ++line, value: JSON.parse(value) };
-  }
-  await importStore(to, 'default', records());
+  const to = await importedSqlite(text);
   const moved = createEngine({ repository: to });
   try {
     const again = await moved.adjustStock(moved.operator('default'), { adjustment });
