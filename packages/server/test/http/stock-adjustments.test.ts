@@ -161,6 +161,27 @@ for (const kind of databaseKinds()) {
       expect(empty.body.parameters[0].fieldName).toBe('adjustment.items');
     });
 
+    it('takes 10,000 lines in one adjustment, refuses 10,001 naming the list', async () => {
+      const lines = (n: number) =>
+        Array.from({ length: n }, (_, i) => ({
+          warehouse_code: 'WH-B',
+          sku: `BULK-${i}`,
+          delta: i + 1,
+          reason: 'received',
+        }));
+      const before = await database.snapshot();
+      const over = await adjust('ADJ-BULK', lines(10_001));
+      expect(over.status).toBe(400);
+      expect(over.body.parameters[0].fieldName).toBe('adjustment.items');
+      expect(await database.snapshot()).toEqual(before);
+      const applied = await adjust('ADJ-BULK', lines(10_000));
+      expect(applied.status).toBe(201);
+      expect(applied.body.items).toHaveLength(10_000);
+      expect(applied.body.items[9_999].on_hand).toBe(10_000);
+      expect(await onHand('WH-B', 'BULK-9999')).toBe(10_000);
+      expect((await adjust('ADJ-BULK', lines(10_000))).status).toBe(200);
+    });
+
     it('refuses a warehouse unknown or out of the token’s scope with 400 naming the line', async () => {
       const before = await database.snapshot();
       const reply = await adjust(
