@@ -32,10 +32,12 @@ export async function adjustStock(
   const { adjustment } = parseWith(StockAdjustmentRequest, body, 'invalid_stock_batch');
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, actor.store_code);
-    const known = await tx.findStockAdjustment(store.id, adjustment.adjustment_number);
-    if (known) return { outcome: 'exists', adjustment: repeatedAdjustment(known, adjustment) };
+    // Scope first: a repeat answers on hand figures, which a token sees of its own warehouses
+    // only.
     const visible = await tx.listWarehouses(store.id, actor.warehouses);
     assertAdjustableWarehouses(adjustment, new Set(visible.map((warehouse) => warehouse.code)));
+    const known = await tx.findStockAdjustment(store.id, adjustment.adjustment_number);
+    if (known) return { outcome: 'exists', adjustment: repeatedAdjustment(known, adjustment) };
     const locked = await tx.lockStock(store.id, adjustedKeys(adjustment));
     // A racing repeat that held these rows has committed by now: answer as to a repeat, not
     // from the on hand it left.

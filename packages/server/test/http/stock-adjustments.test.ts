@@ -198,6 +198,14 @@ for (const kind of databaseKinds()) {
         { fieldName: 'adjustment.items[1].warehouse_code', fieldValue: 'WH-B' },
         { fieldName: 'adjustment.items[2].warehouse_code', fieldValue: 'WH-Z' },
       ]);
+      // Nor does it read another token's adjustment of a warehouse not its own by repeating it.
+      const repeat = await adjust(
+        'ADJ-2',
+        [{ warehouse_code: 'WH-B', sku: 'SKU-3', delta: -1, reason: 'lost' }],
+        SCOPED,
+      );
+      expect(repeat.status).toBe(400);
+      expect(repeat.body.parameters[0].fieldName).toBe('adjustment.items[0].warehouse_code');
       expect(await database.snapshot()).toEqual(before);
     });
 
