@@ -24,6 +24,8 @@ import {
   SalesOrderResourceSchema,
   ShippingInput,
   ShipRequest,
+  StockAdjustmentRequest,
+  StockAdjustmentResourceSchema,
   StockItemResourceSchema,
   StockItemsRequest,
   WarehouseResourceSchema,
@@ -183,10 +185,21 @@ const FAMILIES: readonly Family[] = [
         doc: 'Body of POST /V1/stockItems: absolute on-hand quantities.',
         source: 'core.StockItemsInput',
       },
+      {
+        name: 'StockAdjustment',
+        doc: 'An applied stock adjustment: each line with the on hand it left.',
+        source: 'Out<typeof core.StockAdjustmentResourceSchema>',
+      },
+      {
+        name: 'StockAdjustmentRequest',
+        doc: 'Body of POST /V1/stockAdjustments: deltas with reasons, once per adjustment_number.',
+        source: 'core.StockAdjustmentInput',
+      },
     ],
     shapes: [
       ['WAREHOUSE', 'Warehouse', WarehouseResourceSchema],
       ['STOCK_ITEM', 'StockItem', StockItemResourceSchema],
+      ['STOCK_ADJUSTMENT', 'StockAdjustment', StockAdjustmentResourceSchema],
     ],
   },
   {
@@ -472,6 +485,7 @@ void [
   ShipRequest,
   InvoiceRequest,
   StockItemsRequest,
+  StockAdjustmentRequest,
   SalesOrderInput,
   ReturnRequest,
   ReceiptRequest,

@@ -29,7 +29,10 @@ import {
   type SalesOrderInput,
   type Shape,
   type ShipRequest,
+  STOCK_ADJUSTMENT,
   STOCK_ITEM,
+  type StockAdjustment,
+  type StockAdjustmentRequest,
   type StockItem,
   type StockItemsRequest,
   WAREHOUSE,
@@ -239,6 +242,15 @@ export function createClient(options: ClientOptions) {
     /** POST /V1/stockItems: sets absolute on-hand quantities; the batch is all or nothing. */
     syncStock: (body: StockItemsRequest, call?: CallOptions): Promise<StockItem[]> =>
       request('POST', '/stockItems', [STOCK_ITEM], body, call),
+    /**
+     * POST /V1/stockAdjustments: changes on hand by deltas, once per adjustment_number; a repeat
+     * with the same content answers the first result, other content is a FulfilApiError 409.
+     */
+    adjustStock: (
+      body: StockAdjustmentRequest['adjustment'],
+      call?: CallOptions,
+    ): Promise<StockAdjustment> =>
+      request('POST', '/stockAdjustments', STOCK_ADJUSTMENT, { adjustment: body }, call),
 
     /** One page of a queue; `queue()` iterates over all of them. */
     poll,

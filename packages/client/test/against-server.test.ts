@@ -46,6 +46,24 @@ describe.each(['json', 'xml'] as const)('@fulfil/client against a real server (%
     ).toEqual([{ warehouse_code: 'WH-A', sku: 'SKU-9', qty: 4 }]);
   });
 
+  it('adjusts stock once per number, and tells the same number with other lines', async () => {
+    const partner = client(fulfil.tokens.partner as string);
+    const adjustment = {
+      adjustment_number: `ADJ-${format}`,
+      items: [
+        { warehouse_code: 'WH-A', sku: `SKU-ADJ-${format}`, delta: 5, reason: 'received' as const },
+      ],
+    };
+    const applied = await partner.adjustStock(adjustment);
+    expect(applied.items).toEqual([{ ...adjustment.items[0], on_hand: 5 }]);
+    expect(await partner.adjustStock(adjustment)).toEqual(applied);
+    const other = partner.adjustStock({
+      ...adjustment,
+      items: [{ warehouse_code: 'WH-A', sku: `SKU-ADJ-${format}`, delta: 6, reason: 'received' }],
+    });
+    await expect(other).rejects.toMatchObject({ status: 409 });
+  });
+
   it('pages through a queue until the service answers []', async () => {
     const partner = client(fulfil.tokens.partner as string);
     const orders = await all(partner.queue('pending_accept'));

@@ -36,6 +36,7 @@ import type {
   QueuePollParamsInput,
   RejectInput,
   ShipInput,
+  StockAdjustmentInput,
   StockItemsInput,
 } from './schemas/requests.js';
 import type { CreditInput, ReceiptInput, ReturnRequestInput } from './schemas/returns.js';
@@ -93,6 +94,7 @@ import {
   pollSalesOrders,
 } from './use-cases/sales-orders.js';
 import { loadSeed, type SeedOptions } from './use-cases/seed.js';
+import { adjustStock } from './use-cases/stock-adjustments.js';
 import { getStore, listStores, upsertStore, upsertWarehouse } from './use-cases/stores.js';
 import { tokenUseTracker } from './use-cases/token-use.js';
 import {
@@ -235,6 +237,9 @@ export function createEngine(options: EngineOptions) {
       listWarehouses(deps, actor, query),
     syncStock: (actor: Principal, body: StockItemsInput | Unverified) =>
       syncStock(deps, actor, body),
+    /** Changes on hand by deltas, once per adjustment number (201 applied, 200 a repeat). */
+    adjustStock: (actor: Principal, body: StockAdjustmentInput | Unverified) =>
+      adjustStock(deps, actor, body),
     poll: (actor: Principal, queue: QueueName, query?: PollParamsInput | Unverified) =>
       pollQueue(deps, actor, queue, query),
     /** The page `poll` answers, as the stored JSON text of each order: for writing it out as is. */

@@ -69,6 +69,7 @@ describe('docs/behaviour.md: tokens and ACL', () => {
         'reject_cancellation',
         'warehouses',
         'stock_items',
+        'stock_adjust',
         'returns_pending_receipt',
         'receive_return',
       ].sort(),
@@ -94,7 +95,7 @@ describe('docs/behaviour.md: tokens and ACL', () => {
         'create_return',
       ].sort(),
     );
-    expect(resolveAcl('all')).toHaveLength(24);
+    expect(resolveAcl('all')).toHaveLength(25);
   });
 
   it('a resource is one row: its group, and its name when it is not the action', () => {

@@ -25,6 +25,8 @@ export interface Database {
   feed_entries: FeedEntryTable;
   returns: ReturnTable;
   return_quarantine: ReturnQuarantineTable;
+  stock_adjustments: StockAdjustmentTable;
+  stock_adjustment_lines: StockAdjustmentLineTable;
   fulfillment_orders: FulfillmentOrderTable;
   order_items: OrderItemTable;
   shipments: ShipmentTable;
@@ -146,6 +148,27 @@ export interface ReturnQuarantineTable {
   warehouse_code: string;
   sku: string;
   qty: number;
+}
+
+/** An applied stock adjustment (migration 0023), unique by number in its store. */
+export interface StockAdjustmentTable {
+  id: Generated<number>;
+  store_id: number;
+  adjustment_number: string;
+  token_name: string;
+  created_at: TimestampText;
+}
+
+/** A line of a stock adjustment (`line` from 0, in the order sent) and the on hand it left. */
+export interface StockAdjustmentLineTable {
+  store_id: number;
+  adjustment_id: number;
+  line: number;
+  warehouse_code: string;
+  sku: string;
+  delta: number;
+  reason: string;
+  on_hand: number;
 }
 
 /** Money columns of an order header (ten-thousandths), null when the amount is absent. */

@@ -20,6 +20,7 @@ import type {
   QueueName,
   RepositoryTx,
   SequenceClaim,
+  StockAdjustmentRecord,
   StockDelta,
   StockLevel,
   StockQuery,
@@ -74,6 +75,7 @@ import {
 import { SalesOrderMoves } from './sales-order-persistence.js';
 import { claimSequences, knownSalesOrders, nextSequence } from './sequence-claims.js';
 import type { SharedReads } from './shared-reads.js';
+import * as adjustmentSql from './stock-adjustment-persistence.js';
 import type { StockEntry } from './stock-persistence.js';
 import * as stockSql from './stock-persistence.js';
 import * as tokenSql from './token-persistence.js';
@@ -251,6 +253,17 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
     keys: readonly { warehouse_code: string; sku: string }[],
   ): Promise<StockLevel[]> {
     return stockSql.lockStock(this.#db, storeId, keys, this.#rowLocks);
+  }
+
+  insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null> {
+    return adjustmentSql.insertStockAdjustment(this.#db, record);
+  }
+
+  findStockAdjustment(
+    storeId: number,
+    adjustmentNumber: string,
+  ): Promise<StockAdjustmentRecord | null> {
+    return adjustmentSql.findStockAdjustment(this.#db, storeId, adjustmentNumber);
   }
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────

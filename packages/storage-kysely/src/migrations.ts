@@ -22,6 +22,7 @@ import { returnsMigration } from './migrations/0019-returns.js';
 import { heldOrdersMigration } from './migrations/0020-held-orders.js';
 import { courierDuePartialMigration } from './migrations/0021-courier-due-partial.js';
 import { labelCarriersAndEndedHoldsMigration } from './migrations/0022-label-carriers-and-ended-holds.js';
+import { stockAdjustmentsMigration } from './migrations/0023-stock-adjustments.js';
 import { warehouseRoutingMigration } from './migrations/0025-warehouse-routing.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
@@ -60,6 +61,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0020_held_orders': heldOrdersMigration(),
       '0021_courier_due_partial': courierDuePartialMigration(),
       '0022_label_carriers_and_ended_holds': labelCarriersAndEndedHoldsMigration(this.#flags),
+      '0023_stock_adjustments': stockAdjustmentsMigration(this.#flags),
       '0025_warehouse_routing': warehouseRoutingMigration(),
     };
   }

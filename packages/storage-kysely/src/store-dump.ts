@@ -45,6 +45,9 @@ export const STORE_TABLES: readonly { table: string; key: readonly string[] }[] 
   // Returns and their quarantined goods (migration 0019).
   { table: 'returns', key: ['id'] },
   { table: 'return_quarantine', key: ['warehouse_code', 'sku'] },
+  // Stock adjustments and their lines (migration 0023): the stock history.
+  { table: 'stock_adjustments', key: ['id'] },
+  { table: 'stock_adjustment_lines', key: ['adjustment_id', 'line'] },
   // What operators did to the store (migration 0004): no one could rebuild it.
   { table: 'store_audit', key: ['id'] },
 ];
@@ -65,6 +68,7 @@ const ID_TABLES = [
   'store_audit',
   'sales_orders',
   'returns',
+  'stock_adjustments',
   'fulfillment_orders',
   ...ORDER_TABLES.map((t) => t.table),
 ].filter((table) => table !== 'queue_entries');

@@ -62,8 +62,9 @@ describe('openPostgresRepository', () => {
     // 11 tables of 0001, 3 of 0004 (operators, their sessions, the store audit), 0005's
     // courier_labels, 0006's change clock, 0009's writer generation, 0010's list of orders
     // whose totals were due, 0013's sales orders and feed entries, 0019's returns and their
-    // quarantined counts, 0022's list of canceled orders still held, kysely's 2.
-    expect(tables.rows[0]?.n).toBe(25);
+    // quarantined counts, 0022's list of canceled orders still held, 0023's stock adjustments
+    // and their lines, kysely's 2.
+    expect(tables.rows[0]?.n).toBe(27);
   });
 
   it('parses int8 to numbers in its own pool only, leaving pg global parsers alone', async () => {

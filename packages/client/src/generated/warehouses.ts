@@ -20,8 +20,49 @@ export type StockItemsRequest = {
   }[];
 };
 
+/** An applied stock adjustment: each line with the on hand it left. */
+export type StockAdjustment = {
+  adjustment_number: string;
+  created_at: string;
+  items: {
+    warehouse_code: string;
+    sku: string;
+    delta: number;
+    reason: 'other' | 'damaged' | 'received' | 'counted' | 'lost' | 'found' | 'returned';
+    on_hand: number;
+  }[];
+};
+
+/** Body of POST /V1/stockAdjustments: deltas with reasons, once per adjustment_number. */
+export type StockAdjustmentRequest = {
+  adjustment: {
+    adjustment_number: string;
+    items: {
+      warehouse_code: string;
+      sku: string;
+      delta: number;
+      reason: 'other' | 'damaged' | 'received' | 'counted' | 'lost' | 'found' | 'returned';
+    }[];
+  };
+};
+
 /** The XML shape of Warehouse. */
 export const WAREHOUSE: Shape = { name: 'string', code: 'string', active: 'boolean' };
 
 /** The XML shape of StockItem. */
 export const STOCK_ITEM: Shape = { warehouse_code: 'string', sku: 'string', qty: 'number' };
+
+/** The XML shape of StockAdjustment. */
+export const STOCK_ADJUSTMENT: Shape = {
+  adjustment_number: 'string',
+  created_at: 'string',
+  items: [
+    {
+      warehouse_code: 'string',
+      sku: 'string',
+      delta: 'number',
+      reason: 'string',
+      on_hand: 'number',
+    },
+  ],
+};

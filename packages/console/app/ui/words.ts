@@ -209,6 +209,11 @@ export const ACL_ACTION: Record<ApiAction, { words: string; group: AclGroup; res
     resource: 'FulfillmentOrder::api_reject_cancellation',
   },
   stock_items: { words: 'Update stock', group: 'partner', resource: 'Inventory::api_stock_items' },
+  stock_adjust: {
+    words: 'Adjust stock',
+    group: 'partner',
+    resource: 'Inventory::api_stock_adjust',
+  },
   pending_allocation: {
     words: 'Poll orders awaiting allocation',
     group: 'erp',

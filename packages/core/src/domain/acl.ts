@@ -20,6 +20,8 @@ export const ACL_RESOURCES = {
   reject_cancellation: { group: 'FulfillmentOrder' },
   warehouses: { group: 'Inventory' },
   stock_items: { group: 'Inventory' },
+  // Changes of on hand by a delta, each with its reason (docs/partner-guide.md).
+  stock_adjust: { group: 'Inventory' },
   // A sales channel (docs/channel-guide.md): takes sales orders in and follows them.
   create_sales_order: { group: 'SalesOrder', name: 'create' },
   read_sales_orders: { group: 'SalesOrder', name: 'read' },
@@ -46,7 +48,7 @@ export function actionsOf(group: AclGroup): ApiAction[] {
 
 /** The actions of fulfillment orders: the contract's ten and the answers to cancellations. */
 export const FULFILLMENT_ACTIONS = actionsOf('FulfillmentOrder');
-/** Listing warehouses and syncing stock. */
+/** Listing warehouses, syncing and adjusting stock. */
 export const INVENTORY_ACTIONS = actionsOf('Inventory');
 
 export const DEFAULT_ACL_PREFIX = 'Fulfil';
@@ -100,6 +102,7 @@ export const ROLE_PRESETS = {
     'reject_cancellation',
     'warehouses',
     'stock_items',
+    'stock_adjust',
     'returns_pending_receipt',
     'receive_return',
   ],

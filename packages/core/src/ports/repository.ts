@@ -5,6 +5,7 @@ import type { QuarantineDelta } from '../domain/returns/return-outcome.js';
 import type { ReturnRecord } from '../domain/returns/return-record.js';
 import type { ReturnStatus } from '../domain/returns/return-status.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
+import type { StockAdjustmentRecord } from '../domain/stock-adjustment.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type {
   AuditEvent,
@@ -264,6 +265,18 @@ export interface RepositoryTx extends AdminRepositoryTx {
     storeId: number,
     keys: readonly { warehouse_code: string; sku: string }[],
   ): Promise<StockLevel[]>;
+
+  /**
+   * Stores an applied adjustment (id 0) with its lines and returns it with its id; null, writing
+   * nothing, when the store has an adjustment with its number (once the transaction that wrote
+   * that one has committed: a racing insert waits for it).
+   */
+  insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null>;
+  /** The store's adjustment with this number, its lines in the order sent, or null. */
+  findStockAdjustment(
+    storeId: number,
+    adjustmentNumber: string,
+  ): Promise<StockAdjustmentRecord | null>;
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────
   /** Stores a token; fails with `already_exists` when the store has a token of that name. */

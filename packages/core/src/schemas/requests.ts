@@ -5,6 +5,7 @@ import type { ParsedInvoice } from '../domain/actions/invoice.js';
 import type { ParsedReject } from '../domain/actions/reject.js';
 import type { ParsedShipment } from '../domain/actions/ship.js';
 import { PAGE_SIZE } from '../domain/paging.js';
+import { ADJUSTMENT_REASONS, type ParsedAdjustment } from '../domain/stock-adjustment.js';
 import type { ParsedStockItems } from '../domain/stock-batch.js';
 import {
   boundedText,
@@ -44,6 +45,36 @@ export const StockItemsRequest = shapeOf<ParsedStockItems>()(
     ),
   }),
 );
+
+/** A change of on hand by a delta: never 0, a safe integer either way. */
+const delta = v.pipe(
+  v.number(),
+  v.safeInteger('must be an integer'),
+  v.check((value) => value !== 0, 'must not be 0'),
+);
+
+export const StockAdjustmentRequest = v.object({
+  adjustment: shapeOf<ParsedAdjustment>()(
+    v.object({
+      adjustment_number: code,
+      items: v.pipe(
+        v.array(
+          v.object({
+            warehouse_code: code,
+            sku: code,
+            delta,
+            reason: v.picklist(
+              ADJUSTMENT_REASONS,
+              `must be one of ${ADJUSTMENT_REASONS.join(', ')}`,
+            ),
+          }),
+        ),
+        v.minLength(1, 'must list at least one item'),
+        v.maxLength(MAX_STOCK_BATCH, `must hold at most ${MAX_STOCK_BATCH} entries`),
+      ),
+    }),
+  ),
+});
 
 export const AcceptRequest = v.object({
   order: shapeOf<ParsedAccept>()(
@@ -165,6 +196,7 @@ export const QueuePollParams = v.object({
 // engine works with once a body is parsed is the domain's (ParsedAccept and the others).
 
 export type StockItemsInput = v.InferInput<typeof StockItemsRequest>;
+export type StockAdjustmentInput = v.InferInput<typeof StockAdjustmentRequest>;
 export type AcceptInput = v.InferInput<typeof AcceptRequest>;
 export type RejectInput = v.InferInput<typeof RejectRequest>;
 /** The reference's key, `allocation`; the engine also takes the ERP guide's `order`. */

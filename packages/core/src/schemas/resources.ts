@@ -7,6 +7,7 @@ import type {
   StockItemResource,
   WarehouseResource,
 } from '../domain/resources.js';
+import { ADJUSTMENT_REASONS, type StockAdjustmentResource } from '../domain/stock-adjustment.js';
 import { TIMESTAMP_PATTERN } from '../domain/timestamp.js';
 import { CANCELLATION_REASONS, type ItemStatus, type OrderStatus } from '../domain/types.js';
 import { AddressInput, PaymentInput, ShippingInput } from './sales-order.js';
@@ -62,6 +63,23 @@ export const StockItemResourceSchema = shapeOf<StockItemResource>()(
     warehouse_code: v.string(),
     sku: v.string(),
     qty: integer,
+  }),
+);
+
+export const StockAdjustmentResourceSchema = shapeOf<StockAdjustmentResource>()(
+  v.object({
+    adjustment_number: v.string(),
+    created_at: timestamp,
+    items: v.array(
+      v.object({
+        warehouse_code: v.string(),
+        sku: v.string(),
+        delta: integer,
+        reason: v.picklist(ADJUSTMENT_REASONS),
+        /** The on hand of the line's warehouse and sku right after it. */
+        on_hand: integer,
+      }),
+    ),
   }),
 );
 

@@ -21,6 +21,7 @@ import { salesOrdersContract } from './contract/sales-orders.js';
 import { sequencesContract } from './contract/sequences.js';
 import { shipmentTracksContract } from './contract/shipment-tracks.js';
 import { stockContract } from './contract/stock.js';
+import { stockAdjustmentsContract } from './contract/stock-adjustments.js';
 import { storesContract } from './contract/stores.js';
 import { tokensContract } from './contract/tokens.js';
 import { transactionContract } from './contract/transaction.js';
@@ -72,6 +73,7 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
     storesContract(h);
     warehousesContract(h);
     stockContract(h);
+    stockAdjustmentsContract(h);
     tokensContract(h);
     keptTokensContract(h);
     ordersContract(h);

@@ -23,6 +23,8 @@ import {
   SalesOrderResourceSchema,
   SalesOrdersRequest,
   ShipRequest,
+  StockAdjustmentRequest,
+  StockAdjustmentResourceSchema,
   StockItemResourceSchema,
   StockItemsRequest,
   unverified,
@@ -222,6 +224,23 @@ export const OPERATIONS: readonly Operation[] = [
     query: [],
     response: { schema: StockItemResourceSchema, many: true },
     run: (engine, { principal, body }) => engine.syncStock(principal, unverified(body)),
+  },
+  {
+    method: 'POST',
+    path: '/V1/stockAdjustments',
+    operationId: 'adjustStock',
+    tag: 'Warehouses',
+    summary:
+      'Change on hand by deltas, each with its reason, all or nothing and never below 0, once by adjustment_number: 201 the first time, 200 and the same answer for a repeat with the same content, 409 naming each differing field for other content.',
+    action: 'stock_adjust',
+    request: StockAdjustmentRequest,
+    query: [],
+    response: { schema: StockAdjustmentResourceSchema, many: false, created: true },
+    conflict: true,
+    run: async (engine, { principal, body }) => {
+      const applied = await engine.adjustStock(principal, unverified(body));
+      return new WithStatus(applied.outcome === 'created' ? 201 : 200, applied.adjustment);
+    },
   },
   ...QUEUES.map(
     ({ queue, summary }): Operation => ({

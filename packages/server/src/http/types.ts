@@ -49,6 +49,7 @@ export type HttpEngine = Pick<
   | 'authorize'
   | 'listWarehouses'
   | 'syncStock'
+  | 'adjustStock'
   | 'pollDocuments'
   | 'pollPage'
   | 'accept'

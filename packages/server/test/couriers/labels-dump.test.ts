@@ -1,8 +1,8 @@
 import { createEngine, createSimulatedCarrier, ManualClock } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { exportStore, importStore, type KyselyRepository } from '@fulfil/storage-kysely';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { expect, it } from 'vitest';
+import { dumpText, importedSqlite } from '../databases/store-dump.js';
 
 it('a store dump carries the labels: they print the same after moving the store', async () => {
   const carrier = createSimulatedCarrier();
@@ -32,19 +32,11 @@ it('a store dump carries the labels: they print the same after moving the store'
   const labels = await engine.reprintLabel('default', '300-1');
   expect(labels).toHaveLength(1);
 
-  let text = '';
-  for await (const chunk of exportStore(from as KyselyRepository, 'default'))
-    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  const text = await dumpText(from);
   expect(text).toContain('"table":"courier_labels"');
   await engine.close();
 
-  const to = (await openSqliteRepository(':memory:')) as KyselyRepository;
-  async function* records() {
-    let line = 0;
-    for (const value of text.split('\n').filter(Boolean))
-      yield { line: ++line, value: JSON.parse(value) };
-  }
-  await importStore(to, 'default', records());
+  const to = await importedSqlite(text);
   const moved = createEngine({ repository: to });
   try {
     expect(await moved.reprintLabel('default', '300-1')).toEqual(labels);

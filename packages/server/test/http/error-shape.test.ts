@@ -58,6 +58,7 @@ function stubEngine(failure: () => never): HttpEngine {
       parseWith(StockItemsRequest, body);
       return [];
     },
+    adjustStock: unused,
     accept: unused,
     reject: unused,
     allocate: unused,

@@ -5,6 +5,7 @@ import {
   parseWith,
   RejectRequest,
   ShipRequest,
+  StockAdjustmentRequest,
   StockItemsRequest,
 } from '@fulfil/core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -126,6 +127,7 @@ describe('the operations', () => {
       'ShipRequest',
       'InvoiceRequest',
       'StockItemsRequest',
+      'StockAdjustmentRequest',
       'SalesOrderRequest',
       'SalesOrdersRequest',
       'ReturnRequest',
@@ -170,6 +172,7 @@ describe('examples', () => {
     ShipRequest,
     InvoiceRequest,
     StockItemsRequest,
+    StockAdjustmentRequest,
   };
   test.each(Object.keys(ENGINE_SCHEMAS))(
     '%s: its example passes the engine’s validation',

@@ -61,6 +61,7 @@ function brokenEngine(
     }),
     listWarehouses: fail,
     syncStock: fail,
+    adjustStock: fail,
     accept: fail,
     reject: fail,
     allocate: fail,
@@ -351,6 +352,7 @@ describe('OpenAPI', () => {
       [
         '/V1/warehouses',
         '/V1/stockItems',
+        '/V1/stockAdjustments',
         ...[
           'pending_accept',
           'pending_allocation',

@@ -34,6 +34,7 @@ function engineWithoutDatabase(): HttpEngine {
     pollPage: away,
     listWarehouses: away,
     syncStock: away,
+    adjustStock: away,
     accept: away,
     reject: away,
     allocate: away,

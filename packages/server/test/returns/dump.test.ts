@@ -1,8 +1,8 @@
 import { createEngine, ManualClock, type OperatorPrincipal } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { exportStore, importStore, type KyselyRepository } from '@fulfil/storage-kysely';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { expect, it } from 'vitest';
+import { dumpText, importedSqlite } from '../databases/store-dump.js';
 
 const ADMIN: OperatorPrincipal = { name: 'a', role: 'admin', store_code: null, request_id: null };
 
@@ -25,20 +25,12 @@ it('a store dump carries returns and their quarantine: the moved store shows and
   const before = await engine.admin.returns(ADMIN, 'default', {});
   const stock = await engine.admin.listStock(ADMIN, 'default', {});
 
-  let text = '';
-  for await (const chunk of exportStore(from as KyselyRepository, 'default'))
-    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  const text = await dumpText(from);
   expect(text).toContain('"table":"returns"');
   expect(text).toContain('"table":"return_quarantine"');
   await engine.close();
 
-  const to = (await openSqliteRepository(':memory:')) as KyselyRepository;
-  async function* records() {
-    let line = 0;
-    for (const value of text.split('\n').filter(Boolean))
-      yield { line: ++line, value: JSON.parse(value) };
-  }
-  await importStore(to, 'default', records());
+  const to = await importedSqlite(text);
   const moved = createEngine({ repository: to });
   try {
     expect(await moved.admin.returns(ADMIN, 'default', {})).toEqual(before);

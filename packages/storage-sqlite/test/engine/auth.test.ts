@@ -79,6 +79,7 @@ describe('docs/behaviour.md: tokens and access', () => {
         'Fulfil_FulfillmentOrder::api_pending_shipment',
         'Fulfil_FulfillmentOrder::api_reject',
         'Fulfil_FulfillmentOrder::api_ship',
+        'Fulfil_Inventory::api_stock_adjust',
         'Fulfil_Inventory::api_stock_items',
         'Fulfil_Inventory::api_warehouses',
         'Fulfil_Return::api_pending_receipt',
@@ -179,6 +180,7 @@ describe('docs/behaviour.md: tokens and access', () => {
         'reject_cancellation',
         'warehouses',
         'stock_items',
+        'stock_adjust',
       ].sort(),
     );
     expect(grants(h.erp).sort()).toEqual(

@@ -57,6 +57,13 @@ describe('docs/behaviour.md: every public action checks its principal', () => {
     warehouses: (p) => h.engine.listWarehouses(p),
     stock_items: (p) =>
       h.engine.syncStock(p, { stock_items: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 3 }] }),
+    stock_adjust: (p) =>
+      h.engine.adjustStock(p, {
+        adjustment: {
+          adjustment_number: 'ACL-1',
+          items: [{ warehouse_code: 'WH-A', sku: 'SKU-1', delta: 1, reason: 'found' }],
+        },
+      }),
     create_sales_order: (p) =>
       h.engine.createSalesOrder(p, {
         sales_order: salesOrder('90001', [{ sku: 'SKU-1', qty: 1 }]),
@@ -167,6 +174,8 @@ describe('docs/behaviour.md: every public action checks its principal', () => {
     expect((await h.engine.listWarehouses(h.partnerB)).map((w) => w.code)).toEqual(['WH-B']);
     const stock = await domainError(calls.stock_items(h.partnerB));
     expect(stock.code).toBe('invalid_stock_batch');
+    const adjusted = await domainError(calls.stock_adjust(h.partnerB));
+    expect(adjusted.code).toBe('invalid_stock_batch');
     expect(await h.snapshot()).toEqual(before);
     // In scope, the same partner resources work.
     expect((await h.engine.poll(h.partnerA, 'pending_accept')).length).toBe(1);

@@ -28,6 +28,8 @@ const ITEM = {
 };
 
 const STOCK_ITEM = { warehouse_code: 'WH-MILAN', sku: 'MOKA-3', qty: 40 };
+const RECEIVED = { warehouse_code: 'WH-MILAN', sku: 'MOKA-3', delta: 12, reason: 'received' };
+const DAMAGED = { warehouse_code: 'WH-MILAN', sku: 'CUPS-ESP-6', delta: -1, reason: 'damaged' };
 
 /** A sales order as a channel hands it in (docs/channel-guide.md). */
 const SALES_ORDER_ITEM = {
@@ -166,6 +168,14 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
   Warehouse: { name: 'Milan 3PL', code: 'WH-MILAN', active: true },
   StockItem: STOCK_ITEM,
   StockItemInput: STOCK_ITEM,
+  StockAdjustment: {
+    adjustment_number: 'ADJ-2026-0412',
+    created_at: '2026-11-28 08:40:31',
+    items: [
+      { ...RECEIVED, on_hand: 52 },
+      { ...DAMAGED, on_hand: 7 },
+    ],
+  },
   Address: ADDRESS,
   Payment: { method_code: 'card', method_name: 'Credit or debit card' },
   Shipping: {
@@ -215,6 +225,9 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
     ],
   },
   StockItemsRequest: { stock_items: [STOCK_ITEM] },
+  StockAdjustmentRequest: {
+    adjustment: { adjustment_number: 'ADJ-2026-0412', items: [RECEIVED, DAMAGED] },
+  },
   AcceptRequest: {
     order: {
       order_id: '100005001-1',
