@@ -33,13 +33,18 @@ function stockLevel(row: {
   sku: string;
   on_hand: number | string | bigint;
   reserved: number | string | bigint;
+  safety_stock?: number | string | null;
 }): StockLevel {
-  return {
+  const level: StockLevel = {
     warehouse_code: row.warehouse_code,
     sku: row.sku,
     on_hand: Number(row.on_hand),
     reserved: Number(row.reserved),
   };
+  // Absent, not null, without an override: the level reads as it did before safety stock.
+  if (row.safety_stock !== undefined && row.safety_stock !== null)
+    level.safety_stock = Number(row.safety_stock);
+  return level;
 }
 
 export async function setOnHand(
@@ -48,6 +53,38 @@ export async function setOnHand(
   entries: readonly StockEntry[],
 ): Promise<void> {
   await insertStock(db, storeId, entries, 'set on hand');
+}
+
+export async function setSafetyStock(
+  db: Kysely<Database>,
+  storeId: number,
+  entries: readonly { warehouse_code: string; sku: string; safety_stock: number | null }[],
+): Promise<void> {
+  // One row per key (the last entry wins), sorted so that concurrent writes lock in one order.
+  const rows = new Map<string, (typeof entries)[number]>();
+  for (const entry of entries) rows.set(stockKey(entry), entry);
+  if (rows.size === 0) return;
+  const sorted = [...rows.values()].sort(byWarehouseThenSku);
+  for (const slice of chunk(sorted, 500)) {
+    await db
+      .insertInto('stock')
+      .values(
+        slice.map((entry) => ({
+          store_id: storeId,
+          warehouse_code: entry.warehouse_code,
+          sku: entry.sku,
+          on_hand: 0,
+          reserved: 0,
+          safety_stock: entry.safety_stock,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['store_id', 'warehouse_code', 'sku'])
+          .doUpdateSet((eb) => ({ safety_stock: eb.ref('excluded.safety_stock') })),
+      )
+      .execute();
+  }
 }
 
 export function addMissingStock(
@@ -199,7 +236,7 @@ export async function listStock(
       (db, argument, listed) =>
         db
           .selectFrom('stock')
-          .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+          .select(['warehouse_code', 'sku', 'on_hand', 'reserved', 'safety_stock'])
           .where('store_id', '=', argument<number>(0))
           .$if(inWarehouses, (qb) => qb.where('warehouse_code', 'in', listed<string>(0)))
           .$if(ofSku, (qb) => qb.where('sku', '=', argument<string>(1)))
