@@ -1,0 +1,20 @@
+import type { StockLevel, Warehouse } from './types.js';
+
+/** The safety stock of a sku at a warehouse: its own, else the warehouse's (docs/behaviour.md). */
+export function safetyStockOf(
+  level: Pick<StockLevel, 'safety_stock'> | undefined,
+  warehouse: Pick<Warehouse, 'safety_stock'> | undefined,
+): number {
+  return level?.safety_stock ?? warehouse?.safety_stock ?? 0;
+}
+
+/**
+ * What routing may promise of a sku at a warehouse: on hand minus reserved minus safety stock,
+ * negative when partners hold or ship into the safety stock. No row: nothing on hand.
+ */
+export function availableOf(
+  level: StockLevel | undefined,
+  warehouse: Pick<Warehouse, 'safety_stock'> | undefined,
+): number {
+  return (level?.on_hand ?? 0) - (level?.reserved ?? 0) - safetyStockOf(level, warehouse);
+}
