@@ -18,3 +18,25 @@ export function availableOf(
 ): number {
   return (level?.on_hand ?? 0) - (level?.reserved ?? 0) - safetyStockOf(level, warehouse);
 }
+
+/** A stock row as operators see it: the safety stock in effect and what routing may promise. */
+export function withSafetyStock(
+  level: StockLevel,
+  warehouse: Pick<Warehouse, 'safety_stock'> | undefined,
+): {
+  warehouse_code: string;
+  sku: string;
+  on_hand: number;
+  reserved: number;
+  safety_stock: number;
+  available: number;
+} {
+  return {
+    warehouse_code: level.warehouse_code,
+    sku: level.sku,
+    on_hand: level.on_hand,
+    reserved: level.reserved,
+    safety_stock: safetyStockOf(level, warehouse),
+    available: availableOf(level, warehouse),
+  };
+}

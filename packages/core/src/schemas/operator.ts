@@ -279,7 +279,17 @@ export const SeedStore = v.object({
   code: storeCode,
   settings: v.optional(StoreSettingsInput, {}),
   warehouses: v.optional(v.array(WarehouseInput), []),
-  stock: v.optional(v.array(v.object({ ...StockItem.entries, qty: quantity })), []),
+  stock: v.optional(
+    v.array(
+      v.object({
+        ...StockItem.entries,
+        qty: quantity,
+        /** This sku's own safety stock there; absent: the warehouse's. */
+        safety_stock: v.optional(safetyStock),
+      }),
+    ),
+    [],
+  ),
   tokens: v.optional(v.array(TokenInput), []),
   orders: v.optional(v.array(SalesOrderInput), []),
 });
