@@ -55,17 +55,22 @@ export async function setOnHand(
   await insertStock(db, storeId, entries, 'set on hand');
 }
 
+/**
+ * One entry per key, the last one winning (an upsert may not touch a row twice), sorted so that
+ * concurrent writes lock rows in one order.
+ */
+function lastPerKey<T extends { warehouse_code: string; sku: string }>(entries: readonly T[]): T[] {
+  const rows = new Map<string, T>();
+  for (const entry of entries) rows.set(stockKey(entry), entry);
+  return [...rows.values()].sort(byWarehouseThenSku);
+}
+
 export async function setSafetyStock(
   db: Kysely<Database>,
   storeId: number,
   entries: readonly { warehouse_code: string; sku: string; safety_stock: number | null }[],
 ): Promise<void> {
-  // One row per key (the last entry wins), sorted so that concurrent writes lock in one order.
-  const rows = new Map<string, (typeof entries)[number]>();
-  for (const entry of entries) rows.set(stockKey(entry), entry);
-  if (rows.size === 0) return;
-  const sorted = [...rows.values()].sort(byWarehouseThenSku);
-  for (const slice of chunk(sorted, 500)) {
+  for (const slice of chunk(lastPerKey(entries))) {
     await db
       .insertInto('stock')
       .values(
@@ -102,12 +107,8 @@ async function insertStock(
   entries: readonly StockEntry[],
   onExisting: 'set on hand' | 'keep',
 ): Promise<number> {
-  // One row per key (the last entry wins): an upsert may not touch a row twice.
-  const rows = new Map<string, StockEntry>();
-  for (const entry of entries) rows.set(stockKey(entry), entry);
-  const sorted = [...rows.values()].sort(byWarehouseThenSku);
   let written = 0;
-  for (const slice of chunk(sorted)) {
+  for (const slice of chunk(lastPerKey(entries))) {
     const results = await db
       .insertInto('stock')
       .values(

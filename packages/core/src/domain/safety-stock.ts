@@ -19,18 +19,23 @@ export function availableOf(
   return (level?.on_hand ?? 0) - (level?.reserved ?? 0) - safetyStockOf(level, warehouse);
 }
 
-/** A stock row as operators see it: the safety stock in effect and what routing may promise. */
-export function withSafetyStock(
-  level: StockLevel,
-  warehouse: Pick<Warehouse, 'safety_stock'> | undefined,
-): {
+/** A stock row as operators see it. */
+export interface StockView {
   warehouse_code: string;
   sku: string;
   on_hand: number;
   reserved: number;
+  /** The sku's own safety stock there, else the warehouse's. */
   safety_stock: number;
+  /** On hand minus reserved minus safety stock (may be negative). */
   available: number;
-} {
+}
+
+/** A stock row as operators see it: the safety stock in effect and what routing may promise. */
+export function withSafetyStock(
+  level: StockLevel,
+  warehouse: Pick<Warehouse, 'safety_stock'> | undefined,
+): StockView {
   return {
     warehouse_code: level.warehouse_code,
     sku: level.sku,

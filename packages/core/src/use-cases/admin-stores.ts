@@ -4,7 +4,7 @@ import { fieldError, fieldErrors } from '../domain/errors.js';
 import { operatorSees } from '../domain/operator.js';
 import { quarantinedBy, quarantineKey } from '../domain/returns/quarantined.js';
 import { type RoutingSettings, routingSettings } from '../domain/routing/rules.js';
-import { withSafetyStock } from '../domain/safety-stock.js';
+import { type StockView, withSafetyStock } from '../domain/safety-stock.js';
 import { stockChanged } from '../domain/stock-batch.js';
 import type {
   AttentionQueueName,
@@ -133,15 +133,7 @@ export async function putWarehouse(
   });
 }
 
-export interface StockRow {
-  warehouse_code: string;
-  sku: string;
-  on_hand: number;
-  reserved: number;
-  /** The sku's own safety stock there, else the warehouse's. */
-  safety_stock: number;
-  /** On hand minus reserved minus safety stock (may be negative). */
-  available: number;
+export interface StockRow extends StockView {
   /** Returned goods counted apart from on hand (docs/admin-api.md): never available. */
   quarantined: number;
 }

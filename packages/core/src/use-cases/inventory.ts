@@ -1,6 +1,6 @@
 import { PAGE_SIZE } from '../domain/paging.js';
 import type { StockItemResource, WarehouseResource } from '../domain/resources.js';
-import { withSafetyStock } from '../domain/safety-stock.js';
+import { type StockView, withSafetyStock } from '../domain/safety-stock.js';
 import {
   assertStockUnchanged,
   assertValidStockBatch,
@@ -58,7 +58,7 @@ export async function listStock(
   deps: EngineDeps,
   actor: Actor,
   filter: { sku?: string } = {},
-): Promise<ReturnType<typeof withSafetyStock>[]> {
+): Promise<StockView[]> {
   assertWellFormed(filter);
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, actor.store_code);
