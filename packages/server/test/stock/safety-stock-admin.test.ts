@@ -31,7 +31,7 @@ for (const kind of databaseKinds()) {
       database = undefined;
     });
 
-    it('is set per warehouse and per sku, cleared with null, shown in effect; bad values are 400 naming the field and change nothing', async () => {
+    it('is set per warehouse and per sku (admin API, seed file), cleared with null, shown in effect; bad values are 400 naming the field and change nothing', async () => {
       database = await kind.open();
       const { engine } = database;
       const admin = engine.admin;
@@ -76,6 +76,21 @@ for (const kind of databaseKinds()) {
         { sku: 'SKU-1', on_hand: 10, safety_stock: 12, available: -2 },
         { sku: 'SKU-2', on_hand: 5, safety_stock: 3, available: 2 },
       ]);
+
+      // A seed file run again keeps a row's own safety stock; with resetStock it sets it.
+      const again = {
+        stores: [
+          {
+            code: 'default',
+            warehouses: [{ code: 'WH-A', name: 'A' }],
+            stock: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 10, safety_stock: 5 }],
+          },
+        ],
+      };
+      await engine.loadSeed(again);
+      expect((await rows())[0]).toMatchObject({ sku: 'SKU-1', safety_stock: 12 });
+      await engine.loadSeed(again, { resetStock: true });
+      expect((await rows())[0]).toMatchObject({ sku: 'SKU-1', safety_stock: 5, available: 5 });
 
       const before = await database.snapshot();
       const refusals: [unknown, string][] = [
