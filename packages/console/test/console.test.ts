@@ -237,6 +237,8 @@ describe('the console, end to end', { timeout: BROWSER_TEST_MS, ...browserOrSkip
     const row = page.getByRole('row').filter({ hasText: 'WH-A' }).filter({ hasText: 'SKU-1' });
     await row.waitFor();
     const available = async () => Number(await row.locator('.available').textContent());
+    // Beside reserved: the safety stock in effect, none in this seed.
+    expect(await page.getByRole('columnheader', { name: 'Safety stock' }).count()).toBe(1);
     const before = await available();
     const onHand = page.getByLabel('On hand of SKU-1 in WH-A');
     const had = Number(await onHand.inputValue());

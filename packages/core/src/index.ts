@@ -61,6 +61,7 @@ export * from './domain/routing/snapshot.js';
 export type { WarehouseFacts } from './domain/routing/sorts.js';
 export * from './domain/routing/words.js';
 export * from './domain/routing.js';
+export * from './domain/safety-stock.js';
 export * from './domain/sales-order.js';
 export * from './domain/sales-order-resource.js';
 export * from './domain/sales-order-status.js';

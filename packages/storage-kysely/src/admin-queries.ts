@@ -498,7 +498,7 @@ export class AdminQueries implements AdminRepositoryTx {
     const { after, sku_prefix: prefix, warehouse } = page;
     const rows = await this.#db
       .selectFrom('stock')
-      .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+      .select(['warehouse_code', 'sku', 'on_hand', 'reserved', 'safety_stock'])
       .where('store_id', '=', page.store_id)
       .$if(warehouse !== undefined, (qb) => qb.where('warehouse_code', '=', warehouse as string))
       .$if(prefix !== undefined, (qb) =>
@@ -525,10 +525,11 @@ export class AdminQueries implements AdminRepositoryTx {
       .orderBy('sku')
       .limit(page.limit)
       .execute();
-    return rows.map((row) => ({
+    return rows.map(({ safety_stock, ...row }) => ({
       ...row,
       on_hand: Number(row.on_hand),
       reserved: Number(row.reserved),
+      ...(safety_stock === null ? {} : { safety_stock: Number(safety_stock) }),
     }));
   }
 

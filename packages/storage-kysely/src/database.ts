@@ -69,6 +69,8 @@ export interface WarehouseTable {
   /** string[] as JSON, or null for every country. */
   countries: JsonText | null;
   daily_capacity: number | null;
+  /** The default safety stock of its skus (migration 0026). */
+  safety_stock: number;
 }
 
 export interface StockTable {
@@ -77,6 +79,8 @@ export interface StockTable {
   sku: string;
   on_hand: number;
   reserved: number;
+  /** This sku's safety stock, or null for the warehouse's (migration 0026). */
+  safety_stock: number | null;
 }
 
 export interface TokenTable {

@@ -223,6 +223,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
           longitude: eb.ref('excluded.longitude'),
           countries: eb.ref('excluded.countries'),
           daily_capacity: eb.ref('excluded.daily_capacity'),
+          safety_stock: eb.ref('excluded.safety_stock'),
         })),
       )
       .returningAll()
@@ -234,6 +235,13 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
 
   setOnHand(storeId: number, entries: readonly StockEntry[]): Promise<void> {
     return stockSql.setOnHand(this.#db, storeId, entries);
+  }
+
+  setSafetyStock(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; safety_stock: number | null }[],
+  ): Promise<void> {
+    return stockSql.setSafetyStock(this.#db, storeId, entries);
   }
 
   addMissingStock(storeId: number, entries: readonly StockEntry[]): Promise<number> {

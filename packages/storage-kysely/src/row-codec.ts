@@ -116,6 +116,7 @@ export function encodeWarehouse(warehouse: Warehouse): Insertable<WarehouseTable
     longitude: warehouse.longitude ?? null,
     countries: warehouse.countries ? encodeJson(warehouse.countries) : null,
     daily_capacity: warehouse.daily_capacity ?? null,
+    safety_stock: warehouse.safety_stock ?? 0,
   };
 }
 
@@ -131,6 +132,7 @@ export function decodeWarehouse(row: Selectable<WarehouseTable>): Warehouse {
     longitude: row.longitude === null ? null : Number(row.longitude),
     countries: row.countries === null ? null : decodeJson(row.countries),
     daily_capacity: row.daily_capacity === null ? null : Number(row.daily_capacity),
+    safety_stock: Number(row.safety_stock),
   };
 }
 

@@ -33,13 +33,18 @@ function stockLevel(row: {
   sku: string;
   on_hand: number | string | bigint;
   reserved: number | string | bigint;
+  safety_stock?: number | string | null;
 }): StockLevel {
-  return {
+  const level: StockLevel = {
     warehouse_code: row.warehouse_code,
     sku: row.sku,
     on_hand: Number(row.on_hand),
     reserved: Number(row.reserved),
   };
+  // Absent, not null, without an override: the level reads as it did before safety stock.
+  if (row.safety_stock !== undefined && row.safety_stock !== null)
+    level.safety_stock = Number(row.safety_stock);
+  return level;
 }
 
 export async function setOnHand(
@@ -48,6 +53,43 @@ export async function setOnHand(
   entries: readonly StockEntry[],
 ): Promise<void> {
   await insertStock(db, storeId, entries, 'set on hand');
+}
+
+/**
+ * One entry per key, the last one winning (an upsert may not touch a row twice), sorted so that
+ * concurrent writes lock rows in one order.
+ */
+function lastPerKey<T extends { warehouse_code: string; sku: string }>(entries: readonly T[]): T[] {
+  const rows = new Map<string, T>();
+  for (const entry of entries) rows.set(stockKey(entry), entry);
+  return [...rows.values()].sort(byWarehouseThenSku);
+}
+
+export async function setSafetyStock(
+  db: Kysely<Database>,
+  storeId: number,
+  entries: readonly { warehouse_code: string; sku: string; safety_stock: number | null }[],
+): Promise<void> {
+  for (const slice of chunk(lastPerKey(entries))) {
+    await db
+      .insertInto('stock')
+      .values(
+        slice.map((entry) => ({
+          store_id: storeId,
+          warehouse_code: entry.warehouse_code,
+          sku: entry.sku,
+          on_hand: 0,
+          reserved: 0,
+          safety_stock: entry.safety_stock,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['store_id', 'warehouse_code', 'sku'])
+          .doUpdateSet((eb) => ({ safety_stock: eb.ref('excluded.safety_stock') })),
+      )
+      .execute();
+  }
 }
 
 export function addMissingStock(
@@ -65,12 +107,8 @@ async function insertStock(
   entries: readonly StockEntry[],
   onExisting: 'set on hand' | 'keep',
 ): Promise<number> {
-  // One row per key (the last entry wins): an upsert may not touch a row twice.
-  const rows = new Map<string, StockEntry>();
-  for (const entry of entries) rows.set(stockKey(entry), entry);
-  const sorted = [...rows.values()].sort(byWarehouseThenSku);
   let written = 0;
-  for (const slice of chunk(sorted)) {
+  for (const slice of chunk(lastPerKey(entries))) {
     const results = await db
       .insertInto('stock')
       .values(
@@ -199,7 +237,7 @@ export async function listStock(
       (db, argument, listed) =>
         db
           .selectFrom('stock')
-          .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+          .select(['warehouse_code', 'sku', 'on_hand', 'reserved', 'safety_stock'])
           .where('store_id', '=', argument<number>(0))
           .$if(inWarehouses, (qb) => qb.where('warehouse_code', 'in', listed<string>(0)))
           .$if(ofSku, (qb) => qb.where('sku', '=', argument<string>(1)))

@@ -196,7 +196,11 @@ export function StockPage({ store, role }: { store: string; role: string }) {
   return (
     <Page
       title="Stock"
-      subtitle={<p>On hand, reserved, available and quarantined per warehouse of store {store}.</p>}
+      subtitle={
+        <p>
+          On hand, reserved, safety stock, available and quarantined per warehouse of store {store}.
+        </p>
+      }
     >
       <Card flush label="Stock rows">
         <form
@@ -242,6 +246,8 @@ export function StockPage({ store, role }: { store: string; role: string }) {
                   ),
               },
               { title: 'Reserved', numeric: true, cell: (row) => row.reserved },
+              // Kept back from routing: the sku's own, else its warehouse's.
+              { title: 'Safety stock', numeric: true, cell: (row) => row.safety_stock },
               {
                 title: 'Available',
                 numeric: true,

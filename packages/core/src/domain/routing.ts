@@ -16,7 +16,7 @@ export interface RouteAssignment {
 export interface RoutingContext {
   /** Active warehouses, highest priority first. */
   warehouses: readonly Warehouse[];
-  /** On hand minus reserved. */
+  /** On hand minus reserved minus safety stock (may be negative). */
   available(warehouse_code: string, sku: string): number;
 }
 

@@ -146,6 +146,8 @@ export interface Warehouse {
   countries?: string[] | null;
   /** Fulfillment orders it takes per local day (the `capacity` rules); null: no limit. */
   daily_capacity?: number | null;
+  /** Kept back from routing of each sku without its own (docs/behaviour.md, Stock); absent is 0. */
+  safety_stock?: number;
 }
 
 export interface StockLevel {
@@ -153,6 +155,8 @@ export interface StockLevel {
   sku: string;
   on_hand: number;
   reserved: number;
+  /** This sku's own safety stock there; absent: the warehouse's. */
+  safety_stock?: number;
 }
 
 /** A change to apply atomically to one stock row; rows that do not exist start at 0. */

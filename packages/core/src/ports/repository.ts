@@ -241,6 +241,14 @@ export interface RepositoryTx extends AdminRepositoryTx {
     entries: readonly { warehouse_code: string; sku: string; qty: number }[],
   ): Promise<void>;
   /**
+   * Sets the safety stock override of every (warehouse_code, sku), null to fall back on the
+   * warehouse's; creates missing rows with nothing on hand, leaves on hand and reserved as they are.
+   */
+  setSafetyStock(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; safety_stock: number | null }[],
+  ): Promise<void>;
+  /**
    * Creates the (warehouse_code, sku) rows that do not exist yet, with on hand `qty` and
    * `reserved` 0, in one set-based write; existing rows are left exactly as they are, even when
    * another transaction created them a moment ago. Returns how many rows it created.

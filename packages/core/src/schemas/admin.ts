@@ -11,7 +11,7 @@ import {
   requiredLabel,
   STRING_LIMITS,
 } from './fields.js';
-import { storeCode } from './operator.js';
+import { safetyStock, storeCode } from './operator.js';
 import { ORDER_STATUSES } from './resources.js';
 
 /** Inputs of the admin API (docs/admin-api.md). Query strings arrive as text. */
@@ -125,11 +125,31 @@ export const BulkInput = v.object({
   reason: v.optional(v.nullable(note)),
 });
 
-export const SetOnHandInput = v.object({
-  on_hand: quantity,
-  /** The on hand the operator saw: the set applies only while it still is (409 otherwise). */
-  change_from: v.optional(quantity),
-});
+export const SetOnHandInput = v.pipe(
+  v.object({
+    on_hand: v.optional(quantity),
+    /** The on hand the operator saw: the set applies only while it still is (409 otherwise). */
+    change_from: v.optional(quantity),
+    /** This sku's own safety stock; null: back to the warehouse's. */
+    safety_stock: v.optional(v.nullable(safetyStock)),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['on_hand'], ['safety_stock']],
+      (input) => input.on_hand !== undefined || input.safety_stock !== undefined,
+      'is required (or safety_stock)',
+    ),
+    ['on_hand'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['on_hand'], ['change_from']],
+      (input) => input.change_from === undefined || input.on_hand !== undefined,
+      'is only for a set of on_hand',
+    ),
+    ['change_from'],
+  ),
+);
 
 /** At most a week: long enough to roll a secret out, short enough to end. */
 export const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;

@@ -202,6 +202,14 @@ export const countryCode = v.pipe(
   v.check(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as "IT"'),
 );
 
+/** Units kept back from routing (docs/behaviour.md, Stock). */
+export const safetyStock = v.pipe(
+  v.number(),
+  v.integer('must be a whole number of units'),
+  v.minValue(0, 'must be at least 0'),
+  v.maxValue(1_000_000_000, 'must be at most 1000000000'),
+);
+
 export const WarehouseInput = v.pipe(
   v.object({
     code,
@@ -233,6 +241,8 @@ export const WarehouseInput = v.pipe(
       ),
       null,
     ),
+    /** The safety stock of each sku without its own. */
+    safety_stock: v.optional(safetyStock, 0),
   }),
   v.forward(
     v.partialCheck(
@@ -269,7 +279,17 @@ export const SeedStore = v.object({
   code: storeCode,
   settings: v.optional(StoreSettingsInput, {}),
   warehouses: v.optional(v.array(WarehouseInput), []),
-  stock: v.optional(v.array(v.object({ ...StockItem.entries, qty: quantity })), []),
+  stock: v.optional(
+    v.array(
+      v.object({
+        ...StockItem.entries,
+        qty: quantity,
+        /** This sku's own safety stock there; absent: the warehouse's. */
+        safety_stock: v.optional(safetyStock),
+      }),
+    ),
+    [],
+  ),
   tokens: v.optional(v.array(TokenInput), []),
   orders: v.optional(v.array(SalesOrderInput), []),
 });

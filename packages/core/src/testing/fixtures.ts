@@ -43,6 +43,7 @@ export function warehouse(
     longitude: null,
     countries: null,
     daily_capacity: null,
+    safety_stock: 0,
     ...overrides,
   };
 }

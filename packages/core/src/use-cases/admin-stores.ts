@@ -4,8 +4,15 @@ import { fieldError, fieldErrors } from '../domain/errors.js';
 import { operatorSees } from '../domain/operator.js';
 import { quarantinedBy, quarantineKey } from '../domain/returns/quarantined.js';
 import { type RoutingSettings, routingSettings } from '../domain/routing/rules.js';
+import { type StockView, withSafetyStock } from '../domain/safety-stock.js';
 import { stockChanged } from '../domain/stock-batch.js';
-import type { AttentionQueueName, Store, StoreSettings, Warehouse } from '../domain/types.js';
+import type {
+  AttentionQueueName,
+  StockLevel,
+  Store,
+  StoreSettings,
+  Warehouse,
+} from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import { ReasonInput, SetOnHandInput, StockSearchInput } from '../schemas/admin.js';
 import { code } from '../schemas/fields.js';
@@ -89,6 +96,7 @@ const warehouseView = ({ store_id: _store, ...warehouse }: Warehouse) => ({
   longitude: warehouse.longitude ?? null,
   countries: warehouse.countries ?? null,
   daily_capacity: warehouse.daily_capacity ?? null,
+  safety_stock: warehouse.safety_stock ?? 0,
 });
 
 export async function warehousesFor(
@@ -125,24 +133,29 @@ export async function putWarehouse(
   });
 }
 
-export interface StockRow {
-  warehouse_code: string;
-  sku: string;
-  on_hand: number;
-  reserved: number;
-  available: number;
+export interface StockRow extends StockView {
   /** Returned goods counted apart from on hand (docs/admin-api.md): never available. */
   quarantined: number;
 }
 
 const stockRow = (
-  level: { warehouse_code: string; sku: string; on_hand: number; reserved: number },
+  level: StockLevel,
+  warehouses: ReadonlyMap<string, Warehouse>,
   quarantined: ReadonlyMap<string, number> = new Map(),
 ): StockRow => ({
-  ...level,
-  available: level.on_hand - level.reserved,
+  ...withSafetyStock(level, warehouses.get(level.warehouse_code)),
   quarantined: quarantined.get(quarantineKey(level)) ?? 0,
 });
+
+/** The store's warehouses of these codes, by code: their safety stock is the default. */
+async function warehousesByCode(
+  tx: RepositoryTx,
+  storeId: number,
+  codes: readonly string[],
+): Promise<Map<string, Warehouse>> {
+  const warehouses = await tx.listWarehouses(storeId, [...new Set(codes)]);
+  return new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
+}
 
 /** The quarantined counts of these warehouses, by `quarantineKey`. */
 async function quarantineOf(
@@ -200,8 +213,13 @@ export async function stockFor(
       store.id,
       shown.map((row) => row.warehouse_code),
     );
+    const warehouses = await warehousesByCode(
+      tx,
+      store.id,
+      shown.map((row) => row.warehouse_code),
+    );
     return {
-      items: shown.map((row) => stockRow(row, quarantined)),
+      items: shown.map((row) => stockRow(row, warehouses, quarantined)),
       next:
         more && last
           ? Buffer.from(JSON.stringify([last.warehouse_code, last.sku])).toString('base64url')
@@ -223,10 +241,11 @@ export async function setOnHand(
 ): Promise<StockRow> {
   requireRole(operator, 'operator', storeCode);
   const key = parseWith(StockKey, { warehouse: warehouseCode, sku });
-  const { on_hand, change_from } = parseWith(SetOnHandInput, body);
+  const { on_hand, change_from, safety_stock } = parseWith(SetOnHandInput, body);
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
-    if ((await tx.listWarehouses(store.id, [key.warehouse])).length === 0) {
+    const warehouses = await warehousesByCode(tx, store.id, [key.warehouse]);
+    if (warehouses.size === 0) {
       throw fieldError(
         'not_found',
         'Warehouse %fieldValue does not exist.',
@@ -244,17 +263,38 @@ export async function setOnHand(
       const problem = stockChanged('change_from', change_from, current);
       throw fieldErrors('stock_changed', problem.message, [problem]);
     }
-    await tx.setOnHand(store.id, [{ ...stockKey, qty: on_hand }]);
-    await tx.appendStoreAudit([
-      storeAuditEvent(operator, store.id, now(deps), 'set_on_hand', {
-        warehouse_code: key.warehouse,
-        sku: key.sku,
-        on_hand,
-        before: before?.on_hand ?? null,
-      }),
-    ]);
+    const audit = [];
+    if (on_hand !== undefined) {
+      await tx.setOnHand(store.id, [{ ...stockKey, qty: on_hand }]);
+      audit.push(
+        storeAuditEvent(operator, store.id, now(deps), 'set_on_hand', {
+          warehouse_code: key.warehouse,
+          sku: key.sku,
+          on_hand,
+          before: before?.on_hand ?? null,
+        }),
+      );
+    }
+    if (safety_stock !== undefined) {
+      await tx.setSafetyStock(store.id, [{ ...stockKey, safety_stock }]);
+      audit.push(
+        storeAuditEvent(operator, store.id, now(deps), 'set_safety_stock', {
+          warehouse_code: key.warehouse,
+          sku: key.sku,
+          safety_stock,
+          before: before?.safety_stock ?? null,
+        }),
+      );
+    }
+    await tx.appendStoreAudit(audit);
+    const [after] = await tx.listStock({
+      store_id: store.id,
+      warehouses: [key.warehouse],
+      skus: [key.sku],
+    });
     return stockRow(
-      { warehouse_code: key.warehouse, sku: key.sku, on_hand, reserved: before?.reserved ?? 0 },
+      after ?? { ...stockKey, on_hand: 0, reserved: 0 },
+      warehouses,
       await quarantineOf(tx, store.id, [key.warehouse]),
     );
   });

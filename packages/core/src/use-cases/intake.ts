@@ -10,6 +10,7 @@ import {
   salesOrderAmounts,
 } from '../domain/new-order.js';
 import { byPriority, type RouteAssignment, type RoutingContext } from '../domain/routing.js';
+import { availableOf } from '../domain/safety-stock.js';
 import type { SalesOrder } from '../domain/sales-order.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { Timestamp } from '../domain/timestamp.js';
@@ -130,6 +131,7 @@ export async function openIntakeSession(
 ): Promise<IntakeSession> {
   const store = await requireStore(tx, storeCode);
   const warehouses = byPriority(await tx.listWarehouses(store.id));
+  const byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
   const available = new Map<string, number>();
   const loadedSkus = new Set<string>();
   let claimed: ClaimedSalesOrder[] = [];
@@ -141,21 +143,26 @@ export async function openIntakeSession(
     const missing = [...new Set(skus)].filter((sku) => !loadedSkus.has(sku));
     if (missing.length === 0) return;
     for (const level of await tx.listStock({ store_id: store.id, warehouses: null, skus: missing }))
-      available.set(stockKey(level.warehouse_code, level.sku), level.on_hand - level.reserved);
+      available.set(
+        stockKey(level.warehouse_code, level.sku),
+        availableOf(level, byCode.get(level.warehouse_code)),
+      );
     for (const sku of missing) loadedSkus.add(sku);
   }
 
   function reserve(deltas: readonly StockDelta[]): void {
     for (const delta of deltas) {
       const key = stockKey(delta.warehouse_code, delta.sku);
-      available.set(key, (available.get(key) ?? 0) + delta.on_hand - delta.reserved);
+      const before = available.get(key) ?? availableOf(undefined, byCode.get(delta.warehouse_code));
+      available.set(key, before + delta.on_hand - delta.reserved);
     }
     appendAll(stock, deltas);
   }
 
   const context: RoutingContext = {
     warehouses,
-    available: (warehouse, sku) => available.get(stockKey(warehouse, sku)) ?? 0,
+    available: (warehouse, sku) =>
+      available.get(stockKey(warehouse, sku)) ?? availableOf(undefined, byCode.get(warehouse)),
   };
 
   return {

@@ -1,11 +1,12 @@
 import { PAGE_SIZE } from '../domain/paging.js';
 import type { StockItemResource, WarehouseResource } from '../domain/resources.js';
+import { type StockView, withSafetyStock } from '../domain/safety-stock.js';
 import {
   assertStockUnchanged,
   assertValidStockBatch,
   guardedStockKeys,
 } from '../domain/stock-batch.js';
-import type { Actor, StockLevel, Warehouse } from '../domain/types.js';
+import type { Actor, Warehouse } from '../domain/types.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { PollParams, StockItemsRequest } from '../schemas/requests.js';
 import { type EngineDeps, requireStore } from './deps.js';
@@ -57,7 +58,7 @@ export async function listStock(
   deps: EngineDeps,
   actor: Actor,
   filter: { sku?: string } = {},
-): Promise<(StockLevel & { available: number })[]> {
+): Promise<StockView[]> {
   assertWellFormed(filter);
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, actor.store_code);
@@ -66,6 +67,9 @@ export async function listStock(
       warehouses: actor.warehouses,
       ...filter,
     });
-    return rows.map((row) => ({ ...row, available: row.on_hand - row.reserved }));
+    const warehouses = new Map(
+      (await tx.listWarehouses(store.id)).map((warehouse) => [warehouse.code, warehouse]),
+    );
+    return rows.map((row) => withSafetyStock(row, warehouses.get(row.warehouse_code)));
   }, 'read');
 }

@@ -6,6 +6,7 @@ import {
   partAmounts,
 } from '../domain/new-order.js';
 import { byPriority, type RoutingContext, rerouteTarget } from '../domain/routing.js';
+import { availableOf } from '../domain/safety-stock.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type { FulfillmentOrder, Item, StockLevel, Store, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
@@ -21,12 +22,11 @@ export async function loadRoutingContext(
   for (const level of await tx.listStock({ store_id: storeId, warehouses: null, skus })) {
     levels.set(`${level.warehouse_code}\u0000${level.sku}`, level);
   }
+  const byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
   return {
     warehouses,
-    available: (warehouse_code, sku) => {
-      const level = levels.get(`${warehouse_code}\u0000${sku}`);
-      return level ? level.on_hand - level.reserved : 0;
-    },
+    available: (warehouse_code, sku) =>
+      availableOf(levels.get(`${warehouse_code}\u0000${sku}`), byCode.get(warehouse_code)),
   };
 }
 

@@ -148,6 +148,20 @@ async function seedStore(
       .map((warehouse) => warehouse.code),
   );
   assertConsistent(seed, index, present, active, deps.aclPrefix);
+  // An override the file gives is set where the file sets the on hand: new rows, or every listed
+  // row under resetStock; a kept row keeps its own.
+  const overrides = seed.stock.filter((entry) => entry.safety_stock !== undefined);
+  const kept = new Set(
+    options.resetStock || overrides.length === 0
+      ? []
+      : (
+          await tx.listStock({
+            store_id: store.id,
+            warehouses: null,
+            skus: overrides.map((entry) => entry.sku),
+          })
+        ).map((level) => `${level.warehouse_code}\u0000${level.sku}`),
+  );
   if (options.resetStock) {
     await tx.setOnHand(store.id, seed.stock);
     report.stock.reset += seed.stock.length;
@@ -156,6 +170,16 @@ async function seedStore(
     report.stock.created += created;
     report.stock.kept += seed.stock.length - created;
   }
+  await tx.setSafetyStock(
+    store.id,
+    overrides
+      .filter((entry) => !kept.has(`${entry.warehouse_code}\u0000${entry.sku}`))
+      .map((entry) => ({
+        warehouse_code: entry.warehouse_code,
+        sku: entry.sku,
+        safety_stock: entry.safety_stock ?? null,
+      })),
+  );
   const existingTokens = new Set((await tx.listTokens(store.id)).map((token) => token.name));
   for (const token of seed.tokens) {
     if (existingTokens.has(token.name)) {

@@ -157,7 +157,7 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
     path: `${STORE}/stock/:warehouse/:sku`,
     operationId: 'setOnHand',
     tag: 'Stock',
-    summary: 'Sets the on-hand quantity of one warehouse and sku; reserved stays.',
+    summary: 'Sets the on hand and/or the safety stock of one warehouse and sku; reserved stays.',
     role: 'operator',
     request: SetOnHandInput,
     run: (admin, { operator, params, body }) =>

@@ -223,6 +223,7 @@ describe('stock and tokens', () => {
         sku: 'SKU-1',
         on_hand: 7,
         reserved: 0,
+        safety_stock: 0,
         available: 7,
         quarantined: 0,
       },

@@ -67,6 +67,7 @@ describe('warehouse routing attributes', () => {
       longitude: 9.19,
       countries: ['IT', 'SM', 'VA'],
       daily_capacity: 300,
+      safety_stock: 4,
     };
     expect((await put(milan)).status).toBe(200);
     const shown = (await list()).find(
@@ -87,6 +88,7 @@ describe('warehouse routing attributes', () => {
       longitude: null,
       countries: null,
       daily_capacity: null,
+      safety_stock: 0,
     });
 
     const refusals: [unknown, string][] = [
@@ -99,6 +101,10 @@ describe('warehouse routing attributes', () => {
       [{ ...milan, countries: [] }, 'countries'],
       [{ ...milan, daily_capacity: 0 }, 'daily_capacity'],
       [{ ...milan, daily_capacity: 2.5 }, 'daily_capacity'],
+      [{ ...milan, safety_stock: -1 }, 'safety_stock'],
+      [{ ...milan, safety_stock: 1.5 }, 'safety_stock'],
+      [{ ...milan, safety_stock: null }, 'safety_stock'],
+      [{ ...milan, safety_stock: 1_000_000_001 }, 'safety_stock'],
     ];
     for (const [json, field] of refusals) {
       const refused = await put(json);
@@ -118,6 +124,7 @@ describe('warehouse routing attributes', () => {
       longitude: null,
       countries: null,
       daily_capacity: null,
+      safety_stock: 0,
     });
   });
 });

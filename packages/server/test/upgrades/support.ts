@@ -85,6 +85,7 @@ const NEEDED_BY_THIS_CODE = [
   '0016_holds_and_cancellations',
   '0019_returns',
   '0025_warehouse_routing',
+  '0026_safety_stock',
 ];
 
 /**

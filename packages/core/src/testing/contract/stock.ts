@@ -28,6 +28,31 @@ export function stockContract(h: ContractHarness): void {
       expect(row).toEqual({ warehouse_code: 'WH-A', sku: 'S1', on_hand: 0, reserved: 3 });
     });
 
+    it('setSafetyStock sets and clears the override, leaving on hand and reserved alone', async () => {
+      const store = await seedStore();
+      await write((tx) =>
+        tx.adjustStock(store.id, [{ warehouse_code: 'WH-A', sku: 'S1', on_hand: 4, reserved: 3 }]),
+      );
+      await write((tx) =>
+        tx.setSafetyStock(store.id, [
+          { warehouse_code: 'WH-A', sku: 'S1', safety_stock: 2 },
+          { warehouse_code: 'WH-B', sku: 'S1', safety_stock: 0 },
+        ]),
+      );
+      expect(await read((tx) => tx.listStock({ store_id: store.id, warehouses: null }))).toEqual([
+        { warehouse_code: 'WH-A', sku: 'S1', on_hand: 4, reserved: 3, safety_stock: 2 },
+        { warehouse_code: 'WH-B', sku: 'S1', on_hand: 0, reserved: 0, safety_stock: 0 },
+      ]);
+      await write((tx) =>
+        tx.setSafetyStock(store.id, [{ warehouse_code: 'WH-A', sku: 'S1', safety_stock: null }]),
+      );
+      await write((tx) => tx.setOnHand(store.id, [{ warehouse_code: 'WH-B', sku: 'S1', qty: 9 }]));
+      expect(await read((tx) => tx.listStock({ store_id: store.id, warehouses: null }))).toEqual([
+        { warehouse_code: 'WH-A', sku: 'S1', on_hand: 4, reserved: 3 },
+        { warehouse_code: 'WH-B', sku: 'S1', on_hand: 9, reserved: 0, safety_stock: 0 },
+      ]);
+    });
+
     it('addMissingStock creates only the rows that do not exist, and counts them', async () => {
       const store = await seedStore();
       await write((tx) =>

@@ -20,13 +20,14 @@ export function warehousesContract(h: ContractHarness): void {
       expect(first).toEqual(replaced);
     });
 
-    it('upsertWarehouse keeps what routing reads: coordinates to the digit, countries, daily capacity', async () => {
+    it('upsertWarehouse keeps what routing reads: coordinates to the digit, countries, daily capacity, safety stock', async () => {
       const store = await seedStore();
       const located = warehouse(store.id, 'WH-A', {
         latitude: 45.464203,
         longitude: -9.189982,
         countries: ['IT', 'CH', 'SM'],
         daily_capacity: 300,
+        safety_stock: 12,
       });
       await write((tx) => tx.upsertWarehouse(located));
       expect(await read((tx) => tx.listWarehouses(store.id, ['WH-A']))).toEqual([located]);

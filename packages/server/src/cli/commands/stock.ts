@@ -3,7 +3,8 @@ import { type Command, printJson, withEngine } from '../command.js';
 
 export const stockListCommand: Command = {
   name: 'stock list',
-  summary: 'List stock per warehouse and sku: on hand, reserved and available, as JSON.',
+  summary:
+    'List stock per warehouse and sku: on hand, reserved, safety stock and available, as JSON.',
   positionals: [],
   options: { sku: { type: 'string', value: 'sku', description: 'only this sku' } },
   async run(context) {
