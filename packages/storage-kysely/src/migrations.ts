@@ -24,6 +24,7 @@ import { courierDuePartialMigration } from './migrations/0021-courier-due-partia
 import { labelCarriersAndEndedHoldsMigration } from './migrations/0022-label-carriers-and-ended-holds.js';
 import { stockAdjustmentsMigration } from './migrations/0023-stock-adjustments.js';
 import { warehouseRoutingMigration } from './migrations/0025-warehouse-routing.js';
+import { stockSetsMigration } from './migrations/0027-stock-sets.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -63,6 +64,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0022_label_carriers_and_ended_holds': labelCarriersAndEndedHoldsMigration(this.#flags),
       '0023_stock_adjustments': stockAdjustmentsMigration(this.#flags),
       '0025_warehouse_routing': warehouseRoutingMigration(),
+      '0027_stock_sets': stockSetsMigration(this.#flags),
     };
   }
 }
