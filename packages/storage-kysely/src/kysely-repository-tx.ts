@@ -264,7 +264,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   }
 
   insertStockSets(records: readonly StockSetRecord[]): Promise<void> {
-    return historySql.insertStockSets(this.#db, records);
+    return historySql.insertStockSets(this.#db, this.#bulk, records);
   }
 
   stockHistory(query: StockHistoryQuery): Promise<StockHistoryEntry[]> {

@@ -6,7 +6,7 @@ import {
   type StockSetSource,
 } from '@fulfil/core';
 import type { Kysely } from 'kysely';
-import { chunk } from './chunk.js';
+import type { BulkStatements } from './bulk-statements.js';
 import type { Database } from './database.js';
 
 /**
@@ -16,13 +16,33 @@ import type { Database } from './database.js';
 
 type Db = Kysely<Database>;
 
-export async function insertStockSets(db: Db, records: readonly StockSetRecord[]): Promise<void> {
-  for (const slice of chunk(records)) {
-    await db
-      .insertInto('stock_sets')
-      .values(slice.map((record) => ({ ...record })))
-      .execute();
-  }
+/** Through `bulk`: prepared statements of fixed sizes, so that a 10,000-entry sync stays cheap. */
+export async function insertStockSets(
+  db: Db,
+  bulk: BulkStatements,
+  records: readonly StockSetRecord[],
+): Promise<void> {
+  await bulk.run(
+    db,
+    {
+      name: 'record stock sets',
+      table: 'stock_sets',
+      columns: [
+        'store_id',
+        'warehouse_code',
+        'sku',
+        'on_hand_before',
+        'on_hand_after',
+        'change_from',
+        'actor',
+        'source',
+        'request_id',
+        'created_at',
+      ],
+      finish: (insert) => insert,
+    },
+    records,
+  );
 }
 
 /**
