@@ -13,6 +13,7 @@ import { orderOf } from './scenarios.js';
  * confirmation names its count, has no "Cancel" beside it, and never outlives the filter it
  * counted; the failed queue's dry run counts what the action will act on; "To warehouse" lists
  * the store's active warehouses; setting stock says so, and asks again when it moved meanwhile;
+ * a stock row's history lists its sets;
  * failing an order never accepted says what is true; a token's resources read as words; an
  * empty list says what would be there;
  * setting reserved stock right asks first; fields are as wide as their content and checkboxes
@@ -143,6 +144,21 @@ describe('lists and forms', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () =
       .getByRole('status')
       .filter({ hasText: 'Stock of SKU-3 at WH-B set to 60' })
       .waitFor();
+  });
+
+  test("a stock row's history lists its sets newest first, with who and the figures", async () => {
+    await running.server.adminApi('PUT', 'stores/default/stock/WH-B/SKU-3', { on_hand: 41 });
+    await running.server.adminApi('PUT', 'stores/default/stock/WH-B/SKU-3', { on_hand: 43 });
+    tab = await openAt(running, '#/default/stock');
+    const { page } = tab;
+    await page.getByRole('button', { name: 'History of SKU-3 at WH-B' }).click();
+    const history = page.getByRole('region', { name: 'Stock history of SKU-3 at WH-B' });
+    const rows = history.getByRole('row').filter({ hasText: 'Set by an operator' });
+    await rows.first().waitFor();
+    // The newest first: 41 became 43.
+    expect(await rows.first().textContent()).toMatch(/\+2.*41.*43/);
+    await page.getByRole('button', { name: 'Close history' }).click();
+    expect(await history.count()).toBe(0);
   });
 
   test('failing an order no partner accepted says what is true', async () => {

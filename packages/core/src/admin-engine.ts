@@ -12,6 +12,7 @@ import {
   type SalesOrderAction,
 } from './use-cases/admin-interventions.js';
 import { orderDetail, searchOrders } from './use-cases/admin-orders.js';
+import { stockHistoryFor } from './use-cases/admin-stock-history.js';
 import {
   checkReservations,
   fixReservations,
@@ -101,6 +102,8 @@ export function createAdminEngine(deps: EngineDeps) {
     putWarehouse: (op: Op, store: string, code: string, body: unknown) =>
       putWarehouse(deps, op, store, code, body),
     listStock: (op: Op, store: string, query: unknown) => stockFor(deps, op, store, query),
+    stockHistory: (op: Op, store: string, warehouse: string, sku: string, query: unknown) =>
+      stockHistoryFor(deps, op, store, warehouse, sku, query),
     setOnHand: (op: Op, store: string, warehouse: string, sku: string, body: unknown) =>
       setOnHand(deps, op, store, warehouse, sku, body),
     listTokens: (op: Op, store: string) => listTokensFor(deps, op, store),

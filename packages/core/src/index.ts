@@ -68,6 +68,7 @@ export * from './domain/sales-order-status.js';
 export * from './domain/sales-order-view.js';
 export * from './domain/stock-adjustment.js';
 export * from './domain/stock-batch.js';
+export * from './domain/stock-history.js';
 export * from './domain/timestamp.js';
 export * from './domain/token-secret.js';
 export * from './domain/tracking-urls.js';

@@ -27,6 +27,7 @@ export interface Database {
   return_quarantine: ReturnQuarantineTable;
   stock_adjustments: StockAdjustmentTable;
   stock_adjustment_lines: StockAdjustmentLineTable;
+  stock_sets: StockSetTable;
   fulfillment_orders: FulfillmentOrderTable;
   order_items: OrderItemTable;
   shipments: ShipmentTable;
@@ -173,6 +174,21 @@ export interface StockAdjustmentLineTable {
   delta: number;
   reason: string;
   on_hand: number;
+}
+
+/** An absolute set of one (warehouse, sku) in the stock history. */
+export interface StockSetTable {
+  id: Generated<number>;
+  store_id: number;
+  warehouse_code: string;
+  sku: string;
+  on_hand_before: number;
+  on_hand_after: number;
+  change_from: number | null;
+  actor: string;
+  source: string;
+  request_id: string | null;
+  created_at: TimestampText;
 }
 
 /** Money columns of an order header (ten-thousandths), null when the amount is absent. */

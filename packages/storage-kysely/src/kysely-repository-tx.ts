@@ -22,8 +22,11 @@ import type {
   SequenceClaim,
   StockAdjustmentRecord,
   StockDelta,
+  StockHistoryEntry,
+  StockHistoryQuery,
   StockLevel,
   StockQuery,
+  StockSetRecord,
   Store,
   StoreSettings,
   Timestamp,
@@ -76,6 +79,7 @@ import { SalesOrderMoves } from './sales-order-persistence.js';
 import { claimSequences, knownSalesOrders, nextSequence } from './sequence-claims.js';
 import type { SharedReads } from './shared-reads.js';
 import * as adjustmentSql from './stock-adjustment-persistence.js';
+import * as historySql from './stock-history-persistence.js';
 import type { StockEntry } from './stock-persistence.js';
 import * as stockSql from './stock-persistence.js';
 import * as tokenSql from './token-persistence.js';
@@ -265,6 +269,14 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
 
   insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null> {
     return adjustmentSql.insertStockAdjustment(this.#db, record);
+  }
+
+  insertStockSets(records: readonly StockSetRecord[]): Promise<void> {
+    return historySql.insertStockSets(this.#db, this.#bulk, records);
+  }
+
+  stockHistory(query: StockHistoryQuery): Promise<StockHistoryEntry[]> {
+    return historySql.stockHistory(this.#db, query);
   }
 
   findStockAdjustment(

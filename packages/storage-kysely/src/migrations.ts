@@ -25,6 +25,7 @@ import { labelCarriersAndEndedHoldsMigration } from './migrations/0022-label-car
 import { stockAdjustmentsMigration } from './migrations/0023-stock-adjustments.js';
 import { warehouseRoutingMigration } from './migrations/0025-warehouse-routing.js';
 import { safetyStockMigration } from './migrations/0026-safety-stock.js';
+import { stockSetsMigration } from './migrations/0027-stock-sets.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -65,6 +66,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0023_stock_adjustments': stockAdjustmentsMigration(this.#flags),
       '0025_warehouse_routing': warehouseRoutingMigration(),
       '0026_safety_stock': safetyStockMigration(),
+      '0027_stock_sets': stockSetsMigration(this.#flags),
     };
   }
 }

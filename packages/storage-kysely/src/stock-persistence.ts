@@ -154,7 +154,7 @@ export async function lockStock(
   for (const slice of chunk([...unique.values()].sort(byWarehouseThenSku), IN_LIST_SIZE)) {
     const rows = await db
       .selectFrom('stock')
-      .select(['warehouse_code', 'sku', 'on_hand', 'reserved'])
+      .select(['warehouse_code', 'sku', 'on_hand', 'reserved', 'safety_stock'])
       .where('store_id', '=', storeId)
       .where((eb) =>
         eb(

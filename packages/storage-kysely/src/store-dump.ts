@@ -48,6 +48,8 @@ export const STORE_TABLES: readonly { table: string; key: readonly string[] }[] 
   // Stock adjustments and their lines (migration 0023): the stock history.
   { table: 'stock_adjustments', key: ['id'] },
   { table: 'stock_adjustment_lines', key: ['adjustment_id', 'line'] },
+  // Absolute sets (migration 0027): the rest of the stock history.
+  { table: 'stock_sets', key: ['id'] },
   // What operators did to the store (migration 0004): no one could rebuild it.
   { table: 'store_audit', key: ['id'] },
 ];
@@ -69,6 +71,7 @@ const ID_TABLES = [
   'sales_orders',
   'returns',
   'stock_adjustments',
+  'stock_sets',
   'fulfillment_orders',
   ...ORDER_TABLES.map((t) => t.table),
 ].filter((table) => table !== 'queue_entries');

@@ -20,6 +20,7 @@ import { plural } from '../ui/format.js';
 import { useAction, useLoad } from '../ui/load.js';
 import { Page } from '../ui/page.js';
 import { toast } from '../ui/toast.js';
+import { StockHistory } from './stock-history.js';
 
 /** The on hand the server has now, when a guarded set found it moved (409 on `change_from`). */
 function movedOnHand(caught: unknown): number | undefined {
@@ -193,6 +194,7 @@ export function StockPage({ store, role }: { store: string; role: string }) {
     `${store}/${searched}`,
   );
   const editable = may(role, 'operator');
+  const [shown, setShown] = useState<{ warehouse: string; sku: string }>();
   return (
     <Page
       title="Stock"
@@ -255,11 +257,31 @@ export function StockPage({ store, role }: { store: string; role: string }) {
               },
               // Returned goods held apart: not on hand, never available.
               { title: 'Quarantined', numeric: true, cell: (row) => row.quarantined },
+              {
+                title: 'History',
+                cell: (row) => (
+                  <Button
+                    label={`History of ${row.sku} at ${row.warehouse_code}`}
+                    onClick={() => setShown({ warehouse: row.warehouse_code, sku: row.sku })}
+                  >
+                    History
+                  </Button>
+                ),
+              },
             ]}
           />
         )}
         {loaded.data?.next && <p class="subtle">More rows match: narrow the SKU.</p>}
       </Card>
+      {shown && (
+        <StockHistory
+          key={`${shown.warehouse}/${shown.sku}`}
+          store={store}
+          warehouse={shown.warehouse}
+          sku={shown.sku}
+          onClose={() => setShown(undefined)}
+        />
+      )}
       <Reservations store={store} editable={editable} onFixed={loaded.reload} />
     </Page>
   );

@@ -63,15 +63,6 @@ export function assertValidStockBatch(
   }
 }
 
-/** The (warehouse_code, sku) rows a batch's guarded entries (those with `change_from`) set. */
-export function guardedStockKeys(
-  batch: ParsedStockItems,
-): { warehouse_code: string; sku: string }[] {
-  return batch.stock_items
-    .filter((entry) => entry.change_from !== undefined)
-    .map(({ warehouse_code, sku }) => ({ warehouse_code, sku }));
-}
-
 /**
  * A guarded set applies only while every `change_from` is still the on hand (`current`, read
  * under the rows' locks): one entry whose stock moved refuses the whole batch, naming each such

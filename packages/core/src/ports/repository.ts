@@ -6,6 +6,11 @@ import type { ReturnRecord } from '../domain/returns/return-record.js';
 import type { ReturnStatus } from '../domain/returns/return-status.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { StockAdjustmentRecord } from '../domain/stock-adjustment.js';
+import type {
+  StockHistoryEntry,
+  StockHistoryQuery,
+  StockSetRecord,
+} from '../domain/stock-history.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type {
   AuditEvent,
@@ -280,6 +285,13 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * that one has committed: a racing insert waits for it).
    */
   insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null>;
+  /** Stores absolute sets in the stock history, in one set-based write. */
+  insertStockSets(records: readonly StockSetRecord[]): Promise<void>;
+  /**
+   * One (warehouse, sku)'s stock history, sets and adjustment lines merged, newest first (see
+   * `newestFirst`), at most `limit` entries older than `before`.
+   */
+  stockHistory(query: StockHistoryQuery): Promise<StockHistoryEntry[]>;
   /** The store's adjustment with this number, its lines in the order sent, or null. */
   findStockAdjustment(
     storeId: number,

@@ -98,6 +98,9 @@ export const StockSearchInput = v.object({
   ...PageInput.entries,
 });
 
+/** The stock history of one warehouse and sku: 100 a page, newest first. */
+export const StockHistoryInput = v.object({ after: PageInput.entries.after });
+
 export const ReasonInput = v.object({ reason: v.optional(v.nullable(note)) });
 
 export const FailInput = v.object({

@@ -22,6 +22,7 @@ import { sequencesContract } from './contract/sequences.js';
 import { shipmentTracksContract } from './contract/shipment-tracks.js';
 import { stockContract } from './contract/stock.js';
 import { stockAdjustmentsContract } from './contract/stock-adjustments.js';
+import { stockHistoryContract } from './contract/stock-history.js';
 import { storesContract } from './contract/stores.js';
 import { tokensContract } from './contract/tokens.js';
 import { transactionContract } from './contract/transaction.js';
@@ -74,6 +75,7 @@ export function runRepositoryContract(name: string, factory: RepositoryFactory):
     warehousesContract(h);
     stockContract(h);
     stockAdjustmentsContract(h);
+    stockHistoryContract(h);
     tokensContract(h);
     keptTokensContract(h);
     ordersContract(h);

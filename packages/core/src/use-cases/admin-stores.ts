@@ -6,6 +6,7 @@ import { quarantinedBy, quarantineKey } from '../domain/returns/quarantined.js';
 import { type RoutingSettings, routingSettings } from '../domain/routing/rules.js';
 import { type StockView, withSafetyStock } from '../domain/safety-stock.js';
 import { stockChanged } from '../domain/stock-batch.js';
+import { stockSetRecords } from '../domain/stock-history.js';
 import type {
   AttentionQueueName,
   StockLevel,
@@ -18,6 +19,7 @@ import { ReasonInput, SetOnHandInput, StockSearchInput } from '../schemas/admin.
 import { code } from '../schemas/fields.js';
 import { parseWith } from '../schemas/parse.js';
 import { readStore, requireRole, storeAuditEvent } from './admin-access.js';
+import { decodeCursor, encodeCursor } from './admin-cursor.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
 import type { OperatorPrincipal } from './operator-accounts.js';
 import { upsertStoreWithin, upsertWarehouseWithin } from './stores.js';
@@ -171,20 +173,8 @@ const StockCursor = v.tuple([code, code]);
 
 function decodeStockCursor(after: string | undefined) {
   if (after === undefined) return undefined;
-  try {
-    const [warehouse_code, sku] = v.parse(
-      StockCursor,
-      JSON.parse(Buffer.from(after, 'base64url').toString('utf8')),
-    );
-    return { warehouse_code, sku };
-  } catch {
-    throw fieldError(
-      'invalid_request',
-      'The cursor %fieldValue is not one this API gave.',
-      'after',
-      after,
-    );
-  }
+  const [warehouse_code, sku] = decodeCursor(StockCursor, after);
+  return { warehouse_code, sku };
 }
 
 export async function stockFor(
@@ -220,10 +210,7 @@ export async function stockFor(
     );
     return {
       items: shown.map((row) => stockRow(row, warehouses, quarantined)),
-      next:
-        more && last
-          ? Buffer.from(JSON.stringify([last.warehouse_code, last.sku])).toString('base64url')
-          : null,
+      next: more && last ? encodeCursor([last.warehouse_code, last.sku]) : null,
     };
   }, 'read');
 }
@@ -254,10 +241,9 @@ export async function setOnHand(
       );
     }
     const stockKey = { warehouse_code: key.warehouse, sku: key.sku };
-    const [before] =
-      change_from === undefined
-        ? await tx.listStock({ store_id: store.id, warehouses: [key.warehouse], skus: [key.sku] })
-        : await tx.lockStock(store.id, [stockKey]);
+    // Locked whether guarded or not: the history's before figure is then exact.
+    const locked = await tx.lockStock(store.id, [stockKey]);
+    const [before] = locked;
     const current = before?.on_hand ?? 0;
     if (change_from !== undefined && current !== change_from) {
       const problem = stockChanged('change_from', change_from, current);
@@ -265,7 +251,20 @@ export async function setOnHand(
     }
     const audit = [];
     if (on_hand !== undefined) {
-      await tx.setOnHand(store.id, [{ ...stockKey, qty: on_hand }]);
+      const entry = {
+        ...stockKey,
+        qty: on_hand,
+        ...(change_from === undefined ? {} : { change_from }),
+      };
+      await tx.setOnHand(store.id, [entry]);
+      await tx.insertStockSets(
+        stockSetRecords(store.id, [entry], locked, {
+          actor: operator.name,
+          source: 'admin',
+          request_id: operator.request_id,
+          created_at: now(deps),
+        }),
+      );
       audit.push(
         storeAuditEvent(operator, store.id, now(deps), 'set_on_hand', {
           warehouse_code: key.warehouse,

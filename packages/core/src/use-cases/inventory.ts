@@ -1,15 +1,12 @@
 import { PAGE_SIZE } from '../domain/paging.js';
 import type { StockItemResource, WarehouseResource } from '../domain/resources.js';
 import { type StockView, withSafetyStock } from '../domain/safety-stock.js';
-import {
-  assertStockUnchanged,
-  assertValidStockBatch,
-  guardedStockKeys,
-} from '../domain/stock-batch.js';
+import { assertStockUnchanged, assertValidStockBatch } from '../domain/stock-batch.js';
+import { stockSetRecords } from '../domain/stock-history.js';
 import type { Actor, Warehouse } from '../domain/types.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { PollParams, StockItemsRequest } from '../schemas/requests.js';
-import { type EngineDeps, requireStore } from './deps.js';
+import { type EngineDeps, now, requireStore } from './deps.js';
 import { authorize, type Principal } from './tokens.js';
 
 /** GET /V1/warehouses: the store's warehouses (a scoped token: its own), by code, 100 a page. */
@@ -33,7 +30,8 @@ export async function listWarehouses(
  * POST /V1/stockItems: sets absolute on-hand quantities, all or nothing (docs/behaviour.md).
  * Reservations are untouched, so a sync racing an accept loses neither. Entries with
  * `change_from` are compared under their rows' locks first: a sync computed before a ship that
- * committed meanwhile is refused (409) instead of putting the shipped units back.
+ * committed meanwhile is refused (409) instead of putting the shipped units back. Each set is
+ * in the stock history with the on hand it replaced.
  */
 export async function syncStock(
   deps: EngineDeps,
@@ -46,9 +44,18 @@ export async function syncStock(
     const store = await requireStore(tx, actor.store_code);
     const visible = await tx.listWarehouses(store.id, actor.warehouses);
     assertValidStockBatch(batch, new Set(visible.map((warehouse) => warehouse.code)));
-    const guarded = guardedStockKeys(batch);
-    if (guarded.length > 0) assertStockUnchanged(batch, await tx.lockStock(store.id, guarded));
+    // Every row locked, guarded or not: the history's before figures are then exact.
+    const locked = await tx.lockStock(store.id, batch.stock_items);
+    assertStockUnchanged(batch, locked);
     await tx.setOnHand(store.id, batch.stock_items);
+    await tx.insertStockSets(
+      stockSetRecords(store.id, batch.stock_items, locked, {
+        actor: actor.name,
+        source: 'stock_items',
+        request_id: actor.request_id ?? null,
+        created_at: now(deps),
+      }),
+    );
     return batch.stock_items.map(({ warehouse_code, sku, qty }) => ({ warehouse_code, sku, qty }));
   });
 }

@@ -19,6 +19,7 @@ import {
   ReturnListInput,
   RotateInput,
   SetOnHandInput,
+  StockHistoryInput,
   StockSearchInput,
   StoreSettingsPatchInput,
   TokenInput,
@@ -151,6 +152,24 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
     query: StockSearchInput,
     run: (admin, { operator, params, query }) =>
       admin.listStock(operator, params.store as string, query),
+  },
+  {
+    method: 'GET',
+    path: `${STORE}/stock/:warehouse/:sku/history`,
+    operationId: 'stockHistory',
+    tag: 'Stock',
+    summary:
+      'Every absolute set and adjustment of one warehouse and sku, newest first, 100 a page: who, why, on hand before and after.',
+    role: 'viewer',
+    query: StockHistoryInput,
+    run: (admin, { operator, params, query }) =>
+      admin.stockHistory(
+        operator,
+        params.store as string,
+        params.warehouse as string,
+        params.sku as string,
+        query,
+      ),
   },
   {
     method: 'PUT',

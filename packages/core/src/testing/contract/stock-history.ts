@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { StockHistoryEntry, StockSetRecord } from '../../domain/stock-history.js';
+import type { ContractHarness } from './harness.js';
+
+/** The repository contract: the stock history, sets and adjustment lines merged newest first. */
+export function stockHistoryContract(h: ContractHarness): void {
+  const { write, read, seedStore } = h;
+
+  const set = (
+    store_id: number,
+    created_at: string,
+    on_hand_before: number,
+    on_hand_after: number,
+  ): StockSetRecord => ({
+    store_id,
+    warehouse_code: 'WH-A',
+    sku: 'S1',
+    on_hand_before,
+    on_hand_after,
+    change_from: null,
+    actor: 'partner',
+    source: 'stock_items',
+    request_id: null,
+    created_at,
+  });
+
+  const adjust = (store_id: number, adjustment_number: string, created_at: string) => ({
+    id: 0,
+    store_id,
+    adjustment_number,
+    token_name: 'erp',
+    created_at,
+    items: [
+      { warehouse_code: 'WH-A', sku: 'S1', delta: 3, reason: 'received' as const, on_hand: 8 },
+      { warehouse_code: 'WH-B', sku: 'S1', delta: 1, reason: 'found' as const, on_hand: 1 },
+      { warehouse_code: 'WH-A', sku: 'S1', delta: -1, reason: 'damaged' as const, on_hand: 7 },
+    ],
+  });
+
+  const summary = (entries: StockHistoryEntry[]) =>
+    entries.map((entry) => `${entry.at.slice(11)} ${entry.kind} ${entry.on_hand_after}`);
+
+  describe('stock history', () => {
+    it('merges sets and adjustment lines newest first, each kind of the one warehouse and sku', async () => {
+      const store = await seedStore();
+      const other = await seedStore('other');
+      await write(async (tx) => {
+        await tx.insertStockSets([
+          set(store.id, '2026-11-28 08:00:00', 0, 5),
+          { ...set(store.id, '2026-11-28 08:00:00', 0, 9), sku: 'S2' },
+          set(other.id, '2026-11-28 08:00:05', 0, 4),
+        ]);
+        await tx.insertStockAdjustment(adjust(store.id, 'ADJ-1', '2026-11-28 08:00:01'));
+        await tx.insertStockSets([
+          {
+            ...set(store.id, '2026-11-28 08:00:02', 7, 2),
+            change_from: 7,
+            actor: 'oscar',
+            source: 'admin',
+            request_id: 'req-1',
+          },
+        ]);
+      });
+      const history = await read((tx) =>
+        tx.stockHistory({ store_id: store.id, warehouse_code: 'WH-A', sku: 'S1', limit: 10 }),
+      );
+      expect(summary(history)).toEqual([
+        '08:00:02 set 2',
+        '08:00:01 adjustment 7',
+        '08:00:01 adjustment 8',
+        '08:00:00 set 5',
+      ]);
+      expect(history[0]).toMatchObject({
+        delta: -5,
+        on_hand_before: 7,
+        by: 'oscar',
+        source: 'admin',
+        request_id: 'req-1',
+      });
+      expect(history[1]).toMatchObject({
+        delta: -1,
+        reason: 'damaged',
+        by: 'erp',
+        adjustment_number: 'ADJ-1',
+      });
+      expect(history[3]).not.toHaveProperty('request_id');
+    });
+
+    it('pages by the last entry read, without skipping or repeating one of either kind', async () => {
+      const store = await seedStore();
+      await write(async (tx) => {
+        // Sets and adjustments in the same second, and in seconds apart.
+        await tx.insertStockSets([set(store.id, '2026-11-28 09:00:00', 0, 1)]);
+        await tx.insertStockAdjustment(adjust(store.id, 'ADJ-1', '2026-11-28 09:00:00'));
+        await tx.insertStockSets([set(store.id, '2026-11-28 09:00:00', 1, 2)]);
+        await tx.insertStockAdjustment(adjust(store.id, 'ADJ-2', '2026-11-28 09:00:01'));
+        await tx.insertStockSets([set(store.id, '2026-11-28 09:00:01', 2, 3)]);
+      });
+      const all = await read((tx) =>
+        tx.stockHistory({ store_id: store.id, warehouse_code: 'WH-A', sku: 'S1', limit: 100 }),
+      );
+      expect(all).toHaveLength(7);
+      const paged: StockHistoryEntry[] = [];
+      let before: StockHistoryEntry | undefined;
+      do {
+        const page: StockHistoryEntry[] = await read((tx) =>
+          tx.stockHistory({
+            store_id: store.id,
+            warehouse_code: 'WH-A',
+            sku: 'S1',
+            limit: 2,
+            ...(before ? { before } : {}),
+          }),
+        );
+        paged.push(...page);
+        before = page.length === 2 ? page[1] : undefined;
+      } while (before);
+      expect(paged).toEqual(all);
+    });
+  });
+}

@@ -1,0 +1,140 @@
+import {
+  mergeHistory,
+  type StockHistoryEntry,
+  type StockHistoryQuery,
+  type StockSetRecord,
+  type StockSetSource,
+} from '@fulfil/core';
+import type { Kysely } from 'kysely';
+import type { BulkStatements } from './bulk-statements.js';
+import type { Database } from './database.js';
+
+/**
+ * The stock history (migrations 0023 and 0027): absolute sets and adjustment lines. Every
+ * function runs on the caller's transaction.
+ */
+
+type Db = Kysely<Database>;
+
+/** Through `bulk`: prepared statements of fixed sizes, so that a 10,000-entry sync stays cheap. */
+export async function insertStockSets(
+  db: Db,
+  bulk: BulkStatements,
+  records: readonly StockSetRecord[],
+): Promise<void> {
+  await bulk.run(
+    db,
+    {
+      name: 'record stock sets',
+      table: 'stock_sets',
+      columns: [
+        'store_id',
+        'warehouse_code',
+        'sku',
+        'on_hand_before',
+        'on_hand_after',
+        'change_from',
+        'actor',
+        'source',
+        'request_id',
+        'created_at',
+      ],
+      finish: (insert) => insert,
+    },
+    records,
+  );
+}
+
+/**
+ * Reads up to `limit` of each kind older than `before` and merges them: the newest `limit` of
+ * both are among them. At one moment sets come before adjustments (`newestFirst`), so an
+ * adjustment cursor passes every set of its moment and a set cursor none of its adjustments.
+ */
+export async function stockHistory(db: Db, query: StockHistoryQuery): Promise<StockHistoryEntry[]> {
+  const { before } = query;
+  const sets = await db
+    .selectFrom('stock_sets')
+    .selectAll()
+    .where('store_id', '=', query.store_id)
+    .where('warehouse_code', '=', query.warehouse_code)
+    .where('sku', '=', query.sku)
+    .$if(before !== undefined, (qb) =>
+      qb.where((eb) => {
+        const at = (before as NonNullable<typeof before>).at;
+        return before?.kind === 'set'
+          ? eb.or([
+              eb('created_at', '<', at),
+              eb.and([eb('created_at', '=', at), eb('id', '<', before.id)]),
+            ])
+          : eb('created_at', '<', at);
+      }),
+    )
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .execute();
+  const lines = await db
+    .selectFrom('stock_adjustment_lines as l')
+    .innerJoin('stock_adjustments as a', 'a.id', 'l.adjustment_id')
+    .select([
+      'a.created_at',
+      'a.id',
+      'a.adjustment_number',
+      'a.token_name',
+      'l.line',
+      'l.delta',
+      'l.reason',
+      'l.on_hand',
+    ])
+    .where('l.store_id', '=', query.store_id)
+    .where('l.warehouse_code', '=', query.warehouse_code)
+    .where('l.sku', '=', query.sku)
+    .$if(before !== undefined, (qb) =>
+      qb.where((eb) => {
+        const at = (before as NonNullable<typeof before>).at;
+        return before?.kind === 'adjustment'
+          ? eb.or([
+              eb('a.created_at', '<', at),
+              eb.and([
+                eb('a.created_at', '=', at),
+                eb.or([
+                  eb('a.id', '<', before.id),
+                  eb.and([eb('a.id', '=', before.id), eb('l.line', '<', before.line)]),
+                ]),
+              ]),
+            ])
+          : eb('a.created_at', '<=', at);
+      }),
+    )
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .orderBy('l.line', 'desc')
+    .limit(query.limit)
+    .execute();
+  return mergeHistory(
+    sets.map((row) => ({
+      at: row.created_at,
+      kind: 'set',
+      id: Number(row.id),
+      line: 0,
+      delta: Number(row.on_hand_after) - Number(row.on_hand_before),
+      on_hand_after: Number(row.on_hand_after),
+      on_hand_before: Number(row.on_hand_before),
+      by: row.actor,
+      source: row.source as StockSetSource,
+      ...(row.request_id === null ? {} : { request_id: row.request_id }),
+    })),
+    lines.map((row) => ({
+      at: row.created_at,
+      kind: 'adjustment',
+      id: Number(row.id),
+      line: Number(row.line),
+      delta: Number(row.delta),
+      on_hand_after: Number(row.on_hand),
+      reason: row.reason,
+      by: row.token_name,
+      adjustment_number: row.adjustment_number,
+    })),
+    query.limit,
+  );
+}
