@@ -112,7 +112,7 @@ export function stockHistoryContract(h: ContractHarness): void {
             ...(before ? { before } : {}),
           }),
         );
-        paged.push(...page);
+        for (const entry of page) paged.push(entry);
         before = page.length === 2 ? page[1] : undefined;
       } while (before);
       expect(paged).toEqual(all);
