@@ -68,13 +68,7 @@ import {
 } from './poll-query.js';
 import { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
 import { ReturnQueries } from './return-queries.js';
-import {
-  decodeAuditEvent,
-  decodeStore,
-  decodeWarehouse,
-  encodeJson,
-  encodeWarehouse,
-} from './row-codec.js';
+import { decodeAuditEvent, decodeStore, encodeJson } from './row-codec.js';
 import { SalesOrderMoves } from './sales-order-persistence.js';
 import { claimSequences, knownSalesOrders, nextSequence } from './sequence-claims.js';
 import type { SharedReads } from './shared-reads.js';
@@ -84,6 +78,7 @@ import type { StockEntry } from './stock-persistence.js';
 import * as stockSql from './stock-persistence.js';
 import * as tokenSql from './token-persistence.js';
 import type { TransactionResources } from './transaction-resources.js';
+import * as warehouseSql from './warehouse-persistence.js';
 
 export interface KyselyRepositoryTxOptions {
   /**
@@ -194,45 +189,12 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
 
   // ── warehouses ───────────────────────────────────────────────────────────────────────────
 
-  async listWarehouses(storeId: number, codes?: readonly string[] | null): Promise<Warehouse[]> {
-    if (codes && codes.length === 0) return [];
-    const some = codes != null;
-    const { rows } = await this.#prepared.runWithLists(
-      this.#db,
-      some ? 'warehouses by code' : 'warehouses',
-      [storeId],
-      some ? [codes] : [],
-      (db, argument, listed) =>
-        db
-          .selectFrom('warehouses')
-          .selectAll()
-          .where('store_id', '=', argument<number>(0))
-          .$if(some, (qb) => qb.where('code', 'in', listed<string>(0)))
-          .orderBy('code'),
-    );
-    return rows.map(decodeWarehouse);
+  listWarehouses(storeId: number, codes?: readonly string[] | null): Promise<Warehouse[]> {
+    return warehouseSql.listWarehouses(this.#db, this.#prepared, storeId, codes);
   }
 
-  async upsertWarehouse(warehouse: Warehouse): Promise<Warehouse> {
-    const row = await this.#db
-      .insertInto('warehouses')
-      .values(encodeWarehouse(warehouse))
-      .onConflict((oc) =>
-        oc.columns(['store_id', 'code']).doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          active: eb.ref('excluded.active'),
-          fulfilled_by: eb.ref('excluded.fulfilled_by'),
-          priority: eb.ref('excluded.priority'),
-          latitude: eb.ref('excluded.latitude'),
-          longitude: eb.ref('excluded.longitude'),
-          countries: eb.ref('excluded.countries'),
-          daily_capacity: eb.ref('excluded.daily_capacity'),
-          safety_stock: eb.ref('excluded.safety_stock'),
-        })),
-      )
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return decodeWarehouse(row);
+  upsertWarehouse(warehouse: Warehouse): Promise<Warehouse> {
+    return warehouseSql.upsertWarehouse(this.#db, warehouse);
   }
 
   // ── stock ────────────────────────────────────────────────────────────────────────────────
