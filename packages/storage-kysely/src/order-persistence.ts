@@ -8,7 +8,7 @@ import {
   type Shipment,
   type Track,
 } from '@fulfil/core';
-import type { Compilable, Kysely, Selectable } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type {
@@ -95,16 +95,58 @@ async function partRows<R>(
   return result.rows;
 }
 
+/** A JSON array of whole rows as the driver gives it: parsed (Postgres `json`), or null for none. */
+function rowsOf<R>(value: unknown): R[] {
+  if (value === null || value === undefined) return [];
+  return (typeof value === 'string' ? JSON.parse(value) : value) as R[];
+}
+
+/** One order's parts through the profile's `orderPartsSql`: one statement instead of three. */
+async function loadOrderInOneRead(
+  db: Db,
+  header: OrderRow,
+  prepared: PreparedQueries,
+  partsSql: string,
+): Promise<FulfillmentOrder> {
+  const { rows } = await prepared.run<OrderParts>(
+    db,
+    'parts of an order',
+    [Number(header.id)],
+    (_, argument) => ({
+      compile: () =>
+        CompiledQuery.raw(partsSql, [argument<number>(0)]) as CompiledQuery<OrderParts>,
+    }),
+  );
+  const parts = rows[0];
+  return decodeOrder(
+    header,
+    rowsOf<Selectable<OrderItemTable>>(parts?.items).map(decodeItem),
+    rowsOf<Selectable<ShipmentTable>>(parts?.shipments).map(decodeShipment),
+    rowsOf<Selectable<InvoiceTable>>(parts?.invoices).map(decodeInvoice),
+  );
+}
+
+interface OrderParts {
+  items: unknown;
+  shipments: unknown;
+  invoices: unknown;
+}
+
 /**
  * Completes header rows into orders with three more queries in all (items, shipments,
- * invoices), however many orders: never one query per order. Keeps the order of `headers`.
+ * invoices), however many orders: never one query per order; one order, with `partsSql`, in
+ * one. Keeps the order of `headers`.
  */
 export async function loadOrders(
   db: Db,
   headers: readonly OrderRow[],
   prepared = new PreparedQueries(),
+  partsSql?: string,
 ): Promise<FulfillmentOrder[]> {
   if (headers.length === 0) return [];
+  const [only] = headers;
+  if (headers.length === 1 && only && partsSql)
+    return [await loadOrderInOneRead(db, only, prepared, partsSql)];
   const itemRows: Selectable<OrderItemTable>[] = [];
   const shipmentRows: Selectable<ShipmentTable>[] = [];
   const invoiceRows: Selectable<InvoiceTable>[] = [];
