@@ -2,7 +2,7 @@
 // counts, at the driver, every call pg's Client makes to the database (one round trip each:
 // node-postgres sends one query and waits for its answer) and, of those, the statements that
 // are not transaction control. SIGUSR2 writes the counts so far to $FULFIL_BENCH_COUNTS.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const fromAdapter = createRequire(
@@ -20,5 +20,8 @@ pg.Client.prototype.query = function countedQuery(...args) {
 };
 process.on('SIGUSR2', () => {
   counts.snapshot++;
-  writeFileSync(process.env.FULFIL_BENCH_COUNTS, JSON.stringify(counts));
+  // Written aside, then renamed: the reader never sees half a file.
+  const file = process.env.FULFIL_BENCH_COUNTS;
+  writeFileSync(`${file}.tmp`, JSON.stringify(counts));
+  renameSync(`${file}.tmp`, file);
 });

@@ -552,6 +552,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
       {
         name: 'insert audit_events',
         table: 'audit_events',
+        deferrable: true,
         columns: ['order_id', 'at', 'actor', 'action', 'details', 'request_id', 'reason'],
         finish: (insert) => insert,
       },

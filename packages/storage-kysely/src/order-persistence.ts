@@ -480,24 +480,6 @@ export async function saveOrder(
   }
   const header = changedColumns(encodeOrderHeader(before), encodeOrderHeader(order));
   const headerColumns = Object.keys(header) as (keyof typeof header)[];
-  if (headerColumns.length > 0) {
-    // Compiled once per set of changed columns: an action changes the same few each time.
-    await prepared.run(
-      db,
-      `update order header: ${headerColumns.join(',')}`,
-      [...headerColumns.map((column) => header[column]), order.id],
-      (trx, argument) =>
-        trx
-          .updateTable('fulfillment_orders')
-          .set(
-            Object.fromEntries(
-              headerColumns.map((column, index) => [column, argument(index)]),
-            ) as typeof header,
-          )
-          .where('id', '=', argument<number>(headerColumns.length)),
-    );
-  }
-
   const previousItems = new Map(
     before.items.map((item, position) => [item.id, encodeItem(order.id, position, item)]),
   );
@@ -516,30 +498,6 @@ export async function saveOrder(
     if (changed.length > 0) changedItems.push({ id: item.id, ...row });
     for (const column of changed) changedItemColumns.add(column);
   }
-  // Every changed item in one statement: an upsert on ids known to be this order's rows, setting
-  // only the columns that changed, so that an index on the others (order_id, position) is left
-  // alone. Compiled once per set of changed columns (and, as a `values` list, per row count).
-  const first = changedItems[0];
-  if (first) {
-    const updated = [...changedItemColumns].sort();
-    await bulk.run(
-      db,
-      {
-        name: `update order_items: ${updated.join(',')}`,
-        table: 'order_items',
-        columns: Object.keys(first) as (keyof typeof first)[],
-        finish: (insert) =>
-          insert.onConflict((oc) =>
-            oc
-              .column('id')
-              .doUpdateSet((eb) =>
-                Object.fromEntries(updated.map((column) => [column, eb.ref(`excluded.${column}`)])),
-              ),
-          ),
-      },
-      changedItems,
-    );
-  }
   const itemIds = await insertItems(db, bulk, newLines);
   const items = order.items.map((item, position) =>
     item.id === 0 ? { ...item, id: itemIds.get(lineKey(order.id, position)) ?? 0 } : item,
@@ -555,7 +513,55 @@ export async function saveOrder(
   }
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
+  // The rows whose ids the order needs are inserted first and its queue entries written; the
+  // header's and the changed items' updates, answered by nobody, come last, so that they may
+  // wait for the action's other such writes and go with them (deferred-writes.ts).
   await writeQueueEntries(db, stored, before, changeId, prepared);
+
+  if (headerColumns.length > 0) {
+    // Compiled once per set of changed columns: an action changes the same few each time.
+    await prepared.run(
+      db,
+      `update order header: ${headerColumns.join(',')}`,
+      [...headerColumns.map((column) => header[column]), order.id],
+      (trx, argument) =>
+        trx
+          .updateTable('fulfillment_orders')
+          .set(
+            Object.fromEntries(
+              headerColumns.map((column, index) => [column, argument(index)]),
+            ) as typeof header,
+          )
+          .where('id', '=', argument<number>(headerColumns.length)),
+      { deferrable: true },
+    );
+  }
+
+  // Every changed item in one statement: an upsert on ids known to be this order's rows, setting
+  // only the columns that changed, so that an index on the others (order_id, position) is left
+  // alone. Compiled once per set of changed columns (and, as a `values` list, per row count).
+  const first = changedItems[0];
+  if (first) {
+    const updated = [...changedItemColumns].sort();
+    await bulk.run(
+      db,
+      {
+        name: `update order_items: ${updated.join(',')}`,
+        table: 'order_items',
+        deferrable: true,
+        columns: Object.keys(first) as (keyof typeof first)[],
+        finish: (insert) =>
+          insert.onConflict((oc) =>
+            oc
+              .column('id')
+              .doUpdateSet((eb) =>
+                Object.fromEntries(updated.map((column) => [column, eb.ref(`excluded.${column}`)])),
+              ),
+          ),
+      },
+      changedItems,
+    );
+  }
   const shown =
     headerColumns.some((column) => !COURIER_COLUMNS.has(column)) ||
     changedItems.length > 0 ||

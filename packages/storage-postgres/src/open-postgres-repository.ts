@@ -2,6 +2,7 @@ import {
   CHANGE_FEED_SQL,
   type Database,
   type DriverProfile,
+  deferWrites,
   KyselyRepository,
   type SchemaFlags,
   traceStatements,
@@ -194,13 +195,15 @@ export async function openPostgresRepository(
 
   const dialect = new DeclaringPostgresDialect({ pool: pgPool });
   const tracing = options.tracing !== false;
+  const traced = tracing
+    ? traceStatements(dialect, {
+        system: 'postgresql',
+        ...namespaceOf(options.connectionString, schema),
+      })
+    : dialect;
+  // Outside the tracing: a span is a statement the database ran, merged writes one of them.
   const db = new Kysely<Database>({
-    dialect: tracing
-      ? traceStatements(dialect, {
-          system: 'postgresql',
-          ...namespaceOf(options.connectionString, schema),
-        })
-      : dialect,
+    dialect: deferWrites(traced, names ? (sql) => names.add(sql) : undefined),
   });
   const profile = postgresProfile(options.maxAttempts ?? 5, names);
   try {
