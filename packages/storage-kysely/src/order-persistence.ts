@@ -299,6 +299,7 @@ async function insertQueueEntries(
     {
       name: 'insert queue_entries',
       table: 'queue_entries',
+      deferrable: true,
       columns: Object.keys(first) as (keyof typeof first)[],
       finish: (insert) => insert,
     },
