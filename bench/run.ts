@@ -32,6 +32,7 @@ import { benchRouting } from './routing.js';
 import { benchStockSync } from './stock-sync.js';
 import { printSummary } from './summary.js';
 import { benchTracing } from './tracing.js';
+import { benchWritePath, writePathSizes } from './write-path.js';
 
 const options = readOptions(process.argv.slice(2), process.env);
 const sizes = sizesOf(options);
@@ -82,8 +83,10 @@ try {
 
   const kinds = options.postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
   for (const kind of kinds) {
+    // The write path's SQLite rows are the HTTP accept and intake against their raw floor.
+    const sqliteWrites = kind === 'sqlite' && runs('write-path');
     // The bulk import fills the database the HTTP poll and accept scenarios use.
-    if (runs('bulk-import') || runs('http-poll') || runs('http-accept')) {
+    if (runs('bulk-import') || runs('http-poll') || runs('http-accept') || sqliteWrites) {
       const pool = database(kind, 'pool');
       section(`${pool.label}: bulk import of ${sizes.poolOrders} orders`);
       const floor = await benchImport(pool, dir, sizes.poolOrders, options.postgresUrl);
@@ -92,7 +95,7 @@ try {
           section(`${pool.label}: poll over HTTP`);
           await benchHttpPoll(pool, dir, sizes);
         }
-        if (runs('http-accept')) {
+        if (runs('http-accept') || sqliteWrites) {
           section(`${pool.label}: accept over HTTP`);
           await benchHttpAccept(pool, floor.place, floor.accepts, dir, sizes);
         }
@@ -100,7 +103,7 @@ try {
         await floor.place.drop();
       }
     }
-    if (runs('http-intake')) {
+    if (runs('http-intake') || sqliteWrites) {
       const intake = database(kind, 'intake');
       section(`${intake.label}: a sales channel's intake over HTTP`);
       await benchHttpIntake(intake, dir, sizes, options.postgresUrl);
@@ -132,6 +135,10 @@ try {
       const large = database(kind, 'large-orders');
       section(`${large.label}: the largest orders, and held feed polls`);
       await benchLargeOrders(large, dir, largeOrderSizes(options.quick));
+    }
+    if (runs('write-path') && kind === 'postgres' && options.postgresUrl) {
+      section('Postgres: the write path against pgbench TPC-B');
+      await benchWritePath(dir, options.postgresUrl, writePathSizes(options.quick));
     }
     if (runs('poll-scale')) {
       const small = database(kind, 'small');

@@ -8,6 +8,7 @@ import {
 } from 'kysely';
 import { arrayLiteral } from './array-literal.js';
 import type { Database } from './database.js';
+import { deferrable } from './deferred-writes.js';
 
 /** Bound values per statement at most: under SQLite's limit (32,766) and Postgres' (65,535). */
 const MAX_VALUES = 32_000;
@@ -24,6 +25,11 @@ export interface BulkShape<T extends keyof Database & string, Row, Out> {
   table: T;
   columns: readonly (keyof Row & string)[];
   finish(insert: InsertQueryBuilder<Database, T, InsertResult>): Compilable<Out>;
+  /**
+   * Whether the caller ignores what the statement answers: inside a transaction it may then run
+   * later, together with other such writes (deferred-writes.ts).
+   */
+  deferrable?: boolean;
 }
 
 /** How the repository's database takes many rows in one statement. */
@@ -84,7 +90,8 @@ export class BulkStatements {
     if (this.#arrays) {
       const columns = shape.columns.map((column) => arrayLiteral(rows.map((row) => row[column])));
       const text = await this.#arraysSql(db, shape);
-      return (await db.executeQuery<Out>(CompiledQuery.raw(text, columns))).rows;
+      const query = CompiledQuery.raw(text, columns);
+      return (await db.executeQuery<Out>(shape.deferrable ? deferrable(query) : query)).rows;
     }
     const width = shape.columns.length;
     const largest = Math.min(MAX_ROWS, Math.floor(MAX_VALUES / width));

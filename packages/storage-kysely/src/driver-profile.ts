@@ -48,6 +48,13 @@ export interface DriverProfile {
   /** The aggregate that gathers a column into one JSON array (`json_group_array`, `json_agg`). */
   jsonArrayAggregate: string;
   /**
+   * One statement reading an order's items, shipments and invoices (`$1`: its id) as one row of
+   * three JSON arrays `items`, `shipments`, `invoices` of whole rows (null for none): for a
+   * database server, where each statement is a round trip, an action reads its locked order in
+   * two instead of four. Absent (SQLite, in process): three reads.
+   */
+  orderPartsSql?: string;
+  /**
    * One row `version` that moves when another process commits (SQLite: data_version), read on a
    * short timer while long polls wait; absent where the adapter tells of them otherwise.
    */

@@ -37,6 +37,7 @@ export type {
   TokenTable,
   WarehouseTable,
 } from './database.js';
+export { deferrable, deferWrites, mergeWrites } from './deferred-writes.js';
 export type { DriverProfile } from './driver-profile.js';
 export { type GroupCommitMessage, groupCommitProbe } from './group-commit.js';
 export { KyselyRepository, type KyselyRepositoryOptions } from './kysely-repository.js';

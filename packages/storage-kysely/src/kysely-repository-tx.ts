@@ -100,6 +100,8 @@ export interface KyselyRepositoryTxOptions {
    * `autocommit` mode.
    */
   sharedReads?: SharedReads;
+  /** The profile's one read of an order's parts (`DriverProfile.orderPartsSql`), if it has one. */
+  orderPartsSql?: string;
 }
 
 /**
@@ -122,6 +124,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   readonly #changeFeed: ChangeFeedSql;
   readonly #sharedReads: SharedReads | undefined;
   readonly #versionsSql: VersionsSql;
+  readonly #orderPartsSql: string | undefined;
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
   /** The sales orders it moves in their feed, written when its work is done (`finish`). */
@@ -147,6 +150,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
     this.#bulk = resources.bulk;
     this.#changeFeed = changeFeed;
     this.#sharedReads = options.sharedReads;
+    this.#orderPartsSql = options.orderPartsSql;
     this.#versionsSql = versionsSqlOf(changeFeed);
     this.changes = resources.changes;
     this.#moves = resources.moves;
@@ -323,7 +327,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
         ));
     const header = rows[0];
     if (!header) return null;
-    const [order] = await loadOrders(this.#db, [header], this.#prepared);
+    const [order] = await loadOrders(this.#db, [header], this.#prepared, this.#orderPartsSql);
     if (!order) return null;
     this.#held.set(order.id, order);
     return order;
@@ -548,6 +552,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
       {
         name: 'insert audit_events',
         table: 'audit_events',
+        deferrable: true,
         columns: ['order_id', 'at', 'actor', 'action', 'details', 'request_id', 'reason'],
         finish: (insert) => insert,
       },

@@ -245,6 +245,7 @@ export class KyselyRepository implements Repository {
           prepared: this.#prepared,
           bulkStatements: this.bulkStatements,
           changeFeed: this.#profile,
+          ...(this.#profile.orderPartsSql ? { orderPartsSql: this.#profile.orderPartsSql } : {}),
           ...(mode === 'autocommit' && this.#sharedReads ? { sharedReads: this.#sharedReads } : {}),
         });
         changed = tx.changes;

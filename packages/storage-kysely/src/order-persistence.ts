@@ -8,7 +8,7 @@ import {
   type Shipment,
   type Track,
 } from '@fulfil/core';
-import type { Compilable, Kysely, Selectable } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type {
@@ -95,16 +95,58 @@ async function partRows<R>(
   return result.rows;
 }
 
+/** A JSON array of whole rows as the driver gives it: parsed (Postgres `json`), or null for none. */
+function rowsOf<R>(value: unknown): R[] {
+  if (value === null || value === undefined) return [];
+  return (typeof value === 'string' ? JSON.parse(value) : value) as R[];
+}
+
+/** One order's parts through the profile's `orderPartsSql`: one statement instead of three. */
+async function loadOrderInOneRead(
+  db: Db,
+  header: OrderRow,
+  prepared: PreparedQueries,
+  partsSql: string,
+): Promise<FulfillmentOrder> {
+  const { rows } = await prepared.run<OrderParts>(
+    db,
+    'parts of an order',
+    [Number(header.id)],
+    (_, argument) => ({
+      compile: () =>
+        CompiledQuery.raw(partsSql, [argument<number>(0)]) as CompiledQuery<OrderParts>,
+    }),
+  );
+  const parts = rows[0];
+  return decodeOrder(
+    header,
+    rowsOf<Selectable<OrderItemTable>>(parts?.items).map(decodeItem),
+    rowsOf<Selectable<ShipmentTable>>(parts?.shipments).map(decodeShipment),
+    rowsOf<Selectable<InvoiceTable>>(parts?.invoices).map(decodeInvoice),
+  );
+}
+
+interface OrderParts {
+  items: unknown;
+  shipments: unknown;
+  invoices: unknown;
+}
+
 /**
  * Completes header rows into orders with three more queries in all (items, shipments,
- * invoices), however many orders: never one query per order. Keeps the order of `headers`.
+ * invoices), however many orders: never one query per order; one order, with `partsSql`, in
+ * one. Keeps the order of `headers`.
  */
 export async function loadOrders(
   db: Db,
   headers: readonly OrderRow[],
   prepared = new PreparedQueries(),
+  partsSql?: string,
 ): Promise<FulfillmentOrder[]> {
   if (headers.length === 0) return [];
+  const [only] = headers;
+  if (headers.length === 1 && only && partsSql)
+    return [await loadOrderInOneRead(db, only, prepared, partsSql)];
   const itemRows: Selectable<OrderItemTable>[] = [];
   const shipmentRows: Selectable<ShipmentTable>[] = [];
   const invoiceRows: Selectable<InvoiceTable>[] = [];
@@ -257,6 +299,7 @@ async function insertQueueEntries(
     {
       name: 'insert queue_entries',
       table: 'queue_entries',
+      deferrable: true,
       columns: Object.keys(first) as (keyof typeof first)[],
       finish: (insert) => insert,
     },
@@ -438,24 +481,6 @@ export async function saveOrder(
   }
   const header = changedColumns(encodeOrderHeader(before), encodeOrderHeader(order));
   const headerColumns = Object.keys(header) as (keyof typeof header)[];
-  if (headerColumns.length > 0) {
-    // Compiled once per set of changed columns: an action changes the same few each time.
-    await prepared.run(
-      db,
-      `update order header: ${headerColumns.join(',')}`,
-      [...headerColumns.map((column) => header[column]), order.id],
-      (trx, argument) =>
-        trx
-          .updateTable('fulfillment_orders')
-          .set(
-            Object.fromEntries(
-              headerColumns.map((column, index) => [column, argument(index)]),
-            ) as typeof header,
-          )
-          .where('id', '=', argument<number>(headerColumns.length)),
-    );
-  }
-
   const previousItems = new Map(
     before.items.map((item, position) => [item.id, encodeItem(order.id, position, item)]),
   );
@@ -474,30 +499,6 @@ export async function saveOrder(
     if (changed.length > 0) changedItems.push({ id: item.id, ...row });
     for (const column of changed) changedItemColumns.add(column);
   }
-  // Every changed item in one statement: an upsert on ids known to be this order's rows, setting
-  // only the columns that changed, so that an index on the others (order_id, position) is left
-  // alone. Compiled once per set of changed columns (and, as a `values` list, per row count).
-  const first = changedItems[0];
-  if (first) {
-    const updated = [...changedItemColumns].sort();
-    await bulk.run(
-      db,
-      {
-        name: `update order_items: ${updated.join(',')}`,
-        table: 'order_items',
-        columns: Object.keys(first) as (keyof typeof first)[],
-        finish: (insert) =>
-          insert.onConflict((oc) =>
-            oc
-              .column('id')
-              .doUpdateSet((eb) =>
-                Object.fromEntries(updated.map((column) => [column, eb.ref(`excluded.${column}`)])),
-              ),
-          ),
-      },
-      changedItems,
-    );
-  }
   const itemIds = await insertItems(db, bulk, newLines);
   const items = order.items.map((item, position) =>
     item.id === 0 ? { ...item, id: itemIds.get(lineKey(order.id, position)) ?? 0 } : item,
@@ -513,7 +514,55 @@ export async function saveOrder(
   }
 
   const stored: FulfillmentOrder = { ...order, items, shipments, invoices };
+  // The rows whose ids the order needs are inserted first and its queue entries written; the
+  // header's and the changed items' updates, answered by nobody, come last, so that they may
+  // wait for the action's other such writes and go with them (deferred-writes.ts).
   await writeQueueEntries(db, stored, before, changeId, prepared);
+
+  if (headerColumns.length > 0) {
+    // Compiled once per set of changed columns: an action changes the same few each time.
+    await prepared.run(
+      db,
+      `update order header: ${headerColumns.join(',')}`,
+      [...headerColumns.map((column) => header[column]), order.id],
+      (trx, argument) =>
+        trx
+          .updateTable('fulfillment_orders')
+          .set(
+            Object.fromEntries(
+              headerColumns.map((column, index) => [column, argument(index)]),
+            ) as typeof header,
+          )
+          .where('id', '=', argument<number>(headerColumns.length)),
+      { deferrable: true },
+    );
+  }
+
+  // Every changed item in one statement: an upsert on ids known to be this order's rows, setting
+  // only the columns that changed, so that an index on the others (order_id, position) is left
+  // alone. Compiled once per set of changed columns (and, as a `values` list, per row count).
+  const first = changedItems[0];
+  if (first) {
+    const updated = [...changedItemColumns].sort();
+    await bulk.run(
+      db,
+      {
+        name: `update order_items: ${updated.join(',')}`,
+        table: 'order_items',
+        deferrable: true,
+        columns: Object.keys(first) as (keyof typeof first)[],
+        finish: (insert) =>
+          insert.onConflict((oc) =>
+            oc
+              .column('id')
+              .doUpdateSet((eb) =>
+                Object.fromEntries(updated.map((column) => [column, eb.ref(`excluded.${column}`)])),
+              ),
+          ),
+      },
+      changedItems,
+    );
+  }
   const shown =
     headerColumns.some((column) => !COURIER_COLUMNS.has(column)) ||
     changedItems.length > 0 ||

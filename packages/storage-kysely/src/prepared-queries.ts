@@ -8,6 +8,7 @@ import {
   type RootOperationNode,
 } from 'kysely';
 import type { Database } from './database.js';
+import { deferrable } from './deferred-writes.js';
 
 /** Stands for an argument of a prepared query while kysely compiles it. */
 class Argument {
@@ -59,11 +60,16 @@ export class PreparedQueries {
     this.#onCompiled = onCompiled;
   }
 
+  /**
+   * Runs the query `name` (built by `build` the first time) with `args`. `deferrable`: the caller
+   * ignores its answer, so inside a transaction it may run later (deferred-writes.ts).
+   */
   run<R>(
     db: Kysely<Database>,
     name: string,
     args: readonly unknown[],
     build: (db: Kysely<Database>, argument: ArgumentOf) => Compilable<R>,
+    options?: { deferrable?: boolean },
   ): Promise<QueryResult<R>> {
     let compiled = this.#compiled.get(name);
     if (!compiled) {
@@ -80,7 +86,7 @@ export class PreparedQueries {
         parameter instanceof Argument ? args[parameter.index] : parameter,
       ),
     };
-    return db.executeQuery(bound);
+    return db.executeQuery(options?.deferrable ? deferrable(bound) : bound);
   }
 
   /**

@@ -75,6 +75,7 @@ export async function insertSalesOrders(
     {
       name: 'insert feed_entries of sales orders',
       table: 'feed_entries',
+      deferrable: true,
       columns: ['feed', 'entry_id', 'store_id', 'warehouse_code', 'updated_at', 'change_id'],
       finish: (insert) => insert,
     },

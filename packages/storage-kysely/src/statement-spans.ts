@@ -2,15 +2,13 @@ import { defined, Probe, type Settle, type SpanShape } from '@fulfil/core';
 import type {
   CompiledQuery,
   DatabaseConnection,
-  DatabaseIntrospector,
   Dialect,
-  DialectAdapter,
   Driver,
-  Kysely,
   QueryCompiler,
   QueryResult,
   TransactionSettings,
 } from 'kysely';
+import { savepoints, withDriver } from './wrapped-dialect.js';
 
 /** Which database statements run on, as OpenTelemetry's database conventions name it. */
 export interface StatementTarget {
@@ -240,21 +238,6 @@ const rowsOf = {
   result: (result: QueryResult<unknown>) => ({ 'db.response.returned_rows': result.rows.length }),
 };
 
-/** The driver's savepoint statements; a driver without them cannot nest transactions. */
-function savepoints(
-  driver: Driver,
-): Required<Pick<Driver, 'savepoint' | 'rollbackToSavepoint' | 'releaseSavepoint'>> {
-  const { savepoint, rollbackToSavepoint, releaseSavepoint } = driver;
-  if (!(savepoint && rollbackToSavepoint && releaseSavepoint)) {
-    throw new Error('fulfil: this database driver has no savepoints');
-  }
-  return {
-    savepoint: savepoint.bind(driver),
-    rollbackToSavepoint: rollbackToSavepoint.bind(driver),
-    releaseSavepoint: releaseSavepoint.bind(driver),
-  };
-}
-
 /** kysely's driver of `dialect`, handing out {@link TracedConnection}s. */
 class TracedDriver implements Driver {
   readonly #inner: Driver;
@@ -336,11 +319,5 @@ class TracedDriver implements Driver {
  * kysely has instrumentation of its own; pg's, if an app installs it, nests its spans in these.
  */
 export function traceStatements(dialect: Dialect, target: StatementTarget): Dialect {
-  return {
-    createAdapter: (): DialectAdapter => dialect.createAdapter(),
-    createDriver: (): Driver => new TracedDriver(dialect.createDriver(), target),
-    createQueryCompiler: (): QueryCompiler => dialect.createQueryCompiler(),
-    createIntrospector: (db: Kysely<unknown>): DatabaseIntrospector =>
-      dialect.createIntrospector(db),
-  };
+  return withDriver(dialect, (driver) => new TracedDriver(driver, target));
 }

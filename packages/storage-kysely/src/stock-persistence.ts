@@ -199,6 +199,7 @@ export async function adjustStock(
     {
       name: 'add to stock',
       table: 'stock',
+      deferrable: true,
       columns: ['store_id', 'warehouse_code', 'sku', 'on_hand', 'reserved'],
       finish: (insert) =>
         insert.onConflict((oc) =>

@@ -2,6 +2,7 @@ import {
   CHANGE_FEED_SQL,
   type Database,
   type DriverProfile,
+  deferWrites,
   KyselyRepository,
   type SchemaFlags,
   traceStatements,
@@ -97,6 +98,16 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 const CHANGE_STAMP_SQL = 'select pg_current_snapshot()::text as stamp';
 
+/**
+ * An order's items, shipments and invoices in one round trip. It runs after the header's lock
+ * was taken, as its own statement: at read committed it then reads what the last writer of the
+ * order committed (a sub-select of the locking statement would read its older snapshot).
+ */
+const ORDER_PARTS_SQL =
+  'select (select json_agg(i order by i.position) from order_items i where i.order_id = $1) as items,' +
+  ' (select json_agg(s order by s.id) from shipments s where s.order_id = $1) as shipments,' +
+  ' (select json_agg(v order by v.id) from invoices v where v.order_id = $1) as invoices';
+
 function postgresProfile(maxAttempts: number, names: StatementNames | undefined): DriverProfile {
   return {
     // Reads see one snapshot across their several queries; writes run at read committed and
@@ -110,6 +121,7 @@ function postgresProfile(maxAttempts: number, names: StatementNames | undefined)
     changeIdSql: CHANGE_FEED_SQL.postgresChangeId,
     changeHorizonSql: CHANGE_FEED_SQL.postgresHorizon,
     jsonArrayAggregate: CHANGE_FEED_SQL.postgresJsonArrayAggregate,
+    orderPartsSql: ORDER_PARTS_SQL,
     // A batch's rows of a table go in one `insert … select * from unnest($1::bigint[], …)`: one
     // text whatever the row count, so no statement is parsed per row count, and no limit of
     // bound values.
@@ -183,13 +195,15 @@ export async function openPostgresRepository(
 
   const dialect = new DeclaringPostgresDialect({ pool: pgPool });
   const tracing = options.tracing !== false;
+  const traced = tracing
+    ? traceStatements(dialect, {
+        system: 'postgresql',
+        ...namespaceOf(options.connectionString, schema),
+      })
+    : dialect;
+  // Outside the tracing: a span is a statement the database ran, merged writes one of them.
   const db = new Kysely<Database>({
-    dialect: tracing
-      ? traceStatements(dialect, {
-          system: 'postgresql',
-          ...namespaceOf(options.connectionString, schema),
-        })
-      : dialect,
+    dialect: deferWrites(traced, names ? (sql) => names.add(sql) : undefined),
   });
   const profile = postgresProfile(options.maxAttempts ?? 5, names);
   try {

@@ -63,13 +63,18 @@ if (url) {
       } finally {
         spy.mockRestore();
       }
-      return sent.filter((text) => /^insert into/.test(text));
+      // Writes nobody reads the answer of go together, as clauses of one statement.
+      return sent.filter((text) => /^(insert into|with w1 as \(insert into)/.test(text));
     }
 
     it('writes each table of a batch with one statement, the same text for any count', async () => {
+      // The first batch reads each table's column types once; the batches after it are alike.
+      await intake(699_000, 1);
       const small = await intake(700_000, 3);
       const large = await intake(700_100, 37);
-      const tables = small.map((text) => /^insert into "(\w+)"/.exec(text)?.[1]).sort();
+      const tables = small
+        .flatMap((text) => [...text.matchAll(/(?:^|\()insert into "(\w+)"/g)].map((m) => m[1]))
+        .sort();
       expect(tables).toEqual([
         'audit_events',
         'feed_entries',

@@ -115,13 +115,13 @@ describe.each(places)('an accept over HTTP on %s', (_name, makePlace) => {
       expect(values).not.toContain(number);
       expect(values).not.toContain(TOKENS.partnerA);
     }
-    const summaries = sql.map((span) => span.attributes['db.query.summary']);
+    const summaries = sql.map((span) => String(span.attributes['db.query.summary']));
     expect(summaries).toContain('SELECT fulfillment_orders');
-    expect(summaries).toContain('UPDATE fulfillment_orders');
-    for (const insert of ['INSERT stock', 'INSERT audit_events']) {
+    // On Postgres the writes nobody reads the answer of go together, as one statement.
+    for (const write of ['UPDATE fulfillment_orders', 'INSERT stock', 'INSERT audit_events']) {
       expect(
-        summaries.filter((summary) => String(summary).startsWith(insert)),
-        insert,
+        summaries.filter((summary) => summary.includes(write)),
+        write,
       ).not.toEqual([]);
     }
     // Its transaction's own statements are in the trace too.

@@ -1,0 +1,215 @@
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  QueryCompiler,
+  QueryResult,
+  TransactionSettings,
+} from 'kysely';
+import { savepoints, withDriver } from './wrapped-dialect.js';
+
+/**
+ * Writes whose answer nobody reads (an audit event, a stock delta, an order's changed columns)
+ * may wait inside a transaction for the next statement that needs an answer, and then go to the
+ * database together with the others that waited, as one statement: for a database server, where
+ * every statement is a round trip, an action's writes then cost one round trip instead of one
+ * each. Nothing changes what the transaction does: every statement that reads (or writes and
+ * reads its answer), the COMMIT included, runs only after every write before it has run, and a
+ * write waits only behind writes to other tables (two writes of one table run in their order).
+ */
+
+const DEFERRABLE = new WeakSet<CompiledQuery>();
+
+/** Marks `query` as a write whose answer its caller ignores: it may run later in its transaction. */
+export function deferrable<Q extends CompiledQuery>(query: Q): Q {
+  DEFERRABLE.add(query);
+  return query;
+}
+
+/** The table a plain `insert into` / `update` / `delete from` statement writes; null otherwise. */
+const WRITTEN_TABLE = /^(?:insert into|update|delete from) "([^"]+)"/;
+/** `$n` placeholders; a text with a literal or a dollar quote is never merged (see `mergeable`). */
+const PLACEHOLDER = /\$(\d+)/g;
+
+function mergeable(sql: string): string | null {
+  if (sql.includes("'") || sql.includes('$$') || /^\s*with\b/i.test(sql)) return null;
+  return WRITTEN_TABLE.exec(sql)?.[1] ?? null;
+}
+
+/**
+ * The statements as one: each a data-modifying `with` clause of a `select` (Postgres runs every
+ * one of them to completion, once, whether or not it is read), their placeholders renumbered.
+ */
+export function mergeWrites(queries: readonly CompiledQuery[]): CompiledQuery {
+  const parameters: unknown[] = [];
+  const clauses = queries.map((query, index) => {
+    const offset = parameters.length;
+    for (const parameter of query.parameters) parameters.push(parameter);
+    const sql = query.sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
+    return `w${index + 1} as (${sql})`;
+  });
+  const [first] = queries as [CompiledQuery];
+  return {
+    ...first,
+    sql: `with ${clauses.join(', ')} select 1`,
+    parameters,
+  };
+}
+
+const NO_ROWS: QueryResult<never> = Object.freeze({ rows: [] }) as QueryResult<never>;
+
+/** A connection that keeps a transaction's deferrable writes until a statement needs them run. */
+class DeferringConnection implements DatabaseConnection {
+  #inTransaction = false;
+  #waiting: CompiledQuery[] = [];
+  readonly #tables = new Set<string>();
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    readonly keep: ((sql: string) => void) | undefined,
+  ) {}
+
+  began(): void {
+    this.#inTransaction = true;
+  }
+
+  /** The transaction ended; what still waits (only after a rollback) is dropped. */
+  ended(): void {
+    this.#inTransaction = false;
+    this.dropWaiting();
+  }
+
+  dropWaiting(): void {
+    this.#waiting = [];
+    this.#tables.clear();
+  }
+
+  async flush(): Promise<void> {
+    const waiting = this.#waiting;
+    if (waiting.length === 0) return;
+    this.dropWaiting();
+    const [only] = waiting;
+    if (waiting.length === 1 && only) {
+      await this.inner.executeQuery(only);
+      return;
+    }
+    const merged = mergeWrites(waiting);
+    // The same action merges the same writes each time: a few texts, planned once per connection.
+    this.keep?.(merged.sql);
+    await this.inner.executeQuery(merged);
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const table = this.#inTransaction && DEFERRABLE.has(query) ? mergeable(query.sql) : null;
+    if (table !== null) {
+      if (this.#tables.has(table)) await this.flush();
+      this.#waiting.push(query);
+      this.#tables.add(table);
+      return NO_ROWS;
+    }
+    await this.flush();
+    return this.inner.executeQuery<R>(query);
+  }
+
+  async *streamQuery<R>(
+    query: CompiledQuery,
+    chunkSize?: number,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    await this.flush();
+    yield* this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+const deferringOf = (connection: DatabaseConnection) => connection as DeferringConnection;
+
+/** kysely's driver of `dialect`, handing out {@link DeferringConnection}s. */
+class DeferringDriver implements Driver {
+  readonly #inner: Driver;
+  readonly #keep: ((sql: string) => void) | undefined;
+  readonly #wrapped = new WeakMap<DatabaseConnection, DeferringConnection>();
+
+  constructor(inner: Driver, keep: ((sql: string) => void) | undefined) {
+    this.#inner = inner;
+    this.#keep = keep;
+  }
+
+  init(): Promise<void> {
+    return this.#inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.#inner.acquireConnection();
+    let wrapped = this.#wrapped.get(connection);
+    if (!wrapped) {
+      wrapped = new DeferringConnection(connection, this.#keep);
+      this.#wrapped.set(connection, wrapped);
+    }
+    return wrapped;
+  }
+
+  async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
+    await this.#inner.beginTransaction(connection, settings);
+    deferringOf(connection).began();
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    // A waiting write that fails fails the commit: kysely then rolls the transaction back.
+    await deferringOf(connection).flush();
+    await this.#inner.commitTransaction(connection);
+    deferringOf(connection).ended();
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    deferringOf(connection).ended();
+    await this.#inner.rollbackTransaction(connection);
+  }
+
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await savepoints(this.#inner).savepoint(connection, name, compile);
+  }
+
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    // What waits was written after the savepoint (its statement ran every write before it).
+    deferringOf(connection).dropWaiting();
+    await savepoints(this.#inner).rollbackToSavepoint(connection, name, compile);
+  }
+
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await savepoints(this.#inner).releaseSavepoint(connection, name, compile);
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const wrapped = deferringOf(connection);
+    wrapped.ended();
+    return this.#inner.releaseConnection(wrapped.inner);
+  }
+
+  destroy(): Promise<void> {
+    return this.#inner.destroy();
+  }
+}
+
+/**
+ * `dialect` whose transactions run the writes marked {@link deferrable} together, just before
+ * the next statement that needs them run; `keep` is told each merged text (Postgres prepares it
+ * by name). For a database server: in process (SQLite) a statement is no round trip.
+ */
+export function deferWrites(dialect: Dialect, keep?: (sql: string) => void): Dialect {
+  return withDriver(dialect, (driver) => new DeferringDriver(driver, keep));
+}
