@@ -159,11 +159,12 @@ describe('statements per action', () => {
       }),
     );
     // 12 before writes compared with what the transaction had read, 11 before the queue entry
-    // moved in place: the store; the order, its items, shipments, invoices (locked); the header;
-    // the change clock (the change id the queue entry carries, docs/polling.md); the header;
-    // both items in one upsert; the queue entry rewritten from the queue it left to the one it
-    // entered, with its document; the stock; the audit event; the sales order moved in its feed
-    // (docs/polling.md), last.
+    // moved in place: the store; the order, its items, shipments, invoices (locked); the change
+    // clock (the change id the queue entry carries, docs/polling.md); the queue entry rewritten
+    // from the queue it left to the one it entered, with its document; the header; both items in
+    // one upsert (last of the order's writes: on Postgres they wait to go with the stock and the
+    // audit event, deferred-writes.ts); the stock; the audit event; the sales order moved in its
+    // feed (docs/polling.md), last.
     expect(statements).toEqual([
       'select',
       'select',
@@ -172,8 +173,8 @@ describe('statements per action', () => {
       'select',
       'update',
       'update',
-      'insert',
       'update',
+      'insert',
       'insert',
       'insert',
       'update',
