@@ -95,6 +95,12 @@ export class TransactionChanges {
     this.#profile = profile;
   }
 
+  /** Takes `id`, read with an order of `storeId` (`lockedOrderChangeSql`), as announced. */
+  adopt(storeId: number, id: number): void {
+    this.stores.add(storeId);
+    this.#id ??= id;
+  }
+
   /** The change id of the transaction's entries, having announced a change of these stores. */
   async idFor(storeIds: Iterable<number>): Promise<number> {
     for (const storeId of storeIds) {

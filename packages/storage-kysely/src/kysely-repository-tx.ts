@@ -34,7 +34,7 @@ import type {
   Track,
   Warehouse,
 } from '@fulfil/core';
-import type { Compilable, Kysely } from 'kysely';
+import { type Compilable, type Kysely, sql } from 'kysely';
 import { BulkStatements } from './bulk-statements.js';
 import {
   CHANGE_FEED_SQL,
@@ -102,6 +102,8 @@ export interface KyselyRepositoryTxOptions {
   sharedReads?: SharedReads;
   /** The profile's one read of an order's parts (`DriverProfile.orderPartsSql`), if it has one. */
   orderPartsSql?: string;
+  /** The change id of an order's locking read (`DriverProfile.lockedOrderChange`). */
+  lockedOrderChange?: { id: string; announce: string };
 }
 
 /**
@@ -125,6 +127,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   readonly #sharedReads: SharedReads | undefined;
   readonly #versionsSql: VersionsSql;
   readonly #orderPartsSql: string | undefined;
+  readonly #lockedOrderChange: { id: string; announce: string } | undefined;
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
   /** The sales orders it moves in their feed, written when its work is done (`finish`). */
@@ -151,6 +154,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
     this.#changeFeed = changeFeed;
     this.#sharedReads = options.sharedReads;
     this.#orderPartsSql = options.orderPartsSql;
+    this.#lockedOrderChange = options.lockedOrderChange;
     this.#versionsSql = versionsSqlOf(changeFeed);
     this.changes = resources.changes;
     this.#moves = resources.moves;
@@ -306,10 +310,18 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
     lock: 'update' | 'share',
   ): Promise<FulfillmentOrder | null> {
     const locking = this.#rowLocks ? lock : 'none';
+    // A lock to write takes the transaction's change id with it: one round trip less.
+    const change = locking === 'update' ? this.#lockedOrderChange : undefined;
     const select = (db: Kysely<Database>) =>
       db
         .selectFrom('fulfillment_orders')
         .selectAll()
+        .$if(change !== undefined, (qb) =>
+          qb.select([
+            sql.raw<string>(change?.id ?? '').as('fulfil_change_id'),
+            sql.raw<null>(change?.announce ?? '').as('fulfil_change_announced'),
+          ]),
+        )
         .$if(locking === 'update', (qb) => qb.forUpdate())
         .$if(locking === 'share', (qb) => qb.forShare());
     const { rows } = await ('id' in key
@@ -327,6 +339,8 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
         ));
     const header = rows[0];
     if (!header) return null;
+    const changeId = (header as { fulfil_change_id?: string | number }).fulfil_change_id;
+    if (changeId !== undefined) this.changes.adopt(Number(header.store_id), Number(changeId));
     const [order] = await loadOrders(this.#db, [header], this.#prepared, this.#orderPartsSql);
     if (!order) return null;
     this.#held.set(order.id, order);

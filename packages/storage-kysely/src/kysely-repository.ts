@@ -246,6 +246,9 @@ export class KyselyRepository implements Repository {
           bulkStatements: this.bulkStatements,
           changeFeed: this.#profile,
           ...(this.#profile.orderPartsSql ? { orderPartsSql: this.#profile.orderPartsSql } : {}),
+          ...(this.#profile.lockedOrderChange
+            ? { lockedOrderChange: this.#profile.lockedOrderChange }
+            : {}),
           ...(mode === 'autocommit' && this.#sharedReads ? { sharedReads: this.#sharedReads } : {}),
         });
         changed = tx.changes;

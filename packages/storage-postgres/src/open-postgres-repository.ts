@@ -122,6 +122,12 @@ function postgresProfile(maxAttempts: number, names: StatementNames | undefined)
     changeHorizonSql: CHANGE_FEED_SQL.postgresHorizon,
     jsonArrayAggregate: CHANGE_FEED_SQL.postgresJsonArrayAggregate,
     orderPartsSql: ORDER_PARTS_SQL,
+    // The transaction's xid, which locking the order assigns, and its store's NOTIFY: what
+    // `changeIdSql` reads, in the order's own read (an order never changes store).
+    lockedOrderChange: {
+      id: 'pg_current_xact_id()::text::bigint',
+      announce: "pg_notify('fulfil_changes', store_id::text)",
+    },
     // A batch's rows of a table go in one `insert … select * from unnest($1::bigint[], …)`: one
     // text whatever the row count, so no statement is parsed per row count, and no limit of
     // bound values.

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { createEngine, type Engine } from '@fulfil/core';
+import { fixtures, skipUnless } from '@fulfil/core/testing';
+import { openPostgresRepository } from '@fulfil/storage-postgres';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+const url = process.env.FULFIL_TEST_POSTGRES_URL;
+
+/**
+ * What an accept costs on Postgres, counted at the driver: every statement is a round trip
+ * (docs/benchmarks.md, the write path). BEGIN; the store; the order locked, with the
+ * transaction's change id; its items, shipments and invoices; the queue entry moved; the
+ * header, items, stock and audit event as one statement; the feed entry moved; COMMIT.
+ */
+describe('round trips of an accept on Postgres', () => {
+  if (!url) {
+    it('all of its tests', skipUnless(url, 'FULFIL_TEST_POSTGRES_URL is not set'), () => {});
+    return;
+  }
+  const schema = `fulfil_trips_${process.pid}_${randomBytes(4).toString('hex')}`;
+  let engine: Engine;
+
+  beforeAll(async () => {
+    engine = createEngine({
+      repository: await openPostgresRepository({ connectionString: url, schema }),
+    });
+    await engine.loadSeed({
+      stores: [
+        {
+          code: 'default',
+          warehouses: [{ code: 'WH-A', name: 'A' }],
+          stock: [
+            { warehouse_code: 'WH-A', sku: 'SKU-1', qty: 100 },
+            { warehouse_code: 'WH-A', sku: 'SKU-2', qty: 100 },
+          ],
+        },
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await engine.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  });
+
+  async function accept(number: string): Promise<string[]> {
+    await engine.intake(
+      'default',
+      fixtures.salesOrder(number, [
+        { sku: 'SKU-1', qty: 1 },
+        { sku: 'SKU-2', qty: 1 },
+      ]),
+    );
+    const order = await engine.getOrder('default', `${number}-1`);
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      const [config] = args as [string | { text?: string }];
+      sent.push(String(typeof config === 'string' ? config : config?.text));
+      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
+    });
+    try {
+      await engine.accept(engine.operator('default'), {
+        order: {
+          order_id: order.fulfillment_order_number,
+          items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
+        },
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    return sent;
+  }
+
+  it('takes 8, its writes that nobody reads the answer of in one', async () => {
+    await accept('810000001'); // statements compiled and column types read once
+    const sent = await accept('810000002');
+    expect(sent).toHaveLength(8);
+    expect(sent[0]).toMatch(/^start transaction/);
+    expect(sent[2]).toMatch(/pg_current_xact_id.*for update$/);
+    expect(sent.filter((text) => text.startsWith('with w1 as'))).toHaveLength(1);
+    expect(sent.at(-1)).toBe('commit');
+  });
+});
