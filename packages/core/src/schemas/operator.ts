@@ -8,6 +8,8 @@ import {
   code,
   int32,
   label,
+  latitude,
+  longitude,
   quantity,
   requiredLabel,
   STRING_LIMITS,
@@ -183,18 +185,7 @@ export const StoreSettingsInput = v.object({
 /** Settings to change (the admin API's `PUT /stores/:store`): each field optional. */
 export const StoreSettingsPatchInput = v.partial(StoreSettingsInput);
 
-/** Degrees north (-90 to 90); with its longitude, where a warehouse is. */
-export const latitude = v.pipe(
-  v.number(),
-  v.minValue(-90, 'must be between -90 and 90'),
-  v.maxValue(90, 'must be between -90 and 90'),
-);
-/** Degrees east (-180 to 180). */
-export const longitude = v.pipe(
-  v.number(),
-  v.minValue(-180, 'must be between -180 and 180'),
-  v.maxValue(180, 'must be between -180 and 180'),
-);
+export { latitude, longitude };
 
 /** An ISO 3166-1 alpha-2 country code. */
 export const countryCode = v.pipe(

@@ -4,13 +4,14 @@ import { fromMoney } from '../domain/money.js';
 import {
   fulfillmentOrderNumber,
   headerOf,
-  itemFromSalesLine,
   openFulfillmentOrder,
   partAmounts,
   salesOrderAmounts,
 } from '../domain/new-order.js';
-import { byPriority, type RouteAssignment, type RoutingContext } from '../domain/routing.js';
-import { availableOf } from '../domain/safety-stock.js';
+import { type PlannedRoute, plannedRoutes, routeLines } from '../domain/routing/planned-route.js';
+import type { RoutingRecord } from '../domain/routing/record.js';
+import { describeLine } from '../domain/routing/words.js';
+import type { RouteAssignment } from '../domain/routing.js';
 import type { SalesOrder } from '../domain/sales-order.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { Timestamp } from '../domain/timestamp.js';
@@ -24,6 +25,7 @@ import {
 } from '../domain/types.js';
 import type { NewAuditEvent, RepositoryTx } from '../ports/repository.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
+import { RoutingFacts } from './routing-facts.js';
 
 function assertCompleteRoute(
   order: SalesOrder,
@@ -66,7 +68,9 @@ function asSent(order: SalesOrder): SalesOrder {
 /** Where a sales order's lines go, decided before anything is written. */
 export interface IntakePlan {
   order: SalesOrder;
-  routes: RouteAssignment[];
+  routes: PlannedRoute[];
+  /** Why the lines go where they go: the rules' decision, or a custom router's. */
+  routing: RoutingRecord;
 }
 
 /**
@@ -121,8 +125,6 @@ interface ClaimedSalesOrder {
   orders: FulfillmentOrder[];
 }
 
-const stockKey = (warehouse: string, sku: string) => `${warehouse}\u0000${sku}`;
-
 export async function openIntakeSession(
   deps: EngineDeps,
   tx: RepositoryTx,
@@ -130,47 +132,24 @@ export async function openIntakeSession(
   actorName: string,
 ): Promise<IntakeSession> {
   const store = await requireStore(tx, storeCode);
-  const warehouses = byPriority(await tx.listWarehouses(store.id));
-  const byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
-  const available = new Map<string, number>();
-  const loadedSkus = new Set<string>();
+  const facts = await RoutingFacts.read(tx, store);
   let claimed: ClaimedSalesOrder[] = [];
   /** Sales orders claimed in this session, flushed or not: each may be taken in once. */
   const claimedNumbers = new Set<string>();
   let stock: StockDelta[] = [];
 
-  async function loadStock(skus: readonly string[]): Promise<void> {
-    const missing = [...new Set(skus)].filter((sku) => !loadedSkus.has(sku));
-    if (missing.length === 0) return;
-    for (const level of await tx.listStock({ store_id: store.id, warehouses: null, skus: missing }))
-      available.set(
-        stockKey(level.warehouse_code, level.sku),
-        availableOf(level, byCode.get(level.warehouse_code)),
-      );
-    for (const sku of missing) loadedSkus.add(sku);
-  }
-
   function reserve(deltas: readonly StockDelta[]): void {
-    for (const delta of deltas) {
-      const key = stockKey(delta.warehouse_code, delta.sku);
-      const before = available.get(key) ?? availableOf(undefined, byCode.get(delta.warehouse_code));
-      available.set(key, before + delta.on_hand - delta.reserved);
-    }
+    facts.apply(deltas);
     appendAll(stock, deltas);
   }
-
-  const context: RoutingContext = {
-    warehouses,
-    available: (warehouse, sku) =>
-      available.get(stockKey(warehouse, sku)) ?? availableOf(undefined, byCode.get(warehouse)),
-  };
 
   return {
     store,
     async plan(order) {
+      const active = facts.active;
       if (
         order.warehouse_code &&
-        !warehouses.some((warehouse) => warehouse.code === order.warehouse_code)
+        !active.some((warehouse) => warehouse.code === order.warehouse_code)
       ) {
         throw fieldError(
           'invalid_request',
@@ -179,10 +158,37 @@ export async function openIntakeSession(
           order.warehouse_code,
         );
       }
-      await loadStock(order.items.map((item) => item.sku));
-      const routes = deps.router(asSent(order), context);
-      assertCompleteRoute(order, routes, warehouses);
-      return { order, routes };
+      // Named on the field that chooses a warehouse: no value of it, nor the rules, can find one.
+      if (active.length === 0)
+        throw fieldError(
+          'invalid_request',
+          'The store has no active warehouse to route orders to.',
+          'warehouse_code',
+        );
+      await facts.loadStock(order.items.map((item) => item.sku));
+      if (deps.router) {
+        const routes = deps.router(asSent(order), facts.context());
+        assertCompleteRoute(order, routes, active);
+        return { order, routes: plannedRoutes(order, routes), routing: { by: 'router' } };
+      }
+      const decision = deps.decide(
+        facts.snapshot({
+          lines: order.items,
+          pinned: order.warehouse_code || null,
+          destination: await facts.destination(order.shipping_address, deps.locate),
+          short_lines: 'route',
+        }),
+      );
+      const unrouted = decision.lines.find((line) => line.parts.length === 0);
+      // Every warehouse is out of market, over capacity or pinned away for it: nothing can ship.
+      if (unrouted)
+        throw fieldError(
+          'invalid_request',
+          `No warehouse can take the line of sku %fieldValue: ${describeLine(decision, unrouted)}.`,
+          `items[${unrouted.line}].sku`,
+          unrouted.sku,
+        );
+      return { order, routes: routeLines(order, decision), routing: { by: 'rules', decision } };
     },
     claim({ order, routes }) {
       const number = order.sales_order_number;
@@ -190,12 +196,8 @@ export async function openIntakeSession(
       const at = now(deps);
       const orders: FulfillmentOrder[] = [];
       for (const [position, route] of routes.entries()) {
-        const warehouse = warehouses.find(
-          (candidate) => candidate.code === route.warehouse_code,
-        ) as Warehouse;
-        const items = route.lines.map((line) =>
-          itemFromSalesLine(order.items[line] as SalesOrder['items'][number], warehouse.code),
-        );
+        const warehouse = facts.warehouse(route.warehouse_code) as Warehouse;
+        const items = route.items.map((item) => ({ ...item }));
         const opened = openFulfillmentOrder({
           header: headerOf(order, store.id),
           // The sequence claimed at flush must start at 1 (a sales order never taken in), so

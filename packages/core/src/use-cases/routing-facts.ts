@@ -1,0 +1,130 @@
+import { routingSnapshot, type StockHolding } from '../domain/routing/build-snapshot.js';
+import { type RoutingSettings, routingSettings } from '../domain/routing/rules.js';
+import type { Destination, RoutingLine, RoutingSnapshot } from '../domain/routing/snapshot.js';
+import { byPriority, type RoutingContext } from '../domain/routing.js';
+import { safetyStockOf } from '../domain/safety-stock.js';
+import type { ShippingAddress } from '../domain/sales-order.js';
+import type { StockDelta, Store, Warehouse } from '../domain/types.js';
+import type { Locate } from '../ports/locate.js';
+import type { RepositoryTx } from '../ports/repository.js';
+import { locateDestination } from './locate-destination.js';
+
+const stockKey = (warehouse: string, sku: string) => `${warehouse}\u0000${sku}`;
+
+/**
+ * What routing reads of a store inside one transaction (docs/routing.md): its settings, every
+ * warehouse, the stock of the skus met so far, and what the transaction itself has reserved
+ * since. Intake reads it once per transaction, however many orders it routes; reroute and the
+ * preview once per call. Every decision is made on `snapshot`, the one builder of them all.
+ */
+export class RoutingFacts {
+  readonly store: Store;
+  readonly settings: RoutingSettings;
+  /** Every warehouse of the store, by code. */
+  readonly warehouses: readonly Warehouse[];
+  /** The active ones, highest priority first: what a custom router is given. */
+  readonly active: readonly Warehouse[];
+  readonly #tx: RepositoryTx;
+  readonly #byCode: Map<string, Warehouse>;
+  readonly #holdings = new Map<string, StockHolding>();
+  readonly #loadedSkus = new Set<string>();
+  readonly #routedToday = new Map<string, number>();
+
+  private constructor(tx: RepositoryTx, store: Store, warehouses: readonly Warehouse[]) {
+    this.#tx = tx;
+    this.store = store;
+    this.settings = routingSettings(store.settings);
+    this.warehouses = warehouses;
+    this.active = byPriority(warehouses);
+    this.#byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
+  }
+
+  static async read(tx: RepositoryTx, store: Store): Promise<RoutingFacts> {
+    return new RoutingFacts(tx, store, await tx.listWarehouses(store.id));
+  }
+
+  warehouse(code: string): Warehouse | undefined {
+    return this.#byCode.get(code);
+  }
+
+  /** Reads the stock of the skus not read yet, all warehouses at once. */
+  async loadStock(skus: readonly string[]): Promise<void> {
+    const missing = [...new Set(skus)].filter((sku) => !this.#loadedSkus.has(sku));
+    if (missing.length === 0) return;
+    const levels = await this.#tx.listStock({
+      store_id: this.store.id,
+      warehouses: null,
+      skus: missing,
+    });
+    for (const level of levels)
+      this.#holdings.set(stockKey(level.warehouse_code, level.sku), {
+        unreserved: level.on_hand - level.reserved,
+        safety_stock: safetyStockOf(level, this.#byCode.get(level.warehouse_code)),
+      });
+    for (const sku of missing) this.#loadedSkus.add(sku);
+  }
+
+  /** The stock of a sku at a warehouse, as this transaction has left it so far. */
+  holding(warehouse: Pick<Warehouse, 'code' | 'safety_stock'>, sku: string): StockHolding {
+    return (
+      this.#holdings.get(stockKey(warehouse.code, sku)) ?? {
+        unreserved: 0,
+        safety_stock: safetyStockOf(undefined, warehouse),
+      }
+    );
+  }
+
+  /** Counts in stock changes this transaction makes, so later decisions in it see them. */
+  apply(deltas: readonly StockDelta[]): void {
+    for (const delta of deltas) {
+      const warehouse = this.#byCode.get(delta.warehouse_code) ?? {
+        code: delta.warehouse_code,
+      };
+      const before = this.holding(warehouse, delta.sku);
+      this.#holdings.set(stockKey(delta.warehouse_code, delta.sku), {
+        unreserved: before.unreserved + delta.on_hand - delta.reserved,
+        safety_stock: before.safety_stock,
+      });
+    }
+  }
+
+  /** Fulfillment orders routed to the warehouse so far in its current local day. */
+  routedToday(warehouse: Warehouse): number {
+    return this.#routedToday.get(warehouse.code) ?? 0;
+  }
+
+  /** The context a custom router decides on: active warehouses and what each may promise. */
+  context(): RoutingContext {
+    return {
+      warehouses: this.active,
+      available: (code, sku) => {
+        const { unreserved, safety_stock } = this.holding(this.#byCode.get(code) ?? { code }, sku);
+        return unreserved - safety_stock;
+      },
+    };
+  }
+
+  /**
+   * Where the address is, as far as the rules need: its country always (the `market` rule), its
+   * point from its own coordinates, else, only when the rules sort by `distance`, from `locate`
+   * (so a store that never sorts by distance never pays for a lookup).
+   */
+  async destination(address: ShippingAddress, locate: Locate | null): Promise<Destination> {
+    return locateDestination(address, this.settings.routing.includes('distance') ? locate : null);
+  }
+
+  snapshot(args: {
+    lines: readonly RoutingLine[];
+    pinned: string | null;
+    destination: Destination;
+    short_lines: RoutingSnapshot['short_lines'];
+  }): RoutingSnapshot {
+    return routingSnapshot({
+      ...args,
+      warehouses: this.warehouses,
+      holding: (warehouse, sku) => this.holding(warehouse, sku),
+      routedToday: (warehouse) => this.routedToday(warehouse),
+      settings: this.settings,
+    });
+  }
+}
