@@ -32,6 +32,7 @@ import type {
   Timestamp,
   TokenRecord,
   Track,
+  RoutedCount,
   Warehouse,
 } from '@fulfil/core';
 import type { Compilable, Kysely } from 'kysely';
@@ -195,6 +196,17 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
 
   upsertWarehouse(warehouse: Warehouse): Promise<Warehouse> {
     return warehouseSql.upsertWarehouse(this.#db, warehouse);
+  }
+
+  routedOn(
+    storeId: number,
+    keys: readonly { warehouse_code: string; day: string }[],
+  ): Promise<number[]> {
+    return warehouseSql.routedOn(this.#db, storeId, keys);
+  }
+
+  countRouted(storeId: number, key: RoutedCount): Promise<number | null> {
+    return warehouseSql.countRouted(this.#db, storeId, key);
   }
 
   // ── stock ────────────────────────────────────────────────────────────────────────────────

@@ -148,6 +148,8 @@ export interface Warehouse {
   daily_capacity?: number | null;
   /** Kept back from routing of each sku without its own (docs/behaviour.md, Stock); absent is 0. */
   safety_stock?: number;
+  /** IANA time zone its day (daily capacity) is counted in; absent or null: UTC. */
+  timezone?: string | null;
 }
 
 export interface StockLevel {

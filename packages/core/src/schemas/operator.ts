@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { isRolePreset, ROLE_PRESET_NAMES } from '../domain/acl.js';
 import { ATTENTION_QUEUES } from '../domain/attention.js';
 import { isCountryCode } from '../domain/countries.js';
+import { isTimeZone } from '../domain/routing/local-day.js';
 import { ROUTING_RULES } from '../domain/routing/rules.js';
 import {
   boundedText,
@@ -193,6 +194,12 @@ export const countryCode = v.pipe(
   v.check(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as "IT"'),
 );
 
+/** An IANA time zone the runtime knows (`Europe/Rome`), as written there. */
+export const timeZone = v.pipe(
+  v.string(),
+  v.check(isTimeZone, 'must be an IANA time zone such as "Europe/Rome"'),
+);
+
 /** Units kept back from routing (docs/behaviour.md, Stock). */
 export const safetyStock = v.pipe(
   v.number(),
@@ -234,6 +241,8 @@ export const WarehouseInput = v.pipe(
     ),
     /** The safety stock of each sku without its own. */
     safety_stock: v.optional(safetyStock, 0),
+    /** Where its day begins, for its daily capacity; null: UTC. */
+    timezone: v.optional(v.nullable(timeZone), null),
   }),
   v.forward(
     v.partialCheck(

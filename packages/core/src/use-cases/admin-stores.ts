@@ -99,6 +99,7 @@ const warehouseView = ({ store_id: _store, ...warehouse }: Warehouse) => ({
   countries: warehouse.countries ?? null,
   daily_capacity: warehouse.daily_capacity ?? null,
   safety_stock: warehouse.safety_stock ?? 0,
+  timezone: warehouse.timezone ?? null,
 });
 
 export async function warehousesFor(

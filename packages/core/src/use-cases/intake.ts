@@ -9,7 +9,11 @@ import {
   salesOrderAmounts,
 } from '../domain/new-order.js';
 import { type PlannedRoute, plannedRoutes, routeLines } from '../domain/routing/planned-route.js';
-import type { RoutingRecord } from '../domain/routing/record.js';
+import {
+  explainRouting,
+  type RoutingExplanation,
+  type RoutingRecord,
+} from '../domain/routing/record.js';
 import { describeLine } from '../domain/routing/words.js';
 import type { RouteAssignment } from '../domain/routing.js';
 import type { SalesOrder } from '../domain/sales-order.js';
@@ -25,7 +29,7 @@ import {
 } from '../domain/types.js';
 import type { NewAuditEvent, RepositoryTx } from '../ports/repository.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
-import { RoutingFacts } from './routing-facts.js';
+import { decideCounted, RoutingFacts } from './routing-facts.js';
 
 function assertCompleteRoute(
   order: SalesOrder,
@@ -82,8 +86,9 @@ export interface IntakePlan {
 export interface IntakeSession {
   readonly store: Store;
   /**
-   * Routes the sales order without writing anything: a DomainError here (a pinned warehouse
-   * that is not active, a router that leaves lines out) leaves the transaction untouched.
+   * Routes the sales order, writing only its count against the daily capacities of its
+   * warehouses: a DomainError here (a pinned warehouse that is not active, a router that leaves
+   * lines out, a line no warehouse can take) leaves the transaction untouched.
    */
   plan(order: SalesOrder): Promise<IntakePlan>;
   /**
@@ -123,6 +128,8 @@ interface ClaimedSalesOrder {
   order: SalesOrder;
   at: Timestamp;
   orders: FulfillmentOrder[];
+  /** Why each order's lines went there, by the order's position. */
+  explanations: RoutingExplanation[];
 }
 
 export async function openIntakeSession(
@@ -132,7 +139,7 @@ export async function openIntakeSession(
   actorName: string,
 ): Promise<IntakeSession> {
   const store = await requireStore(tx, storeCode);
-  const facts = await RoutingFacts.read(tx, store);
+  const facts = await RoutingFacts.read(tx, store, deps.clock.now());
   let claimed: ClaimedSalesOrder[] = [];
   /** Sales orders claimed in this session, flushed or not: each may be taken in once. */
   const claimedNumbers = new Set<string>();
@@ -169,16 +176,19 @@ export async function openIntakeSession(
       if (deps.router) {
         const routes = deps.router(asSent(order), facts.context());
         assertCompleteRoute(order, routes, active);
+        // What a custom router decides is counted against the capacities, never refused.
+        await facts.countRouted(
+          routes.map((route) => route.warehouse_code),
+          false,
+        );
         return { order, routes: plannedRoutes(order, routes), routing: { by: 'router' } };
       }
-      const decision = deps.decide(
-        facts.snapshot({
-          lines: order.items,
-          pinned: order.warehouse_code || null,
-          destination: await facts.destination(order.shipping_address, deps.locate),
-          short_lines: 'route',
-        }),
-      );
+      const decision = await decideCounted(deps, facts, {
+        lines: order.items,
+        pinned: order.warehouse_code || null,
+        destination: await facts.destination(order.shipping_address, deps.locate),
+        short_lines: 'route',
+      });
       const unrouted = decision.lines.find((line) => line.parts.length === 0);
       // Every warehouse is out of market, over capacity or pinned away for it: nothing can ship.
       if (unrouted)
@@ -190,12 +200,24 @@ export async function openIntakeSession(
         );
       return { order, routes: routeLines(order, decision), routing: { by: 'rules', decision } };
     },
-    claim({ order, routes }) {
+    claim({ order, routes, routing }) {
       const number = order.sales_order_number;
       if (claimedNumbers.has(number)) throw alreadyTakenIn(number);
       const at = now(deps);
       const orders: FulfillmentOrder[] = [];
+      const explanations: RoutingExplanation[] = [];
       for (const [position, route] of routes.entries()) {
+        explanations.push(
+          explainRouting(
+            routing,
+            route.items.map((item, index) => ({
+              line: route.lines[index] as number,
+              sku: item.sku,
+              qty: item.qty,
+              warehouse_code: route.warehouse_code,
+            })),
+          ),
+        );
         const warehouse = facts.warehouse(route.warehouse_code) as Warehouse;
         const items = route.items.map((item) => ({ ...item }));
         const opened = openFulfillmentOrder({
@@ -216,7 +238,7 @@ export async function openIntakeSession(
         orders.push(opened.order);
       }
       claimedNumbers.add(number);
-      claimed.push({ sales_order_number: number, order, at, orders });
+      claimed.push({ sales_order_number: number, order, at, orders, explanations });
     },
     async flush() {
       const batch = claimed;
@@ -249,7 +271,8 @@ export async function openIntakeSession(
         })),
       );
       if (deltas.length) await tx.adjustStock(store.id, deltas);
-      const audit: NewAuditEvent[] = saved.map((order) => ({
+      const explanations = batch.flatMap((entry) => entry.explanations);
+      const audit: NewAuditEvent[] = saved.map((order, index) => ({
         order_id: order.id,
         at: order.created_at,
         actor: actorName,
@@ -257,6 +280,7 @@ export async function openIntakeSession(
         details: {
           sales_order_number: order.sales_order_number,
           warehouse_code: order.warehouse_code,
+          routing: explanations[index],
         },
       }));
       if (audit.length) await tx.appendAudit(audit);

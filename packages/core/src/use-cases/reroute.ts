@@ -5,13 +5,14 @@ import {
   openFulfillmentOrder,
   partAmounts,
 } from '../domain/new-order.js';
-import type { LineDecision, RoutingDecision } from '../domain/routing/explanation.js';
+import type { RoutingDecision } from '../domain/routing/explanation.js';
+import { explainEach, type RoutingExplanation } from '../domain/routing/record.js';
 import type { ShippingAddress } from '../domain/sales-order.js';
-import type { Timestamp } from '../domain/timestamp.js';
+import { parseTimestamp, type Timestamp } from '../domain/timestamp.js';
 import type { FulfillmentOrder, Item, Store, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import type { EngineDeps } from './deps.js';
-import { RoutingFacts } from './routing-facts.js';
+import { decideCounted, RoutingFacts } from './routing-facts.js';
 
 /**
  * Where the rejected lines' sales order ships to. The fulfillment order carries the address
@@ -48,21 +49,24 @@ export async function rerouteLines(
   now: Timestamp,
 ): Promise<FulfillmentOrder[]> {
   if (!store.settings.reroute || rejected.length === 0) return [];
-  const facts = await RoutingFacts.read(tx, store);
+  const facts = await RoutingFacts.read(tx, store, parseTimestamp(now) ?? new Date());
   await facts.loadStock(rejected.map((item) => item.sku));
   const destination = await destinationOf(deps, tx, facts, from);
   const groups = new Map<
     string,
-    { warehouse: Warehouse; items: Item[]; lines: LineDecision[]; decisions: RoutingDecision[] }
+    { warehouse: Warehouse; items: Item[]; decisions: RoutingDecision[] }
   >();
   for (const item of rejected) {
-    const decision = deps.decide(
-      facts.snapshot({
+    const decision = await decideCounted(
+      deps,
+      facts,
+      {
         lines: [{ sku: item.sku, qty: item.qty, rejected_by: item.rejected_by }],
         pinned: null,
         destination,
         short_lines: 'leave',
-      }),
+      },
+      new Set(groups.keys()),
     );
     const [line] = decision.lines;
     const [part] = line?.parts ?? [];
@@ -72,15 +76,20 @@ export async function rerouteLines(
     facts.apply([
       { warehouse_code: warehouse.code, sku: item.sku, on_hand: 0, reserved: item.qty },
     ]);
-    const group = groups.get(warehouse.code) ?? { warehouse, items: [], lines: [], decisions: [] };
+    const group = groups.get(warehouse.code) ?? { warehouse, items: [], decisions: [] };
     group.items.push(item);
-    group.lines.push(line);
     group.decisions.push(decision);
     groups.set(warehouse.code, group);
   }
   const created: FulfillmentOrder[] = [];
-  for (const { warehouse, items } of groups.values()) {
-    created.push(await openPartAt(tx, store, from, warehouse, items, now));
+  for (const { warehouse, items, decisions } of groups.values()) {
+    created.push(
+      await openPartAt(tx, store, from, warehouse, items, now, {
+        actor: 'system',
+        action: 'reroute',
+        routing: explainEach(decisions),
+      }),
+    );
   }
   return created;
 }
@@ -97,7 +106,13 @@ export async function openPartAt(
   warehouse: Warehouse,
   items: readonly Item[],
   now: Timestamp,
-  audit: { actor: string; action: string; request_id?: string | null } = {
+  audit: {
+    actor: string;
+    action: string;
+    request_id?: string | null;
+    /** Why the lines went there, when routing chose the warehouse. */
+    routing?: RoutingExplanation;
+  } = {
     actor: 'system',
     action: 'reroute',
   },
@@ -122,6 +137,7 @@ export async function openPartAt(
       details: {
         from: from.fulfillment_order_number,
         items: items.map((item) => ({ sku: item.sku, qty: item.qty })),
+        ...(audit.routing ? { routing: audit.routing } : {}),
       },
       request_id: audit.request_id ?? null,
     },

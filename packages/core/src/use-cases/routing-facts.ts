@@ -1,4 +1,6 @@
 import { routingSnapshot, type StockHolding } from '../domain/routing/build-snapshot.js';
+import type { RoutingDecision } from '../domain/routing/explanation.js';
+import { localDay } from '../domain/routing/local-day.js';
 import { type RoutingSettings, routingSettings } from '../domain/routing/rules.js';
 import type { Destination, RoutingLine, RoutingSnapshot } from '../domain/routing/snapshot.js';
 import { byPriority, type RoutingContext } from '../domain/routing.js';
@@ -7,6 +9,7 @@ import type { ShippingAddress } from '../domain/sales-order.js';
 import type { StockDelta, Store, Warehouse } from '../domain/types.js';
 import type { Locate } from '../ports/locate.js';
 import type { RepositoryTx } from '../ports/repository.js';
+import type { EngineDeps } from './deps.js';
 import { locateDestination } from './locate-destination.js';
 
 const stockKey = (warehouse: string, sku: string) => `${warehouse}\u0000${sku}`;
@@ -30,6 +33,9 @@ export class RoutingFacts {
   readonly #loadedSkus = new Set<string>();
   readonly #routedToday = new Map<string, number>();
 
+  /** Each warehouse with a daily capacity, its local day now. */
+  readonly #days = new Map<string, string>();
+
   private constructor(tx: RepositoryTx, store: Store, warehouses: readonly Warehouse[]) {
     this.#tx = tx;
     this.store = store;
@@ -39,8 +45,19 @@ export class RoutingFacts {
     this.#byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
   }
 
-  static async read(tx: RepositoryTx, store: Store): Promise<RoutingFacts> {
-    return new RoutingFacts(tx, store, await tx.listWarehouses(store.id));
+  /** Reads the store's warehouses, and the daily counts of those with a capacity, at `at`. */
+  static async read(tx: RepositoryTx, store: Store, at: Date): Promise<RoutingFacts> {
+    const facts = new RoutingFacts(tx, store, await tx.listWarehouses(store.id));
+    const limited = facts.warehouses.filter((warehouse) => warehouse.daily_capacity != null);
+    const keys = limited.map((warehouse) => ({
+      warehouse_code: warehouse.code,
+      day: localDay(at, warehouse.timezone),
+    }));
+    for (const key of keys) facts.#days.set(key.warehouse_code, key.day);
+    const routed = await tx.routedOn(store.id, keys);
+    for (const [index, key] of keys.entries())
+      facts.#routedToday.set(key.warehouse_code, routed[index] ?? 0);
+    return facts;
   }
 
   warehouse(code: string): Warehouse | undefined {
@@ -93,6 +110,48 @@ export class RoutingFacts {
     return this.#routedToday.get(warehouse.code) ?? 0;
   }
 
+  /**
+   * Counts one fulfillment order routed today to each of `codes` that has a daily capacity, one
+   * conditional statement each, in code order (so that two transactions never wait on each
+   * other's counts in a cycle). With `enforce` (the `capacity` rule blocks), a count that would
+   * pass the capacity is refused: the counts made before it are taken back, the warehouse is
+   * known full from now on, and its code is returned, for the caller to decide again. Null when
+   * every count was made.
+   */
+  async countRouted(codes: readonly string[], enforce: boolean): Promise<string | null> {
+    const counted: string[] = [];
+    for (const code of [...new Set(codes)].sort()) {
+      const day = this.#days.get(code);
+      const capacity = this.#byCode.get(code)?.daily_capacity;
+      if (day === undefined || capacity == null) continue;
+      const limit = enforce ? capacity : null;
+      const after = await this.#tx.countRouted(this.store.id, {
+        warehouse_code: code,
+        day,
+        by: 1,
+        limit,
+      });
+      if (after !== null) {
+        this.#routedToday.set(code, after);
+        counted.push(code);
+        continue;
+      }
+      // Another transaction took the last slot since this one read the count.
+      this.#routedToday.set(code, capacity);
+      for (const taken of counted) {
+        const back = await this.#tx.countRouted(this.store.id, {
+          warehouse_code: taken,
+          day: this.#days.get(taken) as string,
+          by: -1,
+          limit: null,
+        });
+        this.#routedToday.set(taken, back ?? 0);
+      }
+      return code;
+    }
+    return null;
+  }
+
   /** The context a custom router decides on: active warehouses and what each may promise. */
   context(): RoutingContext {
     return {
@@ -126,5 +185,33 @@ export class RoutingFacts {
       routedToday: (warehouse) => this.routedToday(warehouse),
       settings: this.settings,
     });
+  }
+}
+
+/**
+ * Decides on the facts and counts the decision's fulfillment orders against the daily
+ * capacities; when a warehouse filled up meanwhile (the `capacity` rule refuses the count),
+ * decides again with it full, so no warehouse ever takes more than its capacity. A decision
+ * that leaves a line of an intake unrouted is not counted: nothing will be opened for it.
+ */
+export async function decideCounted(
+  deps: Pick<EngineDeps, 'decide'>,
+  facts: RoutingFacts,
+  args: Parameters<RoutingFacts['snapshot']>[0],
+  /** Warehouses the caller opened an order at already, which the decision joins, uncounted. */
+  open: ReadonlySet<string> = new Set(),
+): Promise<RoutingDecision> {
+  const enforce = facts.settings.routing.includes('capacity');
+  for (;;) {
+    const decision = deps.decide(facts.snapshot(args));
+    if (decision.lines.some((line) => line.parts.length === 0 && args.short_lines === 'route'))
+      return decision;
+    const full = await facts.countRouted(
+      decision.assignments
+        .map((assignment) => assignment.warehouse_code)
+        .filter((code) => !open.has(code)),
+      enforce,
+    );
+    if (full === null) return decision;
   }
 }

@@ -9,6 +9,8 @@ import type { RoutingDecision } from './explanation.js';
 export interface PlannedRoute {
   warehouse_code: string;
   items: Item[];
+  /** Each item's line: its index among the sales order's lines. */
+  lines: number[];
 }
 
 /** A custom router's assignments: whole lines, each to one warehouse. */
@@ -21,6 +23,7 @@ export function plannedRoutes(
     items: route.lines.map((line) =>
       itemFromSalesLine(order.items[line] as SalesOrder['items'][number], route.warehouse_code),
     ),
+    lines: [...route.lines],
   }));
 }
 
@@ -52,5 +55,6 @@ export function routeLines(order: SalesOrder, decision: RoutingDecision): Planne
     items: assignment.lines.map(
       (line) => parts.get(`${line.line}\u0000${assignment.warehouse_code}`) as Item,
     ),
+    lines: assignment.lines.map((line) => line.line),
   }));
 }
