@@ -29,7 +29,7 @@ import {
 } from '../domain/types.js';
 import type { NewAuditEvent, RepositoryTx } from '../ports/repository.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
-import { decideCounted, RoutingFacts } from './routing-facts.js';
+import { RoutingFacts } from './routing-facts.js';
 
 function assertCompleteRoute(
   order: SalesOrder,
@@ -86,9 +86,10 @@ export interface IntakePlan {
 export interface IntakeSession {
   readonly store: Store;
   /**
-   * Routes the sales order, writing only its count against the daily capacities of its
-   * warehouses: a DomainError here (a pinned warehouse that is not active, a router that leaves
-   * lines out, a line no warehouse can take) leaves the transaction untouched.
+   * Routes the sales order without writing anything: a DomainError here (a pinned warehouse
+   * that is not active, a router that leaves lines out, a line no warehouse can take) leaves
+   * the transaction untouched. A routed order counts against its warehouses' daily capacity
+   * for the orders planned after it; `flush` writes the counts.
    */
   plan(order: SalesOrder): Promise<IntakePlan>;
   /**
@@ -101,7 +102,8 @@ export interface IntakeSession {
    * Claims the sequences of every sales order kept since the last flush (one set-based write),
    * then writes their orders, the sales orders as taken in, stock effects and audit events.
    * Fails with `already_exists` when one of them was taken in meanwhile by a racing transaction:
-   * its sequence was claimed by now, so the transaction must then be rolled back. Returns, per
+   * its sequence was claimed by now, so the transaction must then be rolled back; with
+   * `CapacityRaced` when a warehouse's daily capacity filled up meanwhile, likewise. Returns, per
    * claim in the order claimed, the sales order stored and the fulfillment orders created.
    */
   flush(): Promise<ClaimWritten[]>;
@@ -111,6 +113,16 @@ export interface IntakeSession {
 export interface ClaimWritten {
   record: SalesOrderRecord;
   orders: FulfillmentOrder[];
+}
+
+/**
+ * A warehouse filled its daily capacity after this transaction read its count: the transaction
+ * must be rolled back and run again, deciding on the count as it is now (docs/routing.md).
+ */
+export class CapacityRaced extends Error {
+  constructor(readonly warehouse_code: string) {
+    super(`Warehouse ${warehouse_code} reached its daily capacity meanwhile.`);
+  }
 }
 
 export function alreadyTakenIn(salesOrderNumber: string): DomainError {
@@ -177,18 +189,17 @@ export async function openIntakeSession(
         const routes = deps.router(asSent(order), facts.context());
         assertCompleteRoute(order, routes, active);
         // What a custom router decides is counted against the capacities, never refused.
-        await facts.countRouted(
-          routes.map((route) => route.warehouse_code),
-          false,
-        );
+        facts.route(routes.map((route) => route.warehouse_code));
         return { order, routes: plannedRoutes(order, routes), routing: { by: 'router' } };
       }
-      const decision = await decideCounted(deps, facts, {
-        lines: order.items,
-        pinned: order.warehouse_code || null,
-        destination: await facts.destination(order.shipping_address, deps.locate),
-        short_lines: 'route',
-      });
+      const decision = deps.decide(
+        facts.snapshot({
+          lines: order.items,
+          pinned: order.warehouse_code || null,
+          destination: await facts.destination(order.shipping_address, deps.locate),
+          short_lines: 'route',
+        }),
+      );
       const unrouted = decision.lines.find((line) => line.parts.length === 0);
       // Every warehouse is out of market, over capacity or pinned away for it: nothing can ship.
       if (unrouted)
@@ -198,6 +209,7 @@ export async function openIntakeSession(
           `items[${unrouted.line}].sku`,
           unrouted.sku,
         );
+      facts.route(decision.assignments.map((assignment) => assignment.warehouse_code));
       return { order, routes: routeLines(order, decision), routing: { by: 'rules', decision } };
     },
     claim({ order, routes, routing }) {
@@ -284,6 +296,11 @@ export async function openIntakeSession(
         },
       }));
       if (audit.length) await tx.appendAudit(audit);
+      // Last, so that the warehouses' count rows are held only until the commit.
+      const full = await facts.writeCounts(
+        !deps.router && facts.settings.routing.includes('capacity'),
+      );
+      if (full !== null) throw new CapacityRaced(full);
       let next = 0;
       return batch.map((entry, index) => {
         const orders = saved.slice(next, next + entry.orders.length);

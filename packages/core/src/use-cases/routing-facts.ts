@@ -35,6 +35,8 @@ export class RoutingFacts {
 
   /** Each warehouse with a daily capacity, its local day now. */
   readonly #days = new Map<string, string>();
+  /** Fulfillment orders this transaction routed to each warehouse, not yet counted in storage. */
+  readonly #pending = new Map<string, number>();
 
   private constructor(tx: RepositoryTx, store: Store, warehouses: readonly Warehouse[]) {
     this.#tx = tx;
@@ -108,6 +110,43 @@ export class RoutingFacts {
   /** Fulfillment orders routed to the warehouse so far in its current local day. */
   routedToday(warehouse: Warehouse): number {
     return this.#routedToday.get(warehouse.code) ?? 0;
+  }
+
+  /**
+   * Takes one fulfillment order for each of `codes` into this transaction's own count of the
+   * day (what later decisions in it see), to be written by `writeCounts` at its end.
+   */
+  route(codes: readonly string[]): void {
+    for (const code of new Set(codes)) {
+      if (!this.#days.has(code)) continue;
+      this.#routedToday.set(code, (this.#routedToday.get(code) ?? 0) + 1);
+      this.#pending.set(code, (this.#pending.get(code) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * Writes the counts `route` took, one conditional statement per warehouse, in code order (two
+   * transactions never wait on each other's counts in a cycle), last thing in the transaction
+   * so that a count's row is held only until the commit. With `enforce` (the `capacity` rule
+   * blocks), a count that would pass a capacity is refused: the warehouse filled up since the
+   * transaction read its count, and its code is returned for the caller to roll back and decide
+   * again (the refusal waited for the transaction that filled it: the next read sees it full).
+   * Null when every count was written.
+   */
+  async writeCounts(enforce: boolean): Promise<string | null> {
+    const pending = [...this.#pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    this.#pending.clear();
+    for (const [code, by] of pending) {
+      const capacity = this.#byCode.get(code)?.daily_capacity ?? null;
+      const after = await this.#tx.countRouted(this.store.id, {
+        warehouse_code: code,
+        day: this.#days.get(code) as string,
+        by,
+        limit: enforce ? capacity : null,
+      });
+      if (after === null) return code;
+    }
+    return null;
   }
 
   /**
@@ -190,7 +229,7 @@ export class RoutingFacts {
 
 /**
  * Decides on the facts and counts the decision's fulfillment orders against the daily
- * capacities; when a warehouse filled up meanwhile (the `capacity` rule refuses the count),
+ * capacities at once (rerouting, inside an action's transaction, which cannot run again); when a warehouse filled up meanwhile (the `capacity` rule refuses the count),
  * decides again with it full, so no warehouse ever takes more than its capacity. A decision
  * that leaves a line of an intake unrouted is not counted: nothing will be opened for it.
  */

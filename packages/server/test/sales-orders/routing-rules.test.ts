@@ -181,6 +181,69 @@ for (const kind of databaseKinds()) {
       expect(reroute?.details.routing).toEqual(rerouted.routing);
     });
 
+    it('daily capacity: the capacity rule blocks a full warehouse, remaining_capacity prefers the emptier, counted per local day', async () => {
+      const capacitySeed = (settings: Record<string, unknown>) => ({
+        stores: [
+          {
+            code: 'default',
+            settings,
+            warehouses: [
+              // 10:00 UTC on 1 May is already 2 May in Kiritimati (UTC+14).
+              {
+                code: 'WH-A',
+                name: 'A',
+                priority: 20,
+                daily_capacity: 1,
+                timezone: 'Pacific/Kiritimati',
+              },
+              { code: 'WH-B', name: 'B', priority: 10, daily_capacity: 3 },
+            ],
+            stock: [
+              { warehouse_code: 'WH-A', sku: 'SKU-1', qty: 50 },
+              { warehouse_code: 'WH-B', sku: 'SKU-1', qty: 50 },
+            ],
+          },
+        ],
+      });
+      const engine = await open(capacitySeed({}));
+      const routedTo = async (number: string) =>
+        (await engine.intake('default', fixtures.salesOrder(number, [{ sku: 'SKU-1', qty: 1 }])))[0]
+          ?.warehouse_code;
+      expect(await routedTo('830')).toBe('WH-A');
+      // WH-A took its one order of the day: the default list's capacity rule leaves it out.
+      expect(await routedTo('831')).toBe('WH-B');
+      const view = await engine.admin.order(OPERATOR, 'default', '831-1');
+      expect(view.routing?.lines[0]?.excluded).toMatchObject([
+        { warehouse_code: 'WH-A', reason: 'over_capacity' },
+      ]);
+      expect(view.routing?.lines[0]?.words).toContain('WH-A excluded: over daily capacity');
+      const counted = await database?.repository.transaction((tx) =>
+        tx.routedOn(1, [
+          { warehouse_code: 'WH-A', day: '2026-05-02' },
+          { warehouse_code: 'WH-B', day: '2026-05-01' },
+        ]),
+      );
+      expect(counted).toEqual([1, 1]);
+      await database?.drop();
+
+      // Prefer mode: no capacity filter, the emptier warehouse first; a full one still takes
+      // orders when it is the only one left (here: never, B has room).
+      const prefer = await open(
+        capacitySeed({ routing: ['active', 'pinned', 'stock', 'remaining_capacity', 'priority'] }),
+      );
+      const preferred = async (number: string) =>
+        (await prefer.intake('default', fixtures.salesOrder(number, [{ sku: 'SKU-1', qty: 1 }])))[0]
+          ?.warehouse_code;
+      expect([await preferred('840'), await preferred('841'), await preferred('842')]).toEqual([
+        'WH-B',
+        'WH-B',
+        'WH-A',
+      ]);
+      const words = (await prefer.admin.order(OPERATOR, 'default', '840-1')).routing?.lines[0]
+        ?.words;
+      expect(words).toBe('Routed to WH-B: most capacity left today with stock (3)');
+    });
+
     it('refuses an order no warehouse can take, naming the line, and out-of-range coordinates, naming the field', async () => {
       const engine = await open({
         stores: [
