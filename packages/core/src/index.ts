@@ -144,6 +144,7 @@ export type { OrderHistory } from './use-cases/orders.js';
 export type { QueuePage } from './use-cases/poll.js';
 export type { QueueDepth, ReturnCount } from './use-cases/queue-depths.js';
 export type { OpenedReturn } from './use-cases/returns.js';
+export type { RoutingPreview } from './use-cases/routing-preview.js';
 export type { SalesOrderIntake } from './use-cases/sales-orders.js';
 export type { SeedOptions, SeedReport } from './use-cases/seed.js';
 export type { AppliedAdjustment } from './use-cases/stock-adjustments.js';

@@ -1,6 +1,5 @@
 import { appendAll } from '../domain/append-all.js';
-import { DomainError, fieldError } from '../domain/errors.js';
-import { fromMoney } from '../domain/money.js';
+import { type DomainError, fieldError } from '../domain/errors.js';
 import {
   fulfillmentOrderNumber,
   headerOf,
@@ -8,66 +7,20 @@ import {
   partAmounts,
   salesOrderAmounts,
 } from '../domain/new-order.js';
-import { type PlannedRoute, plannedRoutes, routeLines } from '../domain/routing/planned-route.js';
+import type { PlannedRoute } from '../domain/routing/planned-route.js';
 import {
   explainRouting,
   type RoutingExplanation,
   type RoutingRecord,
 } from '../domain/routing/record.js';
-import { describeLine } from '../domain/routing/words.js';
-import type { RouteAssignment } from '../domain/routing.js';
 import type { SalesOrder } from '../domain/sales-order.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { Timestamp } from '../domain/timestamp.js';
-import {
-  type FulfillmentOrder,
-  ITEM_AMOUNT_FIELDS,
-  ORDER_AMOUNT_FIELDS,
-  type StockDelta,
-  type Store,
-  type Warehouse,
-} from '../domain/types.js';
+import type { FulfillmentOrder, StockDelta, Store, Warehouse } from '../domain/types.js';
 import type { NewAuditEvent, RepositoryTx } from '../ports/repository.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
+import { routeSalesOrder, unroutedLine } from './route-sales-order.js';
 import { RoutingFacts } from './routing-facts.js';
-
-function assertCompleteRoute(
-  order: SalesOrder,
-  routes: readonly RouteAssignment[],
-  warehouses: readonly Warehouse[],
-) {
-  const assigned = routes.flatMap((route) => route.lines).sort((a, b) => a - b);
-  const complete =
-    assigned.length === order.items.length && assigned.every((line, index) => line === index);
-  const unknown = routes.find(
-    (route) => !warehouses.some((warehouse) => warehouse.code === route.warehouse_code),
-  );
-  if (!complete || unknown || routes.some((route) => route.lines.length === 0)) {
-    throw new DomainError(
-      'invalid_request',
-      'The router must assign every line of the sales order once, to an active warehouse.',
-    );
-  }
-}
-
-/** The given amount fields of `record`, from exact ten-thousandths back to API units. */
-function inApiUnits<T extends object>(record: T, fields: readonly (keyof T)[]): Partial<T> {
-  const shown: Partial<T> = {};
-  for (const field of fields) {
-    const amount = record[field];
-    if (typeof amount === 'number') shown[field] = fromMoney(amount) as T[keyof T];
-  }
-  return shown;
-}
-
-/** The sales order as the shop sent it, amounts in API units: what a custom router is given. */
-function asSent(order: SalesOrder): SalesOrder {
-  return {
-    ...order,
-    ...inApiUnits(order, ORDER_AMOUNT_FIELDS),
-    items: order.items.map((item) => ({ ...item, ...inApiUnits(item, ITEM_AMOUNT_FIELDS) })),
-  };
-}
 
 /** Where a sales order's lines go, decided before anything is written. */
 export interface IntakePlan {
@@ -165,52 +118,11 @@ export async function openIntakeSession(
   return {
     store,
     async plan(order) {
-      const active = facts.active;
-      if (
-        order.warehouse_code &&
-        !active.some((warehouse) => warehouse.code === order.warehouse_code)
-      ) {
-        throw fieldError(
-          'invalid_request',
-          'Warehouse %fieldValue is not an active warehouse of this store.',
-          'warehouse_code',
-          order.warehouse_code,
-        );
-      }
-      // Named on the field that chooses a warehouse: no value of it, nor the rules, can find one.
-      if (active.length === 0)
-        throw fieldError(
-          'invalid_request',
-          'The store has no active warehouse to route orders to.',
-          'warehouse_code',
-        );
-      await facts.loadStock(order.items.map((item) => item.sku));
-      if (deps.router) {
-        const routes = deps.router(asSent(order), facts.context());
-        assertCompleteRoute(order, routes, active);
-        // What a custom router decides is counted against the capacities, never refused.
-        facts.route(routes.map((route) => route.warehouse_code));
-        return { order, routes: plannedRoutes(order, routes), routing: { by: 'router' } };
-      }
-      const decision = deps.decide(
-        facts.snapshot({
-          lines: order.items,
-          pinned: order.warehouse_code || null,
-          destination: await facts.destination(order.shipping_address, deps.locate),
-          short_lines: 'route',
-        }),
-      );
-      const unrouted = decision.lines.find((line) => line.parts.length === 0);
+      const { routes, routing, unrouted } = await routeSalesOrder(deps, facts, order);
       // Every warehouse is out of market, over capacity or pinned away for it: nothing can ship.
-      if (unrouted)
-        throw fieldError(
-          'invalid_request',
-          `No warehouse can take the line of sku %fieldValue: ${describeLine(decision, unrouted)}.`,
-          `items[${unrouted.line}].sku`,
-          unrouted.sku,
-        );
-      facts.route(decision.assignments.map((assignment) => assignment.warehouse_code));
-      return { order, routes: routeLines(order, decision), routing: { by: 'rules', decision } };
+      if (unrouted) throw unroutedLine(unrouted, routing);
+      facts.route(routes.map((route) => route.warehouse_code));
+      return { order, routes, routing };
     },
     claim({ order, routes, routing }) {
       const number = order.sales_order_number;
