@@ -3,7 +3,7 @@ import { isRolePreset, ROLE_PRESET_NAMES } from '../domain/acl.js';
 import { ATTENTION_QUEUES } from '../domain/attention.js';
 import { isCountryCode } from '../domain/countries.js';
 import { isTimeZone } from '../domain/routing/local-day.js';
-import { ROUTING_RULES } from '../domain/routing/rules.js';
+import { ROUTING_RULES, WHEN_SHORT } from '../domain/routing/rules.js';
 import {
   boundedText,
   code,
@@ -181,6 +181,9 @@ export const StoreSettingsInput = v.object({
   routing: v.optional(RoutingInput),
   max_shipments: v.optional(maxShipments),
   split_lines: v.optional(v.boolean()),
+  when_short: v.optional(
+    v.picklist(WHEN_SHORT, `must be ${WHEN_SHORT.map((w) => `"${w}"`).join(' or ')}`),
+  ),
 });
 
 /** Settings to change (the admin API's `PUT /stores/:store`): each field optional. */

@@ -21,6 +21,7 @@ import type { NewAuditEvent, RepositoryTx } from '../ports/repository.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
 import { routeSalesOrder, unroutedLine } from './route-sales-order.js';
 import { RoutingFacts } from './routing-facts.js';
+import { heldShort, holdsShort } from './short-stock.js';
 
 /** Where a sales order's lines go, decided before anything is written. */
 export interface IntakePlan {
@@ -28,6 +29,8 @@ export interface IntakePlan {
   routes: PlannedRoute[];
   /** Why the lines go where they go: the rules' decision, or a custom router's. */
   routing: RoutingRecord;
+  /** Taken in on hold `short-stock` (the store's `when_short` is `hold` and a line is short). */
+  holdShort: boolean;
 }
 
 /**
@@ -122,9 +125,9 @@ export async function openIntakeSession(
       // Every warehouse is out of market, over capacity or pinned away for it: nothing can ship.
       if (unrouted) throw unroutedLine(unrouted, routing);
       facts.route(routes.map((route) => route.warehouse_code));
-      return { order, routes, routing };
+      return { order, routes, routing, holdShort: holdsShort(facts.settings, routing) };
     },
-    claim({ order, routes, routing }) {
+    claim({ order, routes, routing, holdShort }) {
       const number = order.sales_order_number;
       if (claimedNumbers.has(number)) throw alreadyTakenIn(number);
       const at = now(deps);
@@ -159,7 +162,7 @@ export async function openIntakeSession(
           now: at,
         });
         reserve(opened.stock);
-        orders.push(opened.order);
+        orders.push(holdShort ? heldShort(opened.order, actorName, at) : opened.order);
       }
       claimedNumbers.add(number);
       claimed.push({ sales_order_number: number, order, at, orders, explanations });
@@ -205,6 +208,7 @@ export async function openIntakeSession(
           sales_order_number: order.sales_order_number,
           warehouse_code: order.warehouse_code,
           routing: explanations[index],
+          ...(order.holds.length > 0 ? { held: order.holds.map((hold) => hold.handle) } : {}),
         },
       }));
       if (audit.length) await tx.appendAudit(audit);
