@@ -24,6 +24,19 @@ describe('the routing preview page', { timeout: BROWSER_TEST_MS, ...browserOrSki
     await tab?.page.context().close();
   });
 
+  test('the store page sets what intake does with a short line', async () => {
+    tab = await openAt(running, '#/default/settings');
+    await tab.page.getByLabel('When a line is short').selectOption('hold');
+    await tab.page.getByRole('button', { name: 'Save settings' }).click();
+    const settings = async () =>
+      (await running.server.adminApi<{ settings: { when_short: string } }>('GET', 'stores/default'))
+        .settings.when_short;
+    await expect.poll(settings).toBe('hold');
+    await running.server.adminApi('PUT', 'stores/default', {
+      settings: { when_short: 'route_anyway' },
+    });
+  });
+
   for (const [device, width] of Object.entries(WIDTHS)) {
     test(`says where an order would go and why, at ${width} px (${device})`, async () => {
       const stockBefore = await running.server.adminApi('GET', 'stores/default/stock');
