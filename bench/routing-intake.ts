@@ -7,7 +7,7 @@
  */
 
 import { join } from 'node:path';
-import { createEngine, DEFAULT_ROUTING, ROUTING_RULES } from '@fulfil/core';
+import { createEngine, DEFAULT_ROUTING, ROUTING_RULES, type RoutingRule } from '@fulfil/core';
 import { fixtures, seededRandom } from '@fulfil/core/testing';
 import { openSqliteRepository } from '@fulfil/storage-sqlite';
 import { addRow, ratioOf } from './summary.js';
@@ -16,7 +16,7 @@ const WAREHOUSES = 50;
 const LINES = 20;
 const SKUS = 400;
 
-function storeSeed(code: string, routing: readonly string[]) {
+function storeSeed(code: string, routing: readonly RoutingRule[]) {
   const random = seededRandom(29);
   const warehouses = Array.from({ length: WAREHOUSES }, (_, index) => ({
     code: `WH-${String(index).padStart(2, '0')}`,

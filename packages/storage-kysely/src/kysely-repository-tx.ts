@@ -19,6 +19,7 @@ import type {
   QueueCount,
   QueueName,
   RepositoryTx,
+  RoutedCount,
   SequenceClaim,
   StockAdjustmentRecord,
   StockDelta,
@@ -32,7 +33,6 @@ import type {
   Timestamp,
   TokenRecord,
   Track,
-  RoutedCount,
   Warehouse,
 } from '@fulfil/core';
 import type { Compilable, Kysely } from 'kysely';

@@ -70,7 +70,9 @@ export async function routedOn(
     .where('warehouse_code', 'in', [...new Set(keys.map((key) => key.warehouse_code))])
     .where('day', 'in', [...new Set(keys.map((key) => key.day))])
     .execute();
-  const routed = new Map(rows.map((row) => [`${row.warehouse_code}\u0000${row.day}`, Number(row.routed)]));
+  const routed = new Map(
+    rows.map((row) => [`${row.warehouse_code}\u0000${row.day}`, Number(row.routed)]),
+  );
   return keys.map((key) => routed.get(`${key.warehouse_code}\u0000${key.day}`) ?? 0);
 }
 

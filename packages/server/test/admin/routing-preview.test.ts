@@ -1,3 +1,4 @@
+import type { SeedInput } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseKinds, type TestDatabase } from '../databases/open.js';
@@ -10,7 +11,7 @@ import { adminCall, adminServerPerTest } from './support.js';
 
 const OPERATOR = { name: 'ops', role: 'viewer', store_code: null, request_id: null } as const;
 
-const seed = {
+const seed: SeedInput = {
   stores: [
     {
       code: 'default',

@@ -1,3 +1,4 @@
+import type { SeedInput } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseKinds, type TestDatabase } from '../databases/open.js';
@@ -12,7 +13,7 @@ import { databaseKinds, type TestDatabase } from '../databases/open.js';
 
 const OPERATOR = { name: 'ops', role: 'admin', store_code: null, request_id: null } as const;
 
-const seed = {
+const seed: SeedInput = {
   stores: [
     {
       code: 'default',

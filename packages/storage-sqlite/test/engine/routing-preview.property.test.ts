@@ -1,4 +1,11 @@
-import { createEngine, isDomainError, ManualClock, renderMessage } from '@fulfil/core';
+import {
+  createEngine,
+  type DomainError,
+  isDomainError,
+  ManualClock,
+  type RoutingPreview,
+  renderMessage,
+} from '@fulfil/core';
 import { fixtures, seededRandom } from '@fulfil/core/testing';
 import { describe, expect, it } from 'vitest';
 import { openSqliteRepository } from '../../src/index.js';
@@ -52,7 +59,7 @@ describe('routing preview against intake', () => {
           code: `WH-${index}`,
           name: `W${index}`,
           active: index === 0 || chance(0.85),
-          fulfilled_by: chance(0.3) ? 'courier' : 'partner',
+          fulfilled_by: chance(0.3) ? ('courier' as const) : ('partner' as const),
           priority: int(0, 3),
           ...(chance(0.7) ? { latitude: int(36, 55), longitude: int(-5, 20) } : {}),
           ...(chance(0.3) ? { countries: [pick(COUNTRIES)] } : {}),
@@ -98,9 +105,9 @@ describe('routing preview against intake', () => {
             },
           );
           const what = `case ${cases} (store ${store}, order ${number})`;
-          const preview = await engine.admin
+          const preview: RoutingPreview | DomainError = await engine.admin
             .previewRouting(OPERATOR, store, order)
-            .catch((error: unknown) => error);
+            .catch((error: DomainError) => error);
           const taken = await engine.intake(store, order).catch((error: unknown) => error);
           if (isDomainError(preview)) {
             // Refused before routing (a pinned warehouse that is not active): intake alike.
