@@ -1,9 +1,4 @@
-import type {
-  ConsideredWarehouse,
-  DecidingRule,
-  ExcludedWarehouse,
-  RoutingDecision,
-} from './explanation.js';
+import type { LineDecision, RoutingDecision } from './explanation.js';
 import type { RoutingRule } from './rules.js';
 import type { Destination } from './snapshot.js';
 import { describeLine } from './words.js';
@@ -20,21 +15,13 @@ export type RoutingRecord = { by: 'rules'; decision: RoutingDecision } | { by: '
 export const EXPLAINED_LINES = 20;
 export const LISTED_WAREHOUSES = 8;
 
-/** One line's explanation as the timeline and the admin API keep it. */
-export interface ExplainedLine {
-  /** Its index among the sales order's lines (or the rejected lines of a reroute). */
-  line: number;
-  sku: string;
-  qty: number;
-  parts: { warehouse_code: string; qty: number }[];
-  decided_by: DecidingRule | null;
-  short: boolean;
-  optimal: boolean;
-  /** Best first, at most `LISTED_WAREHOUSES`; `considered_more` counts the rest. */
-  considered: ConsideredWarehouse[];
+/**
+ * One line's explanation as the timeline and the admin API keep it: the decision's line
+ * (`considered` best first and `excluded` by code, each at most `LISTED_WAREHOUSES`, the rest
+ * counted), and its words.
+ */
+export interface ExplainedLine extends LineDecision {
   considered_more: number;
-  /** By code, at most `LISTED_WAREHOUSES`; `excluded_more` counts the rest. */
-  excluded: ExcludedWarehouse[];
   excluded_more: number;
   /** The line's decision in words. */
   words: string;
