@@ -29,6 +29,7 @@ import { benchPoll } from './poll.js';
 import { benchPollScale } from './poll-scale.js';
 import { Sqlite } from './raw-sqlite.js';
 import { benchRouting } from './routing.js';
+import { benchRoutingIntake } from './routing-intake.js';
 import { benchStockSync } from './stock-sync.js';
 import { printSummary } from './summary.js';
 import { benchTracing } from './tracing.js';
@@ -79,6 +80,8 @@ try {
   if (runs('routing')) {
     section('in process: routing decisions against the greedy router, same orders');
     benchRouting(options.quick);
+    section('in process: intake by the richest rule list against the default list, same orders');
+    await benchRoutingIntake(dir, options.quick);
   }
 
   const kinds = options.postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);

@@ -109,6 +109,7 @@ export type Store = Answer<'getStore'>;
 export type Warehouse = Answer<'listWarehouses'>['warehouses'][number];
 export type StockRow = Answer<'listStock'>['items'][number];
 export type StockHistoryItem = Answer<'stockHistory'>['items'][number];
+export type RoutingPreview = Answer<'previewRouting'>;
 export type TokenInfo = Answer<'listTokens'>['tokens'][number];
 export type Operator = Answer<'listOperators'>[number];
 export type ReservationMismatch = Answer<'checkReservations'>['mismatches'][number];

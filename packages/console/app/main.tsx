@@ -10,6 +10,7 @@ import { OperatorsPage } from './pages/operators.js';
 import { OrderPage } from './pages/order/order-page.js';
 import { OrdersPage } from './pages/orders.js';
 import { ReturnPage, ReturnsPage } from './pages/returns.js';
+import { RoutingPage } from './pages/routing.js';
 import { StockPage } from './pages/stock.js';
 import { StorePage } from './pages/store.js';
 import { TokensPage } from './pages/tokens.js';
@@ -27,6 +28,7 @@ const STORE_PAGES = [
   ['holds', 'Holds & cancellations'],
   ['returns', 'Returns'],
   ['stock', 'Stock'],
+  ['routing', 'Routing'],
   ['tokens', 'Tokens'],
   ['settings', 'Store & warehouses'],
 ] as const;
@@ -67,6 +69,8 @@ function Routed({ route, session, stores }: { route: Route; session: Session; st
       );
     case 'stock':
       return <StockPage store={store} role={role} />;
+    case 'routing':
+      return <RoutingPage store={store} />;
     case 'tokens':
       return <TokensPage store={store} role={role} />;
     case 'settings':

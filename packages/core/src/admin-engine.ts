@@ -52,6 +52,7 @@ import {
   listReturnsAsOperator,
   openReturnAsOperator,
 } from './use-cases/returns.js';
+import { previewRouting } from './use-cases/routing-preview.js';
 
 /**
  * The operator's side of the engine (docs/admin-api.md): what the admin API serves, for an
@@ -102,6 +103,8 @@ export function createAdminEngine(deps: EngineDeps) {
     putWarehouse: (op: Op, store: string, code: string, body: unknown) =>
       putWarehouse(deps, op, store, code, body),
     listStock: (op: Op, store: string, query: unknown) => stockFor(deps, op, store, query),
+    /** What intake would do with a sales order now, every line explained; writes nothing. */
+    previewRouting: (op: Op, store: string, body: unknown) => previewRouting(deps, op, store, body),
     stockHistory: (op: Op, store: string, warehouse: string, sku: string, query: unknown) =>
       stockHistoryFor(deps, op, store, warehouse, sku, query),
     setOnHand: (op: Op, store: string, warehouse: string, sku: string, body: unknown) =>

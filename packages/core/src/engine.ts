@@ -3,11 +3,12 @@ import { createAdminEngine } from './admin-engine.js';
 import { type ApiAction, DEFAULT_ACL_PREFIX } from './domain/acl.js';
 import { type CarrierAccounts, SIMULATED_COURIER } from './domain/carrier-accounts.js';
 import type { ReturnQueue } from './domain/returns/return-status.js';
+import { decideRouting } from './domain/routing/decide.js';
 import type { Router } from './domain/routing.js';
-import { defaultRouter } from './domain/routing.js';
 import type { FailureStage, QueueName } from './domain/types.js';
 import { type Clock, systemClock } from './ports/clock.js';
 import type { CourierCallEvent, CourierFactory } from './ports/courier.js';
+import type { Locate } from './ports/locate.js';
 import type { Repository } from './ports/repository.js';
 import { createSimulatedCarrier } from './ports/simulated-courier.js';
 import type {
@@ -47,7 +48,7 @@ import type {
 } from './schemas/sales-order.js';
 import type { TrackCorrectionInput } from './schemas/track-correction.js';
 import type { Unverified } from './schemas/unverified.js';
-import { traceRouting } from './tracing/routing-spans.js';
+import { traceDecisions, traceRouting } from './tracing/routing-spans.js';
 import { traceUseCases } from './tracing/use-case-spans.js';
 import { waitingByAge } from './use-cases/admin-waiting.js';
 import {
@@ -110,8 +111,17 @@ import {
 export interface EngineOptions {
   repository: Repository;
   clock?: Clock;
-  /** Splits sales orders into fulfillment orders; the default follows docs/behaviour.md. */
+  /**
+   * Splits sales orders into fulfillment orders, for routing no rule list can say. Absent, each
+   * store's routing rules decide (docs/routing.md), every decision explained.
+   */
   router?: Router;
+  /**
+   * Where a shipping address without coordinates is, for the `distance` routing rule
+   * (`@fulfil/geo`'s `locate`, or a geocoder of your own); absent, only an address's own
+   * `latitude`/`longitude` locate it.
+   */
+  locate?: Locate;
   /** Courier integrations by type, in addition to the built-in `simulated`. */
   couriers?: Record<string, CourierFactory>;
   /**
@@ -202,11 +212,13 @@ export function createEngine(options: EngineOptions) {
   const lease_ms = options.courier?.lease_ms ?? 120_000;
   const couriers = { [SIMULATED_COURIER]: createSimulatedCarrier().factory, ...options.couriers };
   const tracing = options.tracing !== false;
-  const router = options.router ?? defaultRouter;
+  const router = options.router ?? null;
   const deps: EngineDeps = {
     repository: options.repository,
     clock: options.clock ?? systemClock,
-    router: tracing ? traceRouting(router) : router,
+    router: router && tracing ? traceRouting(router) : router,
+    decide: tracing ? traceDecisions(decideRouting) : decideRouting,
+    locate: options.locate ?? null,
     couriers,
     carrierAccounts: carrierAccountsOf(options.carrierAccounts ?? {}, couriers),
     aclPrefix: options.aclPrefix ?? DEFAULT_ACL_PREFIX,

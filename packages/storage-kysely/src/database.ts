@@ -18,6 +18,7 @@ import type { Generated } from 'kysely';
 export interface Database {
   stores: StoreTable;
   warehouses: WarehouseTable;
+  warehouse_days: WarehouseDayTable;
   stock: StockTable;
   tokens: TokenTable;
   sales_order_sequences: SalesOrderSequenceTable;
@@ -72,6 +73,17 @@ export interface WarehouseTable {
   daily_capacity: number | null;
   /** The default safety stock of its skus (migration 0026). */
   safety_stock: number;
+  /** IANA time zone its day is counted in; null: UTC (migration 0029). */
+  timezone: string | null;
+}
+
+/** Fulfillment orders routed to a warehouse in one of its local days (migration 0029). */
+export interface WarehouseDayTable {
+  store_id: number;
+  warehouse_code: string;
+  /** `YYYY-MM-DD`, in the warehouse's time zone. */
+  day: string;
+  routed: number;
 }
 
 export interface StockTable {

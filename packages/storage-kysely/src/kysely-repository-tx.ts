@@ -19,6 +19,7 @@ import type {
   QueueCount,
   QueueName,
   RepositoryTx,
+  RoutedCount,
   SequenceClaim,
   StockAdjustmentRecord,
   StockDelta,
@@ -203,6 +204,17 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
 
   upsertWarehouse(warehouse: Warehouse): Promise<Warehouse> {
     return warehouseSql.upsertWarehouse(this.#db, warehouse);
+  }
+
+  routedOn(
+    storeId: number,
+    keys: readonly { warehouse_code: string; day: string }[],
+  ): Promise<number[]> {
+    return warehouseSql.routedOn(this.#db, storeId, keys);
+  }
+
+  countRouted(storeId: number, key: RoutedCount): Promise<number | null> {
+    return warehouseSql.countRouted(this.#db, storeId, key);
   }
 
   // ── stock ────────────────────────────────────────────────────────────────────────────────

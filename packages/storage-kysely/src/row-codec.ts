@@ -117,6 +117,7 @@ export function encodeWarehouse(warehouse: Warehouse): Insertable<WarehouseTable
     countries: warehouse.countries ? encodeJson(warehouse.countries) : null,
     daily_capacity: warehouse.daily_capacity ?? null,
     safety_stock: warehouse.safety_stock ?? 0,
+    timezone: warehouse.timezone ?? null,
   };
 }
 
@@ -133,6 +134,7 @@ export function decodeWarehouse(row: Selectable<WarehouseTable>): Warehouse {
     countries: row.countries === null ? null : decodeJson(row.countries),
     daily_capacity: row.daily_capacity === null ? null : Number(row.daily_capacity),
     safety_stock: Number(row.safety_stock),
+    timezone: row.timezone ?? null,
   };
 }
 

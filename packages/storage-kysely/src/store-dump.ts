@@ -50,6 +50,9 @@ export const STORE_TABLES: readonly { table: string; key: readonly string[] }[] 
   { table: 'stock_adjustment_lines', key: ['adjustment_id', 'line'] },
   // Absolute sets (migration 0027): the rest of the stock history.
   { table: 'stock_sets', key: ['id'] },
+  // Fulfillment orders routed per warehouse and local day (migration 0029): a store moved
+  // within a day keeps its warehouses' daily capacity used.
+  { table: 'warehouse_days', key: ['warehouse_code', 'day'] },
   // What operators did to the store (migration 0004): no one could rebuild it.
   { table: 'store_audit', key: ['id'] },
 ];

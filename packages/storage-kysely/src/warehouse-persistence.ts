@@ -48,9 +48,62 @@ export async function upsertWarehouse(
         countries: eb.ref('excluded.countries'),
         daily_capacity: eb.ref('excluded.daily_capacity'),
         safety_stock: eb.ref('excluded.safety_stock'),
+        timezone: eb.ref('excluded.timezone'),
       })),
     )
     .returningAll()
     .executeTakeFirstOrThrow();
   return decodeWarehouse(row);
+}
+
+/** Fulfillment orders routed to each of `keys` (a warehouse and its local day); 0 when none. */
+export async function routedOn(
+  db: Kysely<Database>,
+  storeId: number,
+  keys: readonly { warehouse_code: string; day: string }[],
+): Promise<number[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .selectFrom('warehouse_days')
+    .select(['warehouse_code', 'day', 'routed'])
+    .where('store_id', '=', storeId)
+    .where('warehouse_code', 'in', [...new Set(keys.map((key) => key.warehouse_code))])
+    .where('day', 'in', [...new Set(keys.map((key) => key.day))])
+    .execute();
+  const routed = new Map(
+    rows.map((row) => [`${row.warehouse_code}\u0000${row.day}`, Number(row.routed)]),
+  );
+  return keys.map((key) => routed.get(`${key.warehouse_code}\u0000${key.day}`) ?? 0);
+}
+
+/**
+ * Counts one more fulfillment order routed to the warehouse on its day, in one conditional
+ * statement: refused (null) when `limit` is given and the day already reached it, so that no
+ * two transactions both take a warehouse's last slot (the second waits for the first's row,
+ * then sees its count). Returns the day's count after it.
+ */
+export async function countRouted(
+  db: Kysely<Database>,
+  storeId: number,
+  key: { warehouse_code: string; day: string; limit: number | null; by: number },
+): Promise<number | null> {
+  const row = await db
+    .insertInto('warehouse_days')
+    .values({
+      store_id: storeId,
+      warehouse_code: key.warehouse_code,
+      day: key.day,
+      routed: key.by,
+    })
+    .onConflict((oc) => {
+      const update = oc
+        .columns(['store_id', 'warehouse_code', 'day'])
+        .doUpdateSet((eb) => ({ routed: eb('warehouse_days.routed', '+', key.by) }));
+      return key.limit === null
+        ? update
+        : update.where('warehouse_days.routed', '<=', key.limit - key.by);
+    })
+    .returning('routed')
+    .executeTakeFirst();
+  return row ? Number(row.routed) : null;
 }

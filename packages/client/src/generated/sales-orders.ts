@@ -16,6 +16,20 @@ export type SalesOrderInput = Customer &
     payment: { method_code: string; method_name: string };
     shipping: Shipping;
     billing_address: Address;
-    shipping_address: Address;
+    shipping_address: {
+      latitude?: number | undefined;
+      longitude?: number | undefined;
+      firstname: string;
+      lastname: string;
+      email: string;
+      street: string;
+      city: string;
+      postcode: string;
+      region: string;
+      country_id: string;
+      telephone: string;
+      company: string;
+      vat_id: string;
+    };
     items: (ItemAmounts & { sku: string; name: string; qty: number })[];
   };

@@ -54,6 +54,7 @@ function SettingsForm({ store, role }: { store: Store; role: string }) {
       partial_items: flags.partial_items,
       partial_qty: flags.partial_qty,
       reroute: flags.reroute,
+      when_short: flags.when_short,
       currency: currency.trim() ? currency.trim().toUpperCase() : null,
       attention_after_hours: Object.fromEntries(
         QUEUES.map((queue) => [queue, hours[queue].trim() ? Number(hours[queue]) : null]),
@@ -86,6 +87,25 @@ function SettingsForm({ store, role }: { store: Store; role: string }) {
             </Checkbox>
           ))}
         </fieldset>
+        <Field
+          label="When a line is short"
+          hint="No warehouse has the stock for a line: send it to the best warehouse anyway, or take the order in on hold until stock arrives"
+          size="long"
+        >
+          <select
+            value={flags.when_short}
+            disabled={!admin}
+            onChange={(event) =>
+              setFlags({
+                ...flags,
+                when_short: event.currentTarget.value as Settings['when_short'],
+              })
+            }
+          >
+            <option value="route_anyway">Route anyway</option>
+            <option value="hold">Hold until stock arrives</option>
+          </select>
+        </Field>
         <Field
           label="Currency"
           size="short"

@@ -1,8 +1,9 @@
 import { totalsOfLiveLines } from './live-totals.js';
 import { deriveOrderStatus } from './order-status.js';
-import type { SalesOrder } from './sales-order.js';
+import type { SalesOrder, ShippingAddress } from './sales-order.js';
 import type { Timestamp } from './timestamp.js';
 import {
+  type Address,
   type FulfillmentOrder,
   ITEM_AMOUNT_FIELDS,
   type Item,
@@ -42,6 +43,12 @@ type Header = Omit<
 >;
 
 /** The customer-facing header shared by every fulfillment order of one sales order. */
+/** An address without a sales order's coordinates: fulfillment orders carry the address alone. */
+function addressOnly(address: ShippingAddress): Address {
+  const { latitude: _latitude, longitude: _longitude, ...rest } = address;
+  return rest;
+}
+
 export function headerOf(order: SalesOrder | FulfillmentOrder, storeId: number): Header {
   return {
     store_id: storeId,
@@ -55,7 +62,7 @@ export function headerOf(order: SalesOrder | FulfillmentOrder, storeId: number):
     payment: order.payment,
     shipping: order.shipping,
     billing_address: order.billing_address,
-    shipping_address: order.shipping_address,
+    shipping_address: addressOnly(order.shipping_address),
   };
 }
 

@@ -1,5 +1,14 @@
 import type { Address, ItemAmounts, OrderAmounts, Payment, Shipping } from './types.js';
 
+/**
+ * A sales order's shipping address, with where it is when the shop knows (degrees): what the
+ * `distance` routing rule reads first. Not copied to its fulfillment orders.
+ */
+export interface ShippingAddress extends Address {
+  latitude?: number | undefined;
+  longitude?: number | undefined;
+}
+
 /** Intake: a sales order from the shop once parsed, before it is routed into fulfillment orders. */
 
 export interface SalesOrderItem extends ItemAmounts {
@@ -21,6 +30,6 @@ export interface SalesOrder extends OrderAmounts {
   payment: Payment;
   shipping: Shipping;
   billing_address: Address;
-  shipping_address: Address;
+  shipping_address: ShippingAddress;
   items: SalesOrderItem[];
 }

@@ -1,5 +1,5 @@
 import type { Money } from './money.js';
-import type { RoutingRule } from './routing/rules.js';
+import type { RoutingRule, WhenShort } from './routing/rules.js';
 import type { Timestamp } from './timestamp.js';
 
 /**
@@ -120,6 +120,8 @@ export interface StoreSettings {
   max_shipments?: number;
   /** Whether one line's quantity may be split across warehouses. */
   split_lines?: boolean;
+  /** What intake does with an order that has a short line (`route_anyway`, `hold`). */
+  when_short?: WhenShort;
 }
 
 export interface Store {
@@ -148,6 +150,8 @@ export interface Warehouse {
   daily_capacity?: number | null;
   /** Kept back from routing of each sku without its own (docs/behaviour.md, Stock); absent is 0. */
   safety_stock?: number;
+  /** IANA time zone its day (daily capacity) is counted in; absent or null: UTC. */
+  timezone?: string | null;
 }
 
 export interface StockLevel {

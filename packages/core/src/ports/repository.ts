@@ -212,6 +212,17 @@ export type NewAuditEvent = Omit<AuditEvent, 'id'>;
 
 export type NewToken = Omit<TokenRecord, 'id'>;
 
+/** One change of a warehouse's daily count (docs/routing.md, daily capacity). */
+export interface RoutedCount {
+  warehouse_code: string;
+  /** The warehouse's local day, `YYYY-MM-DD`. */
+  day: string;
+  /** +1 to count a fulfillment order, -1 to take back one counted in the same transaction. */
+  by: number;
+  /** The day's capacity the count may not pass; null: counted without a limit. */
+  limit: number | null;
+}
+
 /** `count` numbers of one sales order's sequence of fulfillment orders. */
 export interface SequenceClaim {
   sales_order_number: string;
@@ -235,6 +246,17 @@ export interface RepositoryTx extends AdminRepositoryTx {
   listWarehouses(storeId: number, codes?: readonly string[] | null): Promise<Warehouse[]>;
   /** Creates the warehouse or replaces every field of the one with the same (store, code). */
   upsertWarehouse(warehouse: Warehouse): Promise<Warehouse>;
+  /** Fulfillment orders routed to each warehouse on its local day (`YYYY-MM-DD`); 0 for none. */
+  routedOn(
+    storeId: number,
+    keys: readonly { warehouse_code: string; day: string }[],
+  ): Promise<number[]>;
+  /**
+   * Adds `by` to the fulfillment orders routed to the warehouse on its day, in one conditional
+   * statement; with a `limit`, refused (null, nothing changed) when the count would pass it, even
+   * under concurrent transactions. Returns the count after it.
+   */
+  countRouted(storeId: number, key: RoutedCount): Promise<number | null>;
 
   // ── stock ────────────────────────────────────────────────────────────────────────────────
   /**

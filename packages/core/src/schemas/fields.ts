@@ -147,3 +147,16 @@ export function itemList<TEntry extends v.GenericSchema<unknown, { item_id: numb
     ),
   );
 }
+
+/** Degrees north (-90 to 90); with its longitude, where a warehouse or an address is. */
+export const latitude = v.pipe(
+  v.number(),
+  v.minValue(-90, 'must be between -90 and 90'),
+  v.maxValue(90, 'must be between -90 and 90'),
+);
+/** Degrees east (-180 to 180). */
+export const longitude = v.pipe(
+  v.number(),
+  v.minValue(-180, 'must be between -180 and 180'),
+  v.maxValue(180, 'must be between -180 and 180'),
+);

@@ -2,12 +2,15 @@ import * as v from 'valibot';
 import { isRolePreset, ROLE_PRESET_NAMES } from '../domain/acl.js';
 import { ATTENTION_QUEUES } from '../domain/attention.js';
 import { isCountryCode } from '../domain/countries.js';
-import { ROUTING_RULES } from '../domain/routing/rules.js';
+import { isTimeZone } from '../domain/routing/local-day.js';
+import { ROUTING_RULES, WHEN_SHORT } from '../domain/routing/rules.js';
 import {
   boundedText,
   code,
   int32,
   label,
+  latitude,
+  longitude,
   quantity,
   requiredLabel,
   STRING_LIMITS,
@@ -178,28 +181,26 @@ export const StoreSettingsInput = v.object({
   routing: v.optional(RoutingInput),
   max_shipments: v.optional(maxShipments),
   split_lines: v.optional(v.boolean()),
+  when_short: v.optional(
+    v.picklist(WHEN_SHORT, `must be ${WHEN_SHORT.map((w) => `"${w}"`).join(' or ')}`),
+  ),
 });
 
 /** Settings to change (the admin API's `PUT /stores/:store`): each field optional. */
 export const StoreSettingsPatchInput = v.partial(StoreSettingsInput);
 
-/** Degrees north (-90 to 90); with its longitude, where a warehouse is. */
-export const latitude = v.pipe(
-  v.number(),
-  v.minValue(-90, 'must be between -90 and 90'),
-  v.maxValue(90, 'must be between -90 and 90'),
-);
-/** Degrees east (-180 to 180). */
-export const longitude = v.pipe(
-  v.number(),
-  v.minValue(-180, 'must be between -180 and 180'),
-  v.maxValue(180, 'must be between -180 and 180'),
-);
+export { latitude, longitude };
 
 /** An ISO 3166-1 alpha-2 country code. */
 export const countryCode = v.pipe(
   v.string(),
   v.check(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as "IT"'),
+);
+
+/** An IANA time zone the runtime knows (`Europe/Rome`), as written there. */
+export const timeZone = v.pipe(
+  v.string(),
+  v.check(isTimeZone, 'must be an IANA time zone such as "Europe/Rome"'),
 );
 
 /** Units kept back from routing (docs/behaviour.md, Stock). */
@@ -243,6 +244,8 @@ export const WarehouseInput = v.pipe(
     ),
     /** The safety stock of each sku without its own. */
     safety_stock: v.optional(safetyStock, 0),
+    /** Where its day begins, for its daily capacity; null: UTC. */
+    timezone: v.optional(v.nullable(timeZone), null),
   }),
   v.forward(
     v.partialCheck(

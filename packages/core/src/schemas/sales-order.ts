@@ -5,6 +5,8 @@ import {
   code,
   int32,
   label,
+  latitude,
+  longitude,
   note,
   optionalCode,
   optionalMoney,
@@ -29,6 +31,26 @@ export const AddressInput = v.object({
   company: label,
   vat_id: label,
 });
+
+/**
+ * The shipping address: an address, and optionally where it is (degrees), which the `distance`
+ * routing rule then reads instead of locating the address (docs/routing.md). Both or neither.
+ */
+export const ShippingAddressInput = v.pipe(
+  v.object({
+    ...AddressInput.entries,
+    latitude: v.optional(latitude),
+    longitude: v.optional(longitude),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['latitude'], ['longitude']],
+      (address) => (address.latitude === undefined) === (address.longitude === undefined),
+      'must be given with latitude (both, or neither)',
+    ),
+    ['longitude'],
+  ),
+);
 
 export const PaymentInput = v.object({ method_code: optionalCode, method_name: label });
 
@@ -128,7 +150,7 @@ const SalesOrderFields = v.object({
   payment: PaymentInput,
   shipping: ShippingInput,
   billing_address: AddressInput,
-  shipping_address: AddressInput,
+  shipping_address: ShippingAddressInput,
   items: v.pipe(
     v.array(SalesOrderItemInput),
     v.minLength(1, 'must list at least one item'),

@@ -44,6 +44,7 @@ export function warehouse(
     countries: null,
     daily_capacity: null,
     safety_stock: 0,
+    timezone: null,
     ...overrides,
   };
 }

@@ -1,3 +1,5 @@
+import type { RoutingDecision } from '../domain/routing/explanation.js';
+import type { RoutingSnapshot } from '../domain/routing/snapshot.js';
 import type { Router } from '../domain/routing.js';
 import { Probe } from './probe.js';
 
@@ -36,6 +38,28 @@ export function traceRouting(router: Router): Router {
         result: (routes) => ({
           'fulfil.order_count': routes.length,
           'fulfil.route.warehouses': [...new Set(routes.map((route) => route.warehouse_code))],
+        }),
+      },
+    );
+}
+
+/** `decide` (the rules engine) in a span of the `fulfil:route` probe, as a custom router is. */
+export function traceDecisions(
+  decide: (snapshot: RoutingSnapshot) => RoutingDecision,
+): (snapshot: RoutingSnapshot) => RoutingDecision {
+  return (snapshot) =>
+    routeProbe.traceSync(
+      () => ({
+        lines: snapshot.lines.length,
+        ...(snapshot.pinned ? { pinned: snapshot.pinned } : {}),
+      }),
+      () => decide(snapshot),
+      {
+        result: (decision) => ({
+          'fulfil.order_count': decision.assignments.length,
+          'fulfil.route.warehouses': decision.assignments.map(
+            (assignment) => assignment.warehouse_code,
+          ),
         }),
       },
     );

@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import { type Intervention, interventionsFor } from '../domain/actions/interventions.js';
 import { fieldError } from '../domain/errors.js';
 import { fromMoney } from '../domain/money.js';
+import type { RoutingExplanation } from '../domain/routing/record.js';
 import type { OrderFailure, OrderStatus, QueueName } from '../domain/types.js';
 import type { OrderFilter, OrderSummary } from '../ports/admin-repository.js';
 import type { RepositoryTx } from '../ports/repository.js';
@@ -144,6 +145,12 @@ export interface TimelineEntry {
 
 export type OrderDetail = Omit<OrderHistory, 'audit'> & {
   timeline: TimelineEntry[];
+  /**
+   * Why the order's lines are at its warehouse (docs/routing.md): the explanation its intake or
+   * reroute recorded on the timeline; null for an order routed before explanations were kept,
+   * or opened by an operator's move of lines.
+   */
+  routing: RoutingExplanation | null;
   /** The interventions that apply to the order as it stands: what the console offers. */
   actions: Intervention[];
 };
@@ -164,9 +171,15 @@ export async function orderDetail(
     };
   }, 'read');
   const { audit, ...rest } = history;
+  const routed = [...audit]
+    .reverse()
+    .find(
+      (event) => (event.action === 'intake' || event.action === 'reroute') && event.details.routing,
+    );
   return {
     ...rest,
     actions,
+    routing: (routed?.details.routing as RoutingExplanation | undefined) ?? null,
     timeline: audit.map((event) => ({
       id: event.id,
       at: event.at,

@@ -22,6 +22,7 @@ import { readStore, requireRole, storeAuditEvent } from './admin-access.js';
 import { decodeCursor, encodeCursor } from './admin-cursor.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
 import type { OperatorPrincipal } from './operator-accounts.js';
+import { releaseRoutable } from './short-stock.js';
 import { upsertStoreWithin, upsertWarehouseWithin } from './stores.js';
 
 /** Stores, warehouses and stock through the admin API (docs/admin-api.md). */
@@ -99,6 +100,7 @@ const warehouseView = ({ store_id: _store, ...warehouse }: Warehouse) => ({
   countries: warehouse.countries ?? null,
   daily_capacity: warehouse.daily_capacity ?? null,
   safety_stock: warehouse.safety_stock ?? 0,
+  timezone: warehouse.timezone ?? null,
 });
 
 export async function warehousesFor(
@@ -286,6 +288,7 @@ export async function setOnHand(
       );
     }
     await tx.appendStoreAudit(audit);
+    await releaseRoutable(deps, tx, store, [key.sku], now(deps));
     const [after] = await tx.listStock({
       store_id: store.id,
       warehouses: [key.warehouse],

@@ -1,11 +1,14 @@
 import type { CourierPolicy } from '../domain/actions/courier.js';
 import type { CarrierAccounts } from '../domain/carrier-accounts.js';
 import { DomainError, fieldError } from '../domain/errors.js';
+import type { RoutingDecision } from '../domain/routing/explanation.js';
+import type { RoutingSnapshot } from '../domain/routing/snapshot.js';
 import type { Router } from '../domain/routing.js';
 import { formatTimestamp, type Timestamp } from '../domain/timestamp.js';
 import type { Actor, FulfillmentOrder, Store } from '../domain/types.js';
 import type { Clock } from '../ports/clock.js';
 import type { CourierCallEvent, CourierFactory } from '../ports/courier.js';
+import type { Locate } from '../ports/locate.js';
 import type { Repository, RepositoryTx } from '../ports/repository.js';
 import type { CourierRateLimiter } from './courier-rate-limit.js';
 import type { DocumentCache } from './document-cache.js';
@@ -15,7 +18,12 @@ import type { TokenUseTracker } from './token-use.js';
 export interface EngineDeps {
   repository: Repository;
   clock: Clock;
-  router: Router;
+  /** A custom router (docs/routing.md); null: the store's routing rules decide. */
+  router: Router | null;
+  /** The rules engine (`decideRouting`, traced when tracing is on). */
+  decide: (snapshot: RoutingSnapshot) => RoutingDecision;
+  /** Where a shipping address is, for the `distance` rule; null: only its own coordinates. */
+  locate: Locate | null;
   couriers: Readonly<Record<string, CourierFactory>>;
   /** The installation's carrier accounts: the only places a courier's calls go. */
   carrierAccounts: CarrierAccounts;

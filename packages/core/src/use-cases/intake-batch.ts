@@ -8,7 +8,7 @@ import type { RepositoryTx } from '../ports/repository.js';
 import { parseWith } from '../schemas/parse.js';
 import { SalesOrderInput } from '../schemas/sales-order.js';
 import type { EngineDeps } from './deps.js';
-import { alreadyTakenIn, type IntakePlan, openIntakeSession } from './intake.js';
+import { alreadyTakenIn, CapacityRaced, type IntakePlan, openIntakeSession } from './intake.js';
 
 /** How many sales orders a batch should hold: large enough to amortise a commit, small enough to keep memory bounded. */
 export const INTAKE_BATCH_SIZE = 1000;
@@ -87,6 +87,8 @@ export async function takeInBatch<R>(
   // A batch that lost a race is run again; it never loops for ever: the racing transaction had
   // committed the sales order (the claim waits for it), so the next attempt finds it taken in,
   // and each retry therefore knows at least one more of the batch's sales orders than the last.
+  // One that found a warehouse filled up (CapacityRaced) reads it full the next time: counts
+  // only grow within a day, so that too ends.
   for (;;) {
     try {
       return await deps.repository.transaction(async (tx) => {
@@ -168,7 +170,7 @@ export async function takeInBatch<R>(
         return answer(tx, session.store, taken);
       });
     } catch (error) {
-      if (!(error instanceof IntakeRaced)) throw error;
+      if (!(error instanceof IntakeRaced || error instanceof CapacityRaced)) throw error;
     }
   }
 }

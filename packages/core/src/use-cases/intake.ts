@@ -1,72 +1,36 @@
 import { appendAll } from '../domain/append-all.js';
-import { DomainError, fieldError } from '../domain/errors.js';
-import { fromMoney } from '../domain/money.js';
+import { type DomainError, fieldError } from '../domain/errors.js';
 import {
   fulfillmentOrderNumber,
   headerOf,
-  itemFromSalesLine,
   openFulfillmentOrder,
   partAmounts,
   salesOrderAmounts,
 } from '../domain/new-order.js';
-import { byPriority, type RouteAssignment, type RoutingContext } from '../domain/routing.js';
-import { availableOf } from '../domain/safety-stock.js';
+import type { PlannedRoute } from '../domain/routing/planned-route.js';
+import {
+  explainRouting,
+  type RoutingExplanation,
+  type RoutingRecord,
+} from '../domain/routing/record.js';
 import type { SalesOrder } from '../domain/sales-order.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
 import type { Timestamp } from '../domain/timestamp.js';
-import {
-  type FulfillmentOrder,
-  ITEM_AMOUNT_FIELDS,
-  ORDER_AMOUNT_FIELDS,
-  type StockDelta,
-  type Store,
-  type Warehouse,
-} from '../domain/types.js';
+import type { FulfillmentOrder, StockDelta, Store, Warehouse } from '../domain/types.js';
 import type { NewAuditEvent, RepositoryTx } from '../ports/repository.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
-
-function assertCompleteRoute(
-  order: SalesOrder,
-  routes: readonly RouteAssignment[],
-  warehouses: readonly Warehouse[],
-) {
-  const assigned = routes.flatMap((route) => route.lines).sort((a, b) => a - b);
-  const complete =
-    assigned.length === order.items.length && assigned.every((line, index) => line === index);
-  const unknown = routes.find(
-    (route) => !warehouses.some((warehouse) => warehouse.code === route.warehouse_code),
-  );
-  if (!complete || unknown || routes.some((route) => route.lines.length === 0)) {
-    throw new DomainError(
-      'invalid_request',
-      'The router must assign every line of the sales order once, to an active warehouse.',
-    );
-  }
-}
-
-/** The given amount fields of `record`, from exact ten-thousandths back to API units. */
-function inApiUnits<T extends object>(record: T, fields: readonly (keyof T)[]): Partial<T> {
-  const shown: Partial<T> = {};
-  for (const field of fields) {
-    const amount = record[field];
-    if (typeof amount === 'number') shown[field] = fromMoney(amount) as T[keyof T];
-  }
-  return shown;
-}
-
-/** The sales order as the shop sent it, amounts in API units: what a custom router is given. */
-function asSent(order: SalesOrder): SalesOrder {
-  return {
-    ...order,
-    ...inApiUnits(order, ORDER_AMOUNT_FIELDS),
-    items: order.items.map((item) => ({ ...item, ...inApiUnits(item, ITEM_AMOUNT_FIELDS) })),
-  };
-}
+import { routeSalesOrder, unroutedLine } from './route-sales-order.js';
+import { RoutingFacts } from './routing-facts.js';
+import { heldShort, holdsShort } from './short-stock.js';
 
 /** Where a sales order's lines go, decided before anything is written. */
 export interface IntakePlan {
   order: SalesOrder;
-  routes: RouteAssignment[];
+  routes: PlannedRoute[];
+  /** Why the lines go where they go: the rules' decision, or a custom router's. */
+  routing: RoutingRecord;
+  /** Taken in on hold `short-stock` (the store's `when_short` is `hold` and a line is short). */
+  holdShort: boolean;
 }
 
 /**
@@ -79,7 +43,9 @@ export interface IntakeSession {
   readonly store: Store;
   /**
    * Routes the sales order without writing anything: a DomainError here (a pinned warehouse
-   * that is not active, a router that leaves lines out) leaves the transaction untouched.
+   * that is not active, a router that leaves lines out, a line no warehouse can take) leaves
+   * the transaction untouched. A routed order counts against its warehouses' daily capacity
+   * for the orders planned after it; `flush` writes the counts.
    */
   plan(order: SalesOrder): Promise<IntakePlan>;
   /**
@@ -92,7 +58,8 @@ export interface IntakeSession {
    * Claims the sequences of every sales order kept since the last flush (one set-based write),
    * then writes their orders, the sales orders as taken in, stock effects and audit events.
    * Fails with `already_exists` when one of them was taken in meanwhile by a racing transaction:
-   * its sequence was claimed by now, so the transaction must then be rolled back. Returns, per
+   * its sequence was claimed by now, so the transaction must then be rolled back; with
+   * `CapacityRaced` when a warehouse's daily capacity filled up meanwhile, likewise. Returns, per
    * claim in the order claimed, the sales order stored and the fulfillment orders created.
    */
   flush(): Promise<ClaimWritten[]>;
@@ -102,6 +69,16 @@ export interface IntakeSession {
 export interface ClaimWritten {
   record: SalesOrderRecord;
   orders: FulfillmentOrder[];
+}
+
+/**
+ * A warehouse filled its daily capacity after this transaction read its count: the transaction
+ * must be rolled back and run again, deciding on the count as it is now (docs/routing.md).
+ */
+export class CapacityRaced extends Error {
+  constructor(readonly warehouse_code: string) {
+    super(`Warehouse ${warehouse_code} reached its daily capacity meanwhile.`);
+  }
 }
 
 export function alreadyTakenIn(salesOrderNumber: string): DomainError {
@@ -119,9 +96,9 @@ interface ClaimedSalesOrder {
   order: SalesOrder;
   at: Timestamp;
   orders: FulfillmentOrder[];
+  /** Why each order's lines went there, by the order's position. */
+  explanations: RoutingExplanation[];
 }
-
-const stockKey = (warehouse: string, sku: string) => `${warehouse}\u0000${sku}`;
 
 export async function openIntakeSession(
   deps: EngineDeps,
@@ -130,72 +107,46 @@ export async function openIntakeSession(
   actorName: string,
 ): Promise<IntakeSession> {
   const store = await requireStore(tx, storeCode);
-  const warehouses = byPriority(await tx.listWarehouses(store.id));
-  const byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
-  const available = new Map<string, number>();
-  const loadedSkus = new Set<string>();
+  const facts = await RoutingFacts.read(tx, store, deps.clock.now());
   let claimed: ClaimedSalesOrder[] = [];
   /** Sales orders claimed in this session, flushed or not: each may be taken in once. */
   const claimedNumbers = new Set<string>();
   let stock: StockDelta[] = [];
 
-  async function loadStock(skus: readonly string[]): Promise<void> {
-    const missing = [...new Set(skus)].filter((sku) => !loadedSkus.has(sku));
-    if (missing.length === 0) return;
-    for (const level of await tx.listStock({ store_id: store.id, warehouses: null, skus: missing }))
-      available.set(
-        stockKey(level.warehouse_code, level.sku),
-        availableOf(level, byCode.get(level.warehouse_code)),
-      );
-    for (const sku of missing) loadedSkus.add(sku);
-  }
-
   function reserve(deltas: readonly StockDelta[]): void {
-    for (const delta of deltas) {
-      const key = stockKey(delta.warehouse_code, delta.sku);
-      const before = available.get(key) ?? availableOf(undefined, byCode.get(delta.warehouse_code));
-      available.set(key, before + delta.on_hand - delta.reserved);
-    }
+    facts.apply(deltas);
     appendAll(stock, deltas);
   }
-
-  const context: RoutingContext = {
-    warehouses,
-    available: (warehouse, sku) =>
-      available.get(stockKey(warehouse, sku)) ?? availableOf(undefined, byCode.get(warehouse)),
-  };
 
   return {
     store,
     async plan(order) {
-      if (
-        order.warehouse_code &&
-        !warehouses.some((warehouse) => warehouse.code === order.warehouse_code)
-      ) {
-        throw fieldError(
-          'invalid_request',
-          'Warehouse %fieldValue is not an active warehouse of this store.',
-          'warehouse_code',
-          order.warehouse_code,
-        );
-      }
-      await loadStock(order.items.map((item) => item.sku));
-      const routes = deps.router(asSent(order), context);
-      assertCompleteRoute(order, routes, warehouses);
-      return { order, routes };
+      const { routes, routing, unrouted } = await routeSalesOrder(deps, facts, order);
+      // Every warehouse is out of market, over capacity or pinned away for it: nothing can ship.
+      if (unrouted) throw unroutedLine(unrouted, routing);
+      facts.route(routes.map((route) => route.warehouse_code));
+      return { order, routes, routing, holdShort: holdsShort(facts.settings, routing) };
     },
-    claim({ order, routes }) {
+    claim({ order, routes, routing, holdShort }) {
       const number = order.sales_order_number;
       if (claimedNumbers.has(number)) throw alreadyTakenIn(number);
       const at = now(deps);
       const orders: FulfillmentOrder[] = [];
+      const explanations: RoutingExplanation[] = [];
       for (const [position, route] of routes.entries()) {
-        const warehouse = warehouses.find(
-          (candidate) => candidate.code === route.warehouse_code,
-        ) as Warehouse;
-        const items = route.lines.map((line) =>
-          itemFromSalesLine(order.items[line] as SalesOrder['items'][number], warehouse.code),
+        explanations.push(
+          explainRouting(
+            routing,
+            route.items.map((item, index) => ({
+              line: route.lines[index] as number,
+              sku: item.sku,
+              qty: item.qty,
+              warehouse_code: route.warehouse_code,
+            })),
+          ),
         );
+        const warehouse = facts.warehouse(route.warehouse_code) as Warehouse;
+        const items = route.items.map((item) => ({ ...item }));
         const opened = openFulfillmentOrder({
           header: headerOf(order, store.id),
           // The sequence claimed at flush must start at 1 (a sales order never taken in), so
@@ -211,10 +162,10 @@ export async function openIntakeSession(
           now: at,
         });
         reserve(opened.stock);
-        orders.push(opened.order);
+        orders.push(holdShort ? heldShort(opened.order, actorName, at) : opened.order);
       }
       claimedNumbers.add(number);
-      claimed.push({ sales_order_number: number, order, at, orders });
+      claimed.push({ sales_order_number: number, order, at, orders, explanations });
     },
     async flush() {
       const batch = claimed;
@@ -247,7 +198,8 @@ export async function openIntakeSession(
         })),
       );
       if (deltas.length) await tx.adjustStock(store.id, deltas);
-      const audit: NewAuditEvent[] = saved.map((order) => ({
+      const explanations = batch.flatMap((entry) => entry.explanations);
+      const audit: NewAuditEvent[] = saved.map((order, index) => ({
         order_id: order.id,
         at: order.created_at,
         actor: actorName,
@@ -255,9 +207,16 @@ export async function openIntakeSession(
         details: {
           sales_order_number: order.sales_order_number,
           warehouse_code: order.warehouse_code,
+          routing: explanations[index],
+          ...(order.holds.length > 0 ? { held: order.holds.map((hold) => hold.handle) } : {}),
         },
       }));
       if (audit.length) await tx.appendAudit(audit);
+      // Last, so that the warehouses' count rows are held only until the commit.
+      const full = await facts.writeCounts(
+        !deps.router && facts.settings.routing.includes('capacity'),
+      );
+      if (full !== null) throw new CapacityRaced(full);
       let next = 0;
       return batch.map((entry, index) => {
         const orders = saved.slice(next, next + entry.orders.length);

@@ -7,6 +7,7 @@ import type { Actor, Warehouse } from '../domain/types.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { PollParams, StockItemsRequest } from '../schemas/requests.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
+import { releaseRoutable } from './short-stock.js';
 import { authorize, type Principal } from './tokens.js';
 
 /** GET /V1/warehouses: the store's warehouses (a scoped token: its own), by code, 100 a page. */
@@ -55,6 +56,13 @@ export async function syncStock(
         request_id: actor.request_id ?? null,
         created_at: now(deps),
       }),
+    );
+    await releaseRoutable(
+      deps,
+      tx,
+      store,
+      batch.stock_items.map((item) => item.sku),
+      now(deps),
     );
     return batch.stock_items.map(({ warehouse_code, sku, qty }) => ({ warehouse_code, sku, qty }));
   });

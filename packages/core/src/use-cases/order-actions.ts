@@ -58,6 +58,7 @@ export async function applyToOrder<TInput>(
     const saved = await tx.saveOrder(outcome.order);
     await tx.adjustStock(store.id, outcome.stock);
     const rerouted = await rerouteLines(
+      deps,
       tx,
       store,
       saved,

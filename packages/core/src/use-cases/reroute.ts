@@ -5,37 +5,43 @@ import {
   openFulfillmentOrder,
   partAmounts,
 } from '../domain/new-order.js';
-import { byPriority, type RoutingContext, rerouteTarget } from '../domain/routing.js';
-import { availableOf } from '../domain/safety-stock.js';
-import type { Timestamp } from '../domain/timestamp.js';
-import type { FulfillmentOrder, Item, StockLevel, Store, Warehouse } from '../domain/types.js';
+import type { RoutingDecision } from '../domain/routing/explanation.js';
+import { explainEach, type RoutingExplanation } from '../domain/routing/record.js';
+import type { ShippingAddress } from '../domain/sales-order.js';
+import { parseTimestamp, type Timestamp } from '../domain/timestamp.js';
+import type { FulfillmentOrder, Item, Store, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
+import type { EngineDeps } from './deps.js';
+import { decideCounted, RoutingFacts } from './routing-facts.js';
 
-/** Routing facts read from storage: active warehouses by priority and the stock of some skus. */
-export async function loadRoutingContext(
+/**
+ * Where the rejected lines' sales order ships to. The fulfillment order carries the address
+ * without coordinates; the sales order as received has them, read only when the rules sort by
+ * distance.
+ */
+async function destinationOf(
+  deps: EngineDeps,
   tx: RepositoryTx,
-  storeId: number,
-  skus: readonly string[],
-): Promise<RoutingContext> {
-  const warehouses = byPriority(await tx.listWarehouses(storeId));
-  const levels = new Map<string, StockLevel>();
-  for (const level of await tx.listStock({ store_id: storeId, warehouses: null, skus })) {
-    levels.set(`${level.warehouse_code}\u0000${level.sku}`, level);
+  facts: RoutingFacts,
+  from: FulfillmentOrder,
+) {
+  let address: ShippingAddress = from.shipping_address;
+  if (facts.settings.routing.includes('distance')) {
+    const [record] = await tx.findSalesOrders(facts.store.id, [from.sales_order_number]);
+    if (record?.received) address = record.received.shipping_address;
   }
-  const byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
-  return {
-    warehouses,
-    available: (warehouse_code, sku) =>
-      availableOf(levels.get(`${warehouse_code}\u0000${sku}`), byCode.get(warehouse_code)),
-  };
+  return facts.destination(address, deps.locate);
 }
 
 /**
- * Reroutes rejected lines (docs/behaviour.md): each goes, in a new fulfillment order, to the
- * highest-priority other active warehouse that has the stock and has not turned it down; lines
- * sharing a target share the new order. Lines without a target stay rejected.
+ * Reroutes rejected lines (docs/routing.md): each, in turn, is decided by the store's routing
+ * rules with the warehouses that rejected it before left out and the stock the lines before it
+ * took counted in; lines sharing a warehouse share its new fulfillment order. A line no
+ * warehouse can take stays rejected. Lines are decided one at a time, as rerouting always has:
+ * a rejected line goes to its own best warehouse, not to one chosen to ship the others with it.
  */
 export async function rerouteLines(
+  deps: EngineDeps,
   tx: RepositoryTx,
   store: Store,
   from: FulfillmentOrder,
@@ -43,32 +49,47 @@ export async function rerouteLines(
   now: Timestamp,
 ): Promise<FulfillmentOrder[]> {
   if (!store.settings.reroute || rejected.length === 0) return [];
-  const context = await loadRoutingContext(
-    tx,
-    store.id,
-    rejected.map((item) => item.sku),
-  );
-  // Lines rerouted in this call count against the stock they will take, so two lines of one sku
-  // never both go to a warehouse that has enough for only one.
-  const taken = new Map<string, number>();
-  const key = (warehouse: string, sku: string) => `${warehouse}\u0000${sku}`;
-  const remaining: RoutingContext = {
-    warehouses: context.warehouses,
-    available: (warehouse, sku) =>
-      context.available(warehouse, sku) - (taken.get(key(warehouse, sku)) ?? 0),
-  };
-  const groups = new Map<string, { warehouse: Warehouse; items: Item[] }>();
+  const facts = await RoutingFacts.read(tx, store, parseTimestamp(now) ?? new Date());
+  await facts.loadStock(rejected.map((item) => item.sku));
+  const destination = await destinationOf(deps, tx, facts, from);
+  const groups = new Map<
+    string,
+    { warehouse: Warehouse; items: Item[]; decisions: RoutingDecision[] }
+  >();
   for (const item of rejected) {
-    const target = rerouteTarget(item, remaining);
-    if (!target) continue;
-    taken.set(key(target.code, item.sku), (taken.get(key(target.code, item.sku)) ?? 0) + item.qty);
-    const group = groups.get(target.code) ?? { warehouse: target, items: [] };
+    const decision = await decideCounted(
+      deps,
+      facts,
+      {
+        lines: [{ sku: item.sku, qty: item.qty, rejected_by: item.rejected_by }],
+        pinned: null,
+        destination,
+        short_lines: 'leave',
+      },
+      new Set(groups.keys()),
+    );
+    const [line] = decision.lines;
+    const [part] = line?.parts ?? [];
+    const warehouse = part && facts.warehouse(part.warehouse_code);
+    if (!line || !warehouse) continue;
+    // The stock this line will take, so the lines after it never count on the same units.
+    facts.apply([
+      { warehouse_code: warehouse.code, sku: item.sku, on_hand: 0, reserved: item.qty },
+    ]);
+    const group = groups.get(warehouse.code) ?? { warehouse, items: [], decisions: [] };
     group.items.push(item);
-    groups.set(target.code, group);
+    group.decisions.push(decision);
+    groups.set(warehouse.code, group);
   }
   const created: FulfillmentOrder[] = [];
-  for (const { warehouse, items } of groups.values()) {
-    created.push(await openPartAt(tx, store, from, warehouse, items, now));
+  for (const { warehouse, items, decisions } of groups.values()) {
+    created.push(
+      await openPartAt(tx, store, from, warehouse, items, now, {
+        actor: 'system',
+        action: 'reroute',
+        routing: explainEach(decisions),
+      }),
+    );
   }
   return created;
 }
@@ -85,7 +106,13 @@ export async function openPartAt(
   warehouse: Warehouse,
   items: readonly Item[],
   now: Timestamp,
-  audit: { actor: string; action: string; request_id?: string | null } = {
+  audit: {
+    actor: string;
+    action: string;
+    request_id?: string | null;
+    /** Why the lines went there, when routing chose the warehouse. */
+    routing?: RoutingExplanation;
+  } = {
     actor: 'system',
     action: 'reroute',
   },
@@ -110,6 +137,7 @@ export async function openPartAt(
       details: {
         from: from.fulfillment_order_number,
         items: items.map((item) => ({ sku: item.sku, qty: item.qty })),
+        ...(audit.routing ? { routing: audit.routing } : {}),
       },
       request_id: audit.request_id ?? null,
     },

@@ -9,6 +9,7 @@ import {
 import { parseWith } from '../schemas/parse.js';
 import { StockAdjustmentRequest } from '../schemas/requests.js';
 import { type EngineDeps, now, requireStore } from './deps.js';
+import { releaseRoutable } from './short-stock.js';
 import { authorize, type Principal } from './tokens.js';
 
 /** What an adjustment came to: applied now (201), or the same one asked for again (200). */
@@ -60,6 +61,13 @@ export async function adjustStock(
       return { outcome: 'exists', adjustment: repeatedAdjustment(other, adjustment) };
     }
     await tx.adjustStock(store.id, deltas);
+    await releaseRoutable(
+      deps,
+      tx,
+      store,
+      deltas.map((delta) => delta.sku),
+      now(deps),
+    );
     return { outcome: 'created', adjustment: presentAdjustment(stored) };
   });
 }

@@ -6,6 +6,7 @@ import {
   createEngine,
   type Engine,
 } from '@fulfil/core';
+import { locate } from '@fulfil/geo';
 import { builtInCouriers } from '../couriers/registry.js';
 import {
   DEFAULT_DATABASE_URL,
@@ -118,6 +119,8 @@ export async function openEngine(
   return createEngine({
     repository,
     trackTokenUse: true,
+    // The `distance` rule locates addresses without coordinates offline (docs/routing.md).
+    locate,
     couriers: builtInCouriers(context.io.env),
     carrierAccounts,
     ...(documentCacheBytes === undefined ? {} : { documentCacheBytes }),

@@ -18,6 +18,7 @@ import {
   ReturnInput,
   ReturnListInput,
   RotateInput,
+  SalesOrderInput,
   SetOnHandInput,
   StockHistoryInput,
   StockSearchInput,
@@ -138,9 +139,22 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
       longitude: v.optional(v.nullable(v.number())),
       countries: v.optional(v.nullable(v.array(v.string()))),
       daily_capacity: v.optional(v.nullable(v.number())),
+      timezone: v.optional(v.nullable(v.string())),
     }),
     run: (admin, { operator, params, body }) =>
       admin.putWarehouse(operator, params.store as string, params.code as string, body),
+  },
+  {
+    method: 'POST',
+    path: `${STORE}/routing/preview`,
+    operationId: 'previewRouting',
+    tag: 'Stores',
+    summary:
+      'What intake would do with a sales order now: its fulfillment orders and every line explained; writes nothing.',
+    role: 'viewer',
+    request: SalesOrderInput,
+    run: (admin, { operator, params, body }) =>
+      admin.previewRouting(operator, params.store as string, body),
   },
   {
     method: 'GET',

@@ -68,6 +68,7 @@ describe('warehouse routing attributes', () => {
       countries: ['IT', 'SM', 'VA'],
       daily_capacity: 300,
       safety_stock: 4,
+      timezone: 'Europe/Rome',
     };
     expect((await put(milan)).status).toBe(200);
     const shown = (await list()).find(
@@ -89,6 +90,7 @@ describe('warehouse routing attributes', () => {
       countries: null,
       daily_capacity: null,
       safety_stock: 0,
+      timezone: null,
     });
 
     const refusals: [unknown, string][] = [
@@ -105,6 +107,9 @@ describe('warehouse routing attributes', () => {
       [{ ...milan, safety_stock: 1.5 }, 'safety_stock'],
       [{ ...milan, safety_stock: null }, 'safety_stock'],
       [{ ...milan, safety_stock: 1_000_000_001 }, 'safety_stock'],
+      [{ ...milan, timezone: 'Europe/Milano' }, 'timezone'],
+      [{ ...milan, timezone: '' }, 'timezone'],
+      [{ ...milan, timezone: 3 }, 'timezone'],
     ];
     for (const [json, field] of refusals) {
       const refused = await put(json);
@@ -125,6 +130,7 @@ describe('warehouse routing attributes', () => {
       countries: null,
       daily_capacity: null,
       safety_stock: 0,
+      timezone: null,
     });
   });
 });

@@ -86,6 +86,7 @@ const NEEDED_BY_THIS_CODE = [
   '0019_returns',
   '0025_warehouse_routing',
   '0026_safety_stock',
+  '0029_routing_capacity',
 ];
 
 /**

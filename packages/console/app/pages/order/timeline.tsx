@@ -160,6 +160,22 @@ const STAGE: Record<string, string> = {
   invoice: 'Before the invoice',
 };
 
+/**
+ * Why routing sent the lines where it did, a line each, as the server said it ("Routed to
+ * WH-MILAN: closest with stock (312 km); WH-HAMBURG excluded: over daily capacity"); the lines
+ * the entry does not explain are counted.
+ */
+function routingWords(routing: unknown): string[] {
+  if (!isRecord(routing)) return [];
+  const said = list(routing.lines).flatMap((line) => {
+    if (!isRecord(line)) return [];
+    const words = text(line.words);
+    return words ? [`${text(line.sku) ?? ''}: ${words}`] : [];
+  });
+  const more = typeof routing.lines_more === 'number' ? routing.lines_more : 0;
+  return more > 0 ? [...said, `${plural(more, 'more line')} not explained here`] : said;
+}
+
 /** The words of one entry: its title, and its details, one per line. */
 export function describe(
   entry: TimelineEntry,
@@ -175,6 +191,7 @@ export function describe(
         title: 'Received',
         details: [
           `From sales order ${text(d.sales_order_number) ?? '—'}, for ${text(d.warehouse_code) ?? '—'}`,
+          ...routingWords(d.routing),
         ],
       };
     case 'accept': {
@@ -333,6 +350,7 @@ export function describe(
                 From <OrderLink store={context.store} number={String(d.from ?? '')} />:{' '}
                 {lines(context, d.items)}
               </>,
+              ...routingWords(d.routing),
             ],
           };
     case 'correct_tracks':

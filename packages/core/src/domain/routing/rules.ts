@@ -70,8 +70,17 @@ export function isRoutingRule(name: unknown): name is RoutingRule {
   return typeof name === 'string' && (ROUTING_RULES as readonly string[]).includes(name);
 }
 
+/**
+ * What intake does with an order a line of which no warehouse has the stock for: `route_anyway`
+ * (the best warehouse by the other rules, the line marked short) or `hold` (taken in so, on hold
+ * `short-stock` until a stock write makes every line routable).
+ */
+export const WHEN_SHORT = ['route_anyway', 'hold'] as const;
+export type WhenShort = (typeof WHEN_SHORT)[number];
+
 /** A store's routing settings as in effect, each absent one at its default. */
 export interface RoutingSettings {
+  when_short: WhenShort;
   routing: RoutingRule[];
   /** The most warehouses the `fewest_shipments` search tries (>= 1). */
   max_shipments: number;
@@ -84,5 +93,6 @@ export function routingSettings(settings: Partial<RoutingSettings>): RoutingSett
     routing: settings.routing ?? [...DEFAULT_ROUTING],
     max_shipments: settings.max_shipments ?? DEFAULT_MAX_SHIPMENTS,
     split_lines: settings.split_lines ?? false,
+    when_short: settings.when_short ?? 'route_anyway',
   };
 }

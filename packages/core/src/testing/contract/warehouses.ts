@@ -28,12 +28,46 @@ export function warehousesContract(h: ContractHarness): void {
         countries: ['IT', 'CH', 'SM'],
         daily_capacity: 300,
         safety_stock: 12,
+        timezone: 'Europe/Rome',
       });
       await write((tx) => tx.upsertWarehouse(located));
       expect(await read((tx) => tx.listWarehouses(store.id, ['WH-A']))).toEqual([located]);
       const cleared = warehouse(store.id, 'WH-A');
       expect(await write((tx) => tx.upsertWarehouse(cleared))).toEqual(cleared);
       expect(await read((tx) => tx.listWarehouses(store.id, ['WH-A']))).toEqual([cleared]);
+    });
+
+    it('countRouted counts per warehouse and day, never past a limit, and takes a count back', async () => {
+      const store = await seedStore();
+      const day = (warehouse_code: string, date: string, limit: number | null, by = 1) => ({
+        warehouse_code,
+        day: date,
+        limit,
+        by,
+      });
+      expect(await write((tx) => tx.countRouted(store.id, day('WH-A', '2026-05-01', 2)))).toBe(1);
+      expect(await write((tx) => tx.countRouted(store.id, day('WH-A', '2026-05-01', 2)))).toBe(2);
+      // Full: refused, and the count stays.
+      expect(await write((tx) => tx.countRouted(store.id, day('WH-A', '2026-05-01', 2)))).toBe(
+        null,
+      );
+      // Without a limit it counts on; another day and another warehouse count apart.
+      expect(await write((tx) => tx.countRouted(store.id, day('WH-A', '2026-05-01', null)))).toBe(
+        3,
+      );
+      expect(await write((tx) => tx.countRouted(store.id, day('WH-A', '2026-05-02', 2)))).toBe(1);
+      expect(
+        await write((tx) => tx.countRouted(store.id, day('WH-A', '2026-05-02', null, -1))),
+      ).toBe(0);
+      expect(
+        await read((tx) =>
+          tx.routedOn(store.id, [
+            { warehouse_code: 'WH-A', day: '2026-05-01' },
+            { warehouse_code: 'WH-B', day: '2026-05-01' },
+            { warehouse_code: 'WH-A', day: '2026-05-02' },
+          ]),
+        ),
+      ).toEqual([3, 0, 0]);
     });
 
     it('listWarehouses orders by code, filters by codes, and is per store', async () => {
