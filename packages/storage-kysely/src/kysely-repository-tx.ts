@@ -219,7 +219,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   }
 
   listStock(query: StockQuery): Promise<StockLevel[]> {
-    return stockSql.listStock(this.#db, this.#prepared, query);
+    return stockSql.listStock(this.#db, this.#prepared, query, this.#rowLocks);
   }
 
   lockStock(

@@ -212,10 +212,12 @@ export async function adjustStock(
   );
 }
 
+/** Stock rows; with `query.lock` and `rowLocks`, locked `for update` in warehouse, sku order. */
 export async function listStock(
   db: Kysely<Database>,
   prepared: PreparedQueries,
   query: StockQuery,
+  rowLocks = false,
 ): Promise<StockLevel[]> {
   if (query.warehouses && query.warehouses.length === 0) return [];
   if (query.skus && query.skus.length === 0) return [];
@@ -226,8 +228,9 @@ export async function listStock(
     : [undefined];
   const inWarehouses = query.warehouses !== null;
   const ofSku = query.sku !== undefined;
+  const locked = rowLocks && query.lock === true;
   for (const skus of slices) {
-    const name = `stock${inWarehouses ? ' in warehouses' : ''}${ofSku ? ' of sku' : ''}${skus ? ' of skus' : ''}`;
+    const name = `stock${inWarehouses ? ' in warehouses' : ''}${ofSku ? ' of sku' : ''}${skus ? ' of skus' : ''}${locked ? ' locked' : ''}`;
     const lists = [...(query.warehouses ? [query.warehouses] : []), ...(skus ? [skus] : [])];
     const { rows } = await prepared.runWithLists(
       db,
@@ -245,7 +248,8 @@ export async function listStock(
             qb.where('sku', 'in', listed<string>(inWarehouses ? 1 : 0)),
           )
           .orderBy('warehouse_code')
-          .orderBy('sku'),
+          .orderBy('sku')
+          .$if(locked, (qb) => qb.forUpdate()),
     );
     for (const row of rows) levels.push(stockLevel(row));
   }

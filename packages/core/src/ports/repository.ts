@@ -203,6 +203,12 @@ export interface StockQuery {
   sku?: string;
   /** Only these skus (any number of them; an empty list matches nothing). */
   skus?: readonly string[];
+  /**
+   * Read to route: the rows read stay locked until the transaction ends, taken in warehouse_code,
+   * sku order, so that two transactions never both route to the same last unit (a database whose
+   * write transactions exclude each other, as SQLite's, needs no lock).
+   */
+  lock?: boolean;
 }
 
 /** A fulfillment order about to be stored for the first time (ids of all its parts are 0). */

@@ -91,6 +91,11 @@ export async function takeInBatch<R>(
     try {
       return await deps.repository.transaction(async (tx) => {
         const session = await openIntakeSession(deps, tx, storeCode, actorName);
+        await session.loadStock(
+          checked.flatMap((entry) =>
+            'order' in entry ? entry.order.items.map((item) => item.sku) : [],
+          ),
+        );
         const numbers = checked.flatMap((entry) =>
           'order' in entry ? [entry.order.sales_order_number] : [],
         );

@@ -72,11 +72,19 @@ export interface IntakePlan {
 /**
  * Intake of one or many sales orders inside one open transaction. The store, its active
  * warehouses and the stock of the skus met so far are read once per session, not once per
- * order; the stock this session reserves itself (courier lines) is counted in as it goes. The
- * orders claimed are written together by `flush`, a few multi-row statements for the lot.
+ * order, under the stock rows' locks until the transaction ends; every line the session routes
+ * reserves its qty at its warehouse and is counted in as it goes, so a later order of the session,
+ * or of another transaction, finds that stock gone. The orders claimed are written together by
+ * `flush`, a few multi-row statements for the lot.
  */
 export interface IntakeSession {
   readonly store: Store;
+  /**
+   * Reads and locks the stock of these skus at once, before any order is planned, so that the
+   * locks are taken in one order (a batch that read its skus order by order could deadlock with
+   * another taking them the other way round).
+   */
+  loadStock(skus: readonly string[]): Promise<void>;
   /**
    * Routes the sales order without writing anything: a DomainError here (a pinned warehouse
    * that is not active, a router that leaves lines out) leaves the transaction untouched.
@@ -140,9 +148,15 @@ export async function openIntakeSession(
   let stock: StockDelta[] = [];
 
   async function loadStock(skus: readonly string[]): Promise<void> {
-    const missing = [...new Set(skus)].filter((sku) => !loadedSkus.has(sku));
+    const missing = [...new Set(skus)].filter((sku) => !loadedSkus.has(sku)).sort();
     if (missing.length === 0) return;
-    for (const level of await tx.listStock({ store_id: store.id, warehouses: null, skus: missing }))
+    const levels = await tx.listStock({
+      store_id: store.id,
+      warehouses: null,
+      skus: missing,
+      lock: true,
+    });
+    for (const level of levels)
       available.set(
         stockKey(level.warehouse_code, level.sku),
         availableOf(level, byCode.get(level.warehouse_code)),
@@ -167,6 +181,7 @@ export async function openIntakeSession(
 
   return {
     store,
+    loadStock,
     async plan(order) {
       if (
         order.warehouse_code &&

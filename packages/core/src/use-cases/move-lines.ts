@@ -1,5 +1,6 @@
 import { touch } from '../domain/actions/outcome.js';
 import { DomainError, fieldError } from '../domain/errors.js';
+import { freedReservations } from '../domain/item-stage.js';
 import type { Item } from '../domain/types.js';
 import { MoveLinesInput } from '../schemas/admin.js';
 import { parseWith } from '../schemas/parse.js';
@@ -79,7 +80,8 @@ export async function moveLines(
       return {
         order: touch({ ...order, items }, context.now),
         changed: true,
-        stock: [],
+        // The reservation moves with the lines: freed here, taken at the target by openPartAt.
+        stock: freedReservations(moved),
         rejected: [],
         details: {
           items: moved.map((item) => item.id),

@@ -19,7 +19,8 @@ export async function loadRoutingContext(
 ): Promise<RoutingContext> {
   const warehouses = byPriority(await tx.listWarehouses(storeId));
   const levels = new Map<string, StockLevel>();
-  for (const level of await tx.listStock({ store_id: storeId, warehouses: null, skus })) {
+  const read = { store_id: storeId, warehouses: null, skus: [...new Set(skus)].sort(), lock: true };
+  for (const level of await tx.listStock(read)) {
     levels.set(`${level.warehouse_code}\u0000${level.sku}`, level);
   }
   const byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
