@@ -1,8 +1,8 @@
 import { fieldError } from '../errors.js';
 import { splitLine } from '../item-line.js';
+import { freedReservations } from '../item-stage.js';
 import { totalsAudit, withLiveTotals } from '../live-totals.js';
 import { partialQtyEnabled } from '../partials.js';
-import { freedReservations } from '../item-stage.js';
 import type { FulfillmentOrder, Item } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';

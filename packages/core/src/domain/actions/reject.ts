@@ -1,5 +1,5 @@
-import { totalsAudit, withLiveTotals } from '../live-totals.js';
 import { freedReservations } from '../item-stage.js';
+import { totalsAudit, withLiveTotals } from '../live-totals.js';
 import type { FulfillmentOrder, Item } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
