@@ -72,6 +72,15 @@ export async function moveLines(
           String(unknown),
         );
       }
+      // Both ends of the move under their rows' locks first, in one order: the target's is
+      // written before the source's, which would otherwise take them out of order.
+      await tx.lockStock(
+        store.id,
+        moved.flatMap((item) => [
+          { warehouse_code: item.warehouse_code, sku: item.sku },
+          { warehouse_code: target.code, sku: item.sku },
+        ]),
+      );
       const opened = await openPartAt(tx, store, order, target, moved, context.now, {
         actor: actor.name,
         action: 'move_lines',

@@ -11,6 +11,24 @@ import type { Timestamp } from '../domain/timestamp.js';
 import type { FulfillmentOrder, Item, StockLevel, Store, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 
+/**
+ * The stock of these skus at every warehouse, read to route: locked until the transaction ends,
+ * in warehouse, sku order. A transaction that writes some of these rows and then routes must
+ * take this first: a row written before, out of that order, could deadlock with an intake.
+ */
+export function lockRoutingStock(
+  tx: RepositoryTx,
+  storeId: number,
+  skus: readonly string[],
+): Promise<StockLevel[]> {
+  return tx.listStock({
+    store_id: storeId,
+    warehouses: null,
+    skus: [...new Set(skus)].sort(),
+    lock: true,
+  });
+}
+
 /** Routing facts read from storage: active warehouses by priority and the stock of some skus. */
 export async function loadRoutingContext(
   tx: RepositoryTx,
@@ -19,8 +37,7 @@ export async function loadRoutingContext(
 ): Promise<RoutingContext> {
   const warehouses = byPriority(await tx.listWarehouses(storeId));
   const levels = new Map<string, StockLevel>();
-  const read = { store_id: storeId, warehouses: null, skus: [...new Set(skus)].sort(), lock: true };
-  for (const level of await tx.listStock(read)) {
+  for (const level of await lockRoutingStock(tx, storeId, skus)) {
     levels.set(`${level.warehouse_code}\u0000${level.sku}`, level);
   }
   const byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
