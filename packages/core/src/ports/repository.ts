@@ -277,8 +277,9 @@ export interface RepositoryTx extends AdminRepositoryTx {
   listStock(query: StockQuery): Promise<StockLevel[]>;
   /**
    * The stock rows of `keys`, ordered by warehouse_code then sku, locked until the transaction
-   * ends (no other transaction changes them meanwhile); a missing row is created first with on
-   * hand 0, so that it is locked too. A guarded set compares against what this returns.
+   * ends (no other transaction changes them meanwhile); a missing row reads as on hand 0 (where
+   * the database locks rows, it is created first so that it is locked too). A guarded set
+   * compares against what this returns.
    */
   lockStock(
     storeId: number,

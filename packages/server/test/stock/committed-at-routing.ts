@@ -1,4 +1,4 @@
-import { type FulfillmentOrder, isDomainError } from '@fulfil/core';
+import { isDomainError, type OrderResource } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -144,8 +144,8 @@ export function describeCommittedAtRouting(
     };
 
     /** Every fulfillment order of a sales order: `-1`, then one per reroute (three at most). */
-    const ordersOf = async (number: string): Promise<FulfillmentOrder[]> => {
-      const orders: FulfillmentOrder[] = [];
+    const ordersOf = async (number: string): Promise<OrderResource[]> => {
+      const orders: OrderResource[] = [];
       for (let sequence = 1; sequence <= WAREHOUSES.length + 1; sequence++) {
         try {
           orders.push(await pair.engine.getOrder('default', `${number}-${sequence}`));
@@ -234,7 +234,8 @@ export function describeCommittedAtRouting(
         for (const order of await ordersOf(number)) {
           for (const item of order.items) {
             if (!LIVE_UNSHIPPED.has(item.status)) continue;
-            held.set(item.warehouse_code, (held.get(item.warehouse_code) ?? 0) + item.qty);
+            const at = item.warehouse_code ?? order.warehouse_code;
+            held.set(at, (held.get(at) ?? 0) + item.qty);
           }
         }
       }
