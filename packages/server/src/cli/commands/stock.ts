@@ -1,4 +1,4 @@
-import type { AdminEngine, OperatorPrincipal } from '@fulfil/core';
+import { type AdminEngine, appendAll, type OperatorPrincipal } from '@fulfil/core';
 import { stringOption, UsageError } from '../args.js';
 import { type Command, type CommandContext, printJson, withEngine } from '../command.js';
 
@@ -31,7 +31,7 @@ export const stockListCommand: Command = {
   async run(context) {
     const sku = stringOption(context.args, 'sku');
     const rows = await withAdmin(context, async (admin, operator) => {
-      const listed = [];
+      const listed: Awaited<ReturnType<AdminEngine['listStock']>>['items'] = [];
       // The admin API's pages, a sku prefix there: only the sku named is kept here.
       let after: string | null = null;
       do {
@@ -44,7 +44,10 @@ export const stockListCommand: Command = {
             ...(after === null ? {} : { after }),
           },
         );
-        listed.push(...page.items.filter((row) => sku === undefined || row.sku === sku));
+        appendAll(
+          listed,
+          page.items.filter((row) => sku === undefined || row.sku === sku),
+        );
         after = page.next;
       } while (after !== null);
       return listed;
