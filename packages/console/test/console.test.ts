@@ -243,7 +243,14 @@ describe('the console, end to end', { timeout: BROWSER_TEST_MS, ...browserOrSkip
     const onHand = page.getByLabel('On hand of SKU-1 in WH-A');
     const had = Number(await onHand.inputValue());
     await onHand.fill(String(had + 50));
-    await row.getByRole('button', { name: 'Set' }).click();
+    await row.getByRole('button', { name: 'Set SKU-1 at WH-A' }).click();
+    await expect.poll(available).toBe(before + 50);
+    // The sku's own safety stock is kept back from available; emptied, the warehouse's applies.
+    await page.getByLabel('Safety stock of SKU-1 in WH-A', { exact: true }).fill('7');
+    await row.getByRole('button', { name: 'Set safety stock of SKU-1 in WH-A' }).click();
+    await expect.poll(available).toBe(before + 50 - 7);
+    await page.getByLabel('Safety stock of SKU-1 in WH-A', { exact: true }).fill('');
+    await row.getByRole('button', { name: 'Set safety stock of SKU-1 in WH-A' }).click();
     await expect.poll(available).toBe(before + 50);
   });
 

@@ -119,7 +119,7 @@ describe('lists and forms', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () =
     await page
       .getByRole('row')
       .filter({ has: onHand })
-      .getByRole('button', { name: /^Set/ })
+      .getByRole('button', { name: 'Set SKU-3 at WH-B' })
       .click();
     await page
       .getByRole('status')
@@ -135,7 +135,10 @@ describe('lists and forms', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () =
     // A partner's sync lands after the page read the row.
     await running.server.adminApi('PUT', 'stores/default/stock/WH-B/SKU-3', { on_hand: 70 });
     await onHand.fill('60');
-    const set = page.getByRole('row').filter({ has: onHand }).getByRole('button', { name: /^Set/ });
+    const set = page
+      .getByRole('row')
+      .filter({ has: onHand })
+      .getByRole('button', { name: 'Set SKU-3 at WH-B' });
     await set.click();
     await page.getByText('The on hand moved to 70 since this page read').waitFor();
     expect(await page.getByRole('status').filter({ hasText: 'set to 60' }).count()).toBe(0);

@@ -20,6 +20,7 @@ interface WarehouseView {
   fulfilled_by: string;
   latitude: number | null;
   countries: string[] | null;
+  safety_stock: number;
 }
 
 describe('the store page warehouses', { timeout: BROWSER_TEST_MS, ...browserOrSkip }, () => {
@@ -54,5 +55,14 @@ describe('the store page warehouses', { timeout: BROWSER_TEST_MS, ...browserOrSk
     await tab.page.getByRole('button', { name: 'Deactivate WH-B' }).click();
     await expect.poll(async () => (await warehouseB()).active).toBe(false);
     expect(await warehouseB()).toEqual({ ...before, active: false });
+  });
+
+  test("setting a warehouse's default safety stock changes only that", async () => {
+    const before = await warehouseB();
+    tab = await openAt(running, '#/default/settings');
+    await tab.page.getByLabel('Default safety stock of WH-B', { exact: true }).fill('4');
+    await tab.page.getByRole('button', { name: 'Set default safety stock of WH-B' }).click();
+    await expect.poll(async () => (await warehouseB()).safety_stock).toBe(4);
+    expect(await warehouseB()).toEqual({ ...before, safety_stock: 4 });
   });
 });

@@ -6,7 +6,7 @@ import { context, LATER, line, order } from './support/order.js';
 const input = (items: { item_id: number; qty: number }[]) => ({ order_id: '100001-1', items });
 
 describe('POST accept', () => {
-  it('accept rule 1: qty equal to the ordered qty accepts the item and reserves it', () => {
+  it('accept rule 1: qty equal to the ordered qty accepts the item, reserved since it was routed', () => {
     const outcome = accept(
       order([line(1), line(2)]),
       input([
@@ -21,10 +21,7 @@ describe('POST accept', () => {
     ]);
     expect(outcome.order.status).toBe('pending_allocation');
     expect(outcome.order.updated_at).toBe(LATER);
-    expect(outcome.stock).toEqual([
-      { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 0, reserved: 2 },
-      { warehouse_code: 'WH-A', sku: 'SKU-2', on_hand: 0, reserved: 2 },
-    ]);
+    expect(outcome.stock).toEqual([]);
   });
 
   it('accept rule 1: a qty other than ordered is 400 without partial quantities', () => {
@@ -57,8 +54,9 @@ describe('POST accept', () => {
     expect(rest).toMatchObject({ id: 0, qty: 2, status: 'rejected', rejected_by: ['WH-A'] });
     expect(rest?.amounts.total_price).toBe(toMoney(20));
     expect(outcome.rejected).toEqual([rest]);
+    // The rest turned down frees its share of the reservation taken when the line was routed.
     expect(outcome.stock).toEqual([
-      { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 0, reserved: 1 },
+      { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 0, reserved: -2 },
     ]);
   });
 
@@ -85,7 +83,9 @@ describe('POST accept', () => {
       'rejected',
     ]);
     expect(outcome.rejected.map((item) => item.id)).toEqual([2]);
-    expect(outcome.stock).toHaveLength(1);
+    expect(outcome.stock).toEqual([
+      { warehouse_code: 'WH-A', sku: 'SKU-2', on_hand: 0, reserved: -2 },
+    ]);
   });
 
   it('accept rule 3: accepted and rejected entries mix in one call', () => {

@@ -214,6 +214,9 @@ describe('findInvariantViolations', () => {
       'timestamps',
     ]);
     const fresh = order([line(1)]);
-    expect(rulesOf([{ ...fresh, invoiced_at: '2026-03-01 12:00:00' }], [])).toEqual(['timestamps']);
+    const held = [{ warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 5, reserved: 2 }];
+    expect(rulesOf([{ ...fresh, invoiced_at: '2026-03-01 12:00:00' }], held)).toEqual([
+      'timestamps',
+    ]);
   });
 });

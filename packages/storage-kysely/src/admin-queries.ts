@@ -456,9 +456,10 @@ export class AdminQueries implements AdminRepositoryTx {
       select i.warehouse_code, i.sku, sum(i.qty) as qty
       from order_items i join fulfillment_orders o on o.id = i.order_id
       where o.store_id = ${storeId}
-        and i.status in ('pending_allocation', 'pending_shipment')
+        and i.status in ('pending_accept', 'pending_allocation', 'pending_shipment')
         and (o.failure is null or not (${ABANDONED}))
       group by i.warehouse_code, i.sku
+      order by i.warehouse_code, i.sku
     `.execute(this.#db);
     return rows.map((row) => ({ ...row, qty: Number(row.qty) }));
   }

@@ -220,7 +220,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   // ── stock ────────────────────────────────────────────────────────────────────────────────
 
   setOnHand(storeId: number, entries: readonly StockEntry[]): Promise<void> {
-    return stockSql.setOnHand(this.#db, storeId, entries);
+    return stockSql.setOnHand(this.#db, this.#bulk, storeId, entries);
   }
 
   setSafetyStock(
@@ -231,7 +231,7 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   }
 
   addMissingStock(storeId: number, entries: readonly StockEntry[]): Promise<number> {
-    return stockSql.addMissingStock(this.#db, storeId, entries);
+    return stockSql.addMissingStock(this.#db, this.#bulk, storeId, entries);
   }
 
   adjustStock(storeId: number, deltas: readonly StockDelta[]): Promise<void> {
@@ -239,14 +239,14 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
   }
 
   listStock(query: StockQuery): Promise<StockLevel[]> {
-    return stockSql.listStock(this.#db, this.#prepared, query);
+    return stockSql.listStock(this.#db, this.#prepared, query, this.#rowLocks);
   }
 
   lockStock(
     storeId: number,
     keys: readonly { warehouse_code: string; sku: string }[],
   ): Promise<StockLevel[]> {
-    return stockSql.lockStock(this.#db, storeId, keys, this.#rowLocks);
+    return stockSql.lockStock(this.#db, this.#bulk, storeId, keys, this.#rowLocks);
   }
 
   insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null> {

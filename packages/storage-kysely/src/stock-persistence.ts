@@ -1,5 +1,5 @@
 import { compareCodes, type StockDelta, type StockLevel, type StockQuery } from '@fulfil/core';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
@@ -49,10 +49,11 @@ function stockLevel(row: {
 
 export async function setOnHand(
   db: Kysely<Database>,
+  bulk: BulkStatements,
   storeId: number,
   entries: readonly StockEntry[],
 ): Promise<void> {
-  await insertStock(db, storeId, entries, 'set on hand');
+  await insertStock(db, bulk, storeId, entries, 'set on hand');
 }
 
 /**
@@ -94,64 +95,87 @@ export async function setSafetyStock(
 
 export function addMissingStock(
   db: Kysely<Database>,
+  bulk: BulkStatements,
   storeId: number,
   entries: readonly StockEntry[],
 ): Promise<number> {
-  return insertStock(db, storeId, entries, 'keep');
+  return insertStock(db, bulk, storeId, entries, 'keep');
 }
 
-/** Inserts stock rows; an existing row gets the entry's on hand, or is kept as it is. */
+/**
+ * Inserts stock rows; an existing row gets the entry's on hand, or is kept as it is. Returns the
+ * rows inserted (`keep`). Through `bulk`: statements compiled once, so that a 10,000-entry sync
+ * builds no query per row.
+ */
 async function insertStock(
   db: Kysely<Database>,
+  bulk: BulkStatements,
   storeId: number,
   entries: readonly StockEntry[],
   onExisting: 'set on hand' | 'keep',
 ): Promise<number> {
-  let written = 0;
-  for (const slice of chunk(lastPerKey(entries))) {
-    const results = await db
-      .insertInto('stock')
-      .values(
-        slice.map((entry) => ({
-          store_id: storeId,
-          warehouse_code: entry.warehouse_code,
-          sku: entry.sku,
-          on_hand: assertQuantity(entry.qty, 'qty'),
-          reserved: 0,
-        })),
-      )
-      .onConflict((oc) => {
-        const conflict = oc.columns(['store_id', 'warehouse_code', 'sku']);
-        return onExisting === 'keep'
-          ? conflict.doNothing()
-          : conflict.doUpdateSet((eb) => ({ on_hand: eb.ref('excluded.on_hand') }));
-      })
-      .execute();
-    for (const result of results) written += Number(result.numInsertedOrUpdatedRows ?? 0);
-  }
-  return written;
+  const rows = lastPerKey(entries).map((entry) => ({
+    store_id: storeId,
+    warehouse_code: entry.warehouse_code,
+    sku: entry.sku,
+    on_hand: assertQuantity(entry.qty, 'qty'),
+    reserved: 0,
+  }));
+  const written = await bulk.run(
+    db,
+    {
+      name: onExisting === 'keep' ? 'add missing stock' : 'set stock on hand',
+      table: 'stock',
+      columns: ['store_id', 'warehouse_code', 'sku', 'on_hand', 'reserved'],
+      // Kept rows count by what the insert returns (only the inserted ones); a set returns none.
+      finish: (insert) =>
+        onExisting === 'keep'
+          ? insert
+              .onConflict((oc) => oc.columns(['store_id', 'warehouse_code', 'sku']).doNothing())
+              .returning('sku')
+          : insert.onConflict((oc) =>
+              oc
+                .columns(['store_id', 'warehouse_code', 'sku'])
+                .doUpdateSet((eb) => ({ on_hand: eb.ref('excluded.on_hand') })),
+            ),
+    },
+    rows,
+  );
+  return written.length;
 }
 
 /**
- * The rows of `keys` under their row locks (`rowLocks`: the database has them; SQLite's one writer
- * at a time needs none), each created at 0 first where missing so that it is locked too. Rows are
- * created and locked in warehouse, sku order, as every stock write takes them.
+ * The rows of `keys` under their row locks (`rowLocks`: the database has them), each created at 0
+ * first where missing so that it is locked too; rows are created and locked in warehouse, sku
+ * order, as every stock write takes them. SQLite's one writer at a time needs no lock: its rows
+ * are read in one statement, a missing one as 0 (the write that follows creates it).
  */
 export async function lockStock(
   db: Kysely<Database>,
+  bulk: BulkStatements,
   storeId: number,
   keys: readonly { warehouse_code: string; sku: string }[],
   rowLocks: boolean,
 ): Promise<StockLevel[]> {
+  const unique = [...new Map(keys.map((key) => [stockKey(key), key])).values()];
+  if (!rowLocks) {
+    // Nothing to lock: a missing row reads as 0, and is created by the write that follows.
+    const found = new Map(
+      (await readStockOf(db, storeId, unique)).map((row) => [stockKey(row), row]),
+    );
+    return unique
+      .map((key) => found.get(stockKey(key)) ?? { ...key, on_hand: 0, reserved: 0 })
+      .sort(byWarehouseThenSku);
+  }
   await insertStock(
     db,
+    bulk,
     storeId,
     keys.map(({ warehouse_code, sku }) => ({ warehouse_code, sku, qty: 0 })),
     'keep',
   );
-  const unique = new Map(keys.map((key) => [stockKey(key), key]));
   const levels: StockLevel[] = [];
-  for (const slice of chunk([...unique.values()].sort(byWarehouseThenSku), IN_LIST_SIZE)) {
+  for (const slice of chunk(unique.sort(byWarehouseThenSku), IN_LIST_SIZE)) {
     const rows = await db
       .selectFrom('stock')
       .select(['warehouse_code', 'sku', 'on_hand', 'reserved', 'safety_stock'])
@@ -165,11 +189,31 @@ export async function lockStock(
       )
       .orderBy('warehouse_code')
       .orderBy('sku')
-      .$if(rowLocks, (qb) => qb.forUpdate())
+      .forUpdate()
       .execute();
     for (const row of rows) levels.push(stockLevel(row));
   }
   return levels.sort(byWarehouseThenSku);
+}
+
+/**
+ * The rows of `keys` in one statement (SQLite, whose write transaction already excludes every
+ * other writer, so nothing to lock): the keys go in as one JSON array and each finds its row by
+ * the primary key, instead of a statement per few hundred keys that SQLite answers by walking
+ * the index once per listed pair.
+ */
+async function readStockOf(
+  db: Kysely<Database>,
+  storeId: number,
+  keys: readonly { warehouse_code: string; sku: string }[],
+): Promise<StockLevel[]> {
+  const listed = JSON.stringify(keys.map((key) => [key.warehouse_code, key.sku]));
+  const { rows } = await sql<Parameters<typeof stockLevel>[0]>`
+    select s.warehouse_code, s.sku, s.on_hand, s.reserved, s.safety_stock
+    from json_each(${listed}) k cross join stock s
+    where s.store_id = ${storeId} and s.warehouse_code = k.value ->> 0 and s.sku = k.value ->> 1
+`.execute(db);
+  return rows.map(stockLevel);
 }
 
 export async function adjustStock(
@@ -213,10 +257,12 @@ export async function adjustStock(
   );
 }
 
+/** Stock rows; with `query.lock` and `rowLocks`, locked `for update` in warehouse, sku order. */
 export async function listStock(
   db: Kysely<Database>,
   prepared: PreparedQueries,
   query: StockQuery,
+  rowLocks = false,
 ): Promise<StockLevel[]> {
   if (query.warehouses && query.warehouses.length === 0) return [];
   if (query.skus && query.skus.length === 0) return [];
@@ -227,8 +273,9 @@ export async function listStock(
     : [undefined];
   const inWarehouses = query.warehouses !== null;
   const ofSku = query.sku !== undefined;
+  const locked = rowLocks && query.lock === true;
   for (const skus of slices) {
-    const name = `stock${inWarehouses ? ' in warehouses' : ''}${ofSku ? ' of sku' : ''}${skus ? ' of skus' : ''}`;
+    const name = `stock${inWarehouses ? ' in warehouses' : ''}${ofSku ? ' of sku' : ''}${skus ? ' of skus' : ''}${locked ? ' locked' : ''}`;
     const lists = [...(query.warehouses ? [query.warehouses] : []), ...(skus ? [skus] : [])];
     const { rows } = await prepared.runWithLists(
       db,
@@ -246,7 +293,8 @@ export async function listStock(
             qb.where('sku', 'in', listed<string>(inWarehouses ? 1 : 0)),
           )
           .orderBy('warehouse_code')
-          .orderBy('sku'),
+          .orderBy('sku')
+          .$if(locked, (qb) => qb.forUpdate()),
     );
     for (const row of rows) levels.push(stockLevel(row));
   }

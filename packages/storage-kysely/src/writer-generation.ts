@@ -31,7 +31,7 @@ import type { SchemaFlags } from './schema-flags.js';
  */
 
 /** The generation this code writes as. Raise it only together with a migration that requires it. */
-export const WRITER_GENERATION = 2;
+export const WRITER_GENERATION = 3;
 
 /** What an older process reads when its write is refused. */
 export const OLDER_WRITER_MESSAGE =

@@ -20,6 +20,7 @@ import { plural } from '../ui/format.js';
 import { useAction, useLoad } from '../ui/load.js';
 import { Page } from '../ui/page.js';
 import { toast } from '../ui/toast.js';
+import { SkuSafetyStock } from './safety-stock.js';
 import { StockHistory } from './stock-history.js';
 
 /** The on hand the server has now, when a guarded set found it moved (409 on `change_from`). */
@@ -115,8 +116,8 @@ function Reservations({
       <ErrorBanner error={action.error} />
       {!mismatches && (
         <p class="subtle">
-          Reserved stock should be what the open orders hold. The check lists every row where it is
-          not.
+          Reserved stock should be what the open orders hold: every line routed there and not
+          shipped yet, accepted or not. The check lists every row where it is not.
         </p>
       )}
       {mismatches && differing === 0 && <p role="status">Every reservation matches.</p>}
@@ -249,7 +250,21 @@ export function StockPage({ store, role }: { store: string; role: string }) {
               },
               { title: 'Reserved', numeric: true, cell: (row) => row.reserved },
               // Kept back from routing: the sku's own, else its warehouse's.
-              { title: 'Safety stock', numeric: true, cell: (row) => row.safety_stock },
+              {
+                title: 'Safety stock',
+                numeric: true,
+                cell: (row) =>
+                  editable ? (
+                    <SkuSafetyStock
+                      key={row.safety_stock}
+                      store={store}
+                      row={row}
+                      onSaved={loaded.reload}
+                    />
+                  ) : (
+                    row.safety_stock
+                  ),
+              },
               {
                 title: 'Available',
                 numeric: true,

@@ -14,6 +14,7 @@ import { useAction, useLoad } from '../ui/load.js';
 import { Page } from '../ui/page.js';
 import { toast } from '../ui/toast.js';
 import { FULFILLED_BY, QUEUE } from '../ui/words.js';
+import { WarehouseSafetyStock } from './safety-stock.js';
 
 const FLAGS = [
   ['partial_items', 'Partial shipment by items'],
@@ -208,6 +209,21 @@ export function StorePage({ store, role }: { store: string; role: string }) {
               { title: 'Name', cell: (warehouse) => warehouse.name },
               { title: 'Fulfilled by', cell: (warehouse) => FULFILLED_BY[warehouse.fulfilled_by] },
               { title: 'Priority', numeric: true, cell: (warehouse) => warehouse.priority },
+              {
+                title: 'Safety stock',
+                numeric: true,
+                cell: (warehouse) =>
+                  admin ? (
+                    <WarehouseSafetyStock
+                      key={warehouse.safety_stock}
+                      store={store}
+                      warehouse={warehouse}
+                      onSaved={loaded.reload}
+                    />
+                  ) : (
+                    warehouse.safety_stock
+                  ),
+              },
               {
                 title: 'State',
                 cell: (warehouse) =>

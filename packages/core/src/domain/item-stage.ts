@@ -19,9 +19,14 @@ export function stageRank(status: ItemStage): number {
   return ITEM_STAGES.indexOf(status);
 }
 
-/** Accepted stock is held from accept until the goods leave. */
+/**
+ * Stock is committed when a line is routed (docs/behaviour.md, Stock): a live line holds its qty
+ * reserved at its warehouse from intake until the goods leave, held or not.
+ */
 export function holdsReservation(status: ItemStatus): boolean {
-  return status === 'pending_allocation' || status === 'pending_shipment';
+  return (
+    status === 'pending_accept' || status === 'pending_allocation' || status === 'pending_shipment'
+  );
 }
 
 /** The stock deltas that free what these lines hold reserved (those that hold any). */

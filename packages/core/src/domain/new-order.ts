@@ -135,8 +135,9 @@ export function itemFromSalesLine(line: SalesOrder['items'][number], warehouse: 
 }
 
 /**
- * A new fulfillment order at `warehouse`. Lines sent to a courier warehouse skip pending_accept:
- * nobody there decides, so they are accepted and their stock reserved at once (docs/behaviour.md).
+ * A new fulfillment order at `warehouse`, every line's qty reserved there: stock is committed when
+ * routed (docs/behaviour.md). Lines sent to a courier warehouse skip pending_accept: nobody there
+ * decides, so they are accepted at once.
  */
 export function openFulfillmentOrder(args: {
   header: Header;
@@ -159,14 +160,12 @@ export function openFulfillmentOrder(args: {
     rejected_by: item.rejected_by,
     invoice_number: null,
   }));
-  const stock = byCourier
-    ? items.map((item) => ({
-        warehouse_code: item.warehouse_code,
-        sku: item.sku,
-        on_hand: 0,
-        reserved: item.qty,
-      }))
-    : [];
+  const stock = items.map((item) => ({
+    warehouse_code: item.warehouse_code,
+    sku: item.sku,
+    on_hand: 0,
+    reserved: item.qty,
+  }));
   // Every field written out: V8 builds `{ ...header, more }` field by field on a slow path
   // (over 100 µs an order), and the order then stays slow to read when it is stored and shown.
   const order: FulfillmentOrder = {

@@ -203,6 +203,12 @@ export interface StockQuery {
   sku?: string;
   /** Only these skus (any number of them; an empty list matches nothing). */
   skus?: readonly string[];
+  /**
+   * Read to route: the rows read stay locked until the transaction ends, taken in warehouse_code,
+   * sku order, so that two transactions never both route to the same last unit (a database whose
+   * write transactions exclude each other, as SQLite's, needs no lock).
+   */
+  lock?: boolean;
 }
 
 /** A fulfillment order about to be stored for the first time (ids of all its parts are 0). */
@@ -293,8 +299,9 @@ export interface RepositoryTx extends AdminRepositoryTx {
   listStock(query: StockQuery): Promise<StockLevel[]>;
   /**
    * The stock rows of `keys`, ordered by warehouse_code then sku, locked until the transaction
-   * ends (no other transaction changes them meanwhile); a missing row is created first with on
-   * hand 0, so that it is locked too. A guarded set compares against what this returns.
+   * ends (no other transaction changes them meanwhile); a missing row reads as on hand 0 (where
+   * the database locks rows, it is created first so that it is locked too). A guarded set
+   * compares against what this returns.
    */
   lockStock(
     storeId: number,

@@ -105,6 +105,15 @@ export async function takeInBatch<R>(
         for (const record of await tx.findSalesOrders(storeId, numbers)) {
           known.set(record.sales_order_number, record);
         }
+        // The stock rows of the new orders' skus, locked from here to the commit: read as late
+        // as can be, so that intakes of the same skus wait for each other as briefly as can be.
+        await session.loadStock(
+          checked.flatMap((entry) =>
+            'order' in entry && !known.has(entry.order.sales_order_number)
+              ? entry.order.items.map((item) => item.sku)
+              : [],
+          ),
+        );
         /** Sales orders claimed by this batch, by number: the index of their claim. */
         const claims = new Map<string, number>();
         const outcomes: (TakenIn | { outcome: 'claimed'; number: string; sent: SalesOrder })[] = [];

@@ -36,11 +36,19 @@ export interface IntakePlan {
 /**
  * Intake of one or many sales orders inside one open transaction. The store, its active
  * warehouses and the stock of the skus met so far are read once per session, not once per
- * order; the stock this session reserves itself (courier lines) is counted in as it goes. The
- * orders claimed are written together by `flush`, a few multi-row statements for the lot.
+ * order, under the stock rows' locks until the transaction ends; every line the session routes
+ * reserves its qty at its warehouse and is counted in as it goes, so a later order of the session,
+ * or of another transaction, finds that stock gone. The orders claimed are written together by
+ * `flush`, a few multi-row statements for the lot.
  */
 export interface IntakeSession {
   readonly store: Store;
+  /**
+   * Reads and locks the stock of these skus at once, before any order is planned, so that the
+   * locks are taken in one order (a batch that read its skus order by order could deadlock with
+   * another taking them the other way round).
+   */
+  loadStock(skus: readonly string[]): Promise<void>;
   /**
    * Routes the sales order without writing anything: a DomainError here (a pinned warehouse
    * that is not active, a router that leaves lines out, a line no warehouse can take) leaves
@@ -120,6 +128,7 @@ export async function openIntakeSession(
 
   return {
     store,
+    loadStock: (skus) => facts.loadStock(skus),
     async plan(order) {
       const { routes, routing, unrouted } = await routeSalesOrder(deps, facts, order);
       // Every warehouse is out of market, over capacity or pinned away for it: nothing can ship.

@@ -1,5 +1,6 @@
 import { touch } from '../domain/actions/outcome.js';
 import { DomainError, fieldError } from '../domain/errors.js';
+import { freedReservations } from '../domain/item-stage.js';
 import type { Item } from '../domain/types.js';
 import { MoveLinesInput } from '../schemas/admin.js';
 import { parseWith } from '../schemas/parse.js';
@@ -71,6 +72,15 @@ export async function moveLines(
           String(unknown),
         );
       }
+      // Both ends of the move under their rows' locks first, in one order: the target's is
+      // written before the source's, which would otherwise take them out of order.
+      await tx.lockStock(
+        store.id,
+        moved.flatMap((item) => [
+          { warehouse_code: item.warehouse_code, sku: item.sku },
+          { warehouse_code: target.code, sku: item.sku },
+        ]),
+      );
       const opened = await openPartAt(tx, store, order, target, moved, context.now, {
         actor: actor.name,
         action: 'move_lines',
@@ -79,7 +89,8 @@ export async function moveLines(
       return {
         order: touch({ ...order, items }, context.now),
         changed: true,
-        stock: [],
+        // The reservation moves with the lines: freed here, taken at the target by openPartAt.
+        stock: freedReservations(moved),
         rejected: [],
         details: {
           items: moved.map((item) => item.id),

@@ -19,7 +19,7 @@ import {
   ShipRequest,
 } from '../schemas/requests.js';
 import { canSee, type EngineDeps, now, orderNotFound, requireStore } from './deps.js';
-import { rerouteLines } from './reroute.js';
+import { lockRoutingStock, rerouteLines } from './reroute.js';
 import { authorize, type Principal } from './tokens.js';
 
 interface Decision<TInput> {
@@ -56,15 +56,18 @@ export async function applyToOrder<TInput>(
     const outcome = await decide(order, { tx, actor, store, input, context });
     if (!outcome.changed) return order;
     const saved = await tx.saveOrder(outcome.order);
+    const rejected = rejectedLinesOf(saved, outcome);
+    // The reroute reads these skus' stock under its rows' locks: taken before the reject frees
+    // one of them, so that the rows are locked in the one order every intake takes them in.
+    if (store.settings.reroute && rejected.length > 0) {
+      await lockRoutingStock(
+        tx,
+        store.id,
+        rejected.map((item) => item.sku),
+      );
+    }
     await tx.adjustStock(store.id, outcome.stock);
-    const rerouted = await rerouteLines(
-      deps,
-      tx,
-      store,
-      saved,
-      rejectedLinesOf(saved, outcome),
-      context.now,
-    );
+    const rerouted = await rerouteLines(deps, tx, store, saved, rejected, context.now);
     const details = rerouted.length
       ? {
           ...outcome.details,

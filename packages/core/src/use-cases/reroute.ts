@@ -9,10 +9,28 @@ import type { RoutingDecision } from '../domain/routing/explanation.js';
 import { explainEach, type RoutingExplanation } from '../domain/routing/record.js';
 import type { ShippingAddress } from '../domain/sales-order.js';
 import { parseTimestamp, type Timestamp } from '../domain/timestamp.js';
-import type { FulfillmentOrder, Item, Store, Warehouse } from '../domain/types.js';
+import type { FulfillmentOrder, Item, StockLevel, Store, Warehouse } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import type { EngineDeps } from './deps.js';
 import { decideCounted, RoutingFacts } from './routing-facts.js';
+
+/**
+ * The stock of these skus at every warehouse, read to route: locked until the transaction ends,
+ * in warehouse, sku order. A transaction that writes some of these rows and then routes must
+ * take this first: a row written before, out of that order, could deadlock with an intake.
+ */
+export function lockRoutingStock(
+  tx: RepositoryTx,
+  storeId: number,
+  skus: readonly string[],
+): Promise<StockLevel[]> {
+  return tx.listStock({
+    store_id: storeId,
+    warehouses: null,
+    skus: [...new Set(skus)].sort(),
+    lock: true,
+  });
+}
 
 /**
  * Where the rejected lines' sales order ships to. The fulfillment order carries the address

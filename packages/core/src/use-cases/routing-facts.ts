@@ -38,8 +38,17 @@ export class RoutingFacts {
   /** Fulfillment orders this transaction routed to each warehouse, not yet counted in storage. */
   readonly #pending = new Map<string, number>();
 
-  private constructor(tx: RepositoryTx, store: Store, warehouses: readonly Warehouse[]) {
+  /** Whether the stock rows read stay locked until the transaction ends (see `read`). */
+  readonly #lockStock: boolean;
+
+  private constructor(
+    tx: RepositoryTx,
+    store: Store,
+    warehouses: readonly Warehouse[],
+    lockStock: boolean,
+  ) {
     this.#tx = tx;
+    this.#lockStock = lockStock;
     this.store = store;
     this.settings = routingSettings(store.settings);
     this.warehouses = warehouses;
@@ -47,9 +56,24 @@ export class RoutingFacts {
     this.#byCode = new Map(warehouses.map((warehouse) => [warehouse.code, warehouse]));
   }
 
-  /** Reads the store's warehouses, and the daily counts of those with a capacity, at `at`. */
-  static async read(tx: RepositoryTx, store: Store, at: Date): Promise<RoutingFacts> {
-    const facts = new RoutingFacts(tx, store, await tx.listWarehouses(store.id));
+  /**
+   * Reads the store's warehouses, and the daily counts of those with a capacity, at `at`. The
+   * stock it reads later stays locked until the transaction ends, so that what a decision
+   * promises is still there when the transaction reserves it (docs/behaviour.md, Stock); a
+   * preview, which reserves nothing, reads without locks (`lockStock: false`).
+   */
+  static async read(
+    tx: RepositoryTx,
+    store: Store,
+    at: Date,
+    options: { lockStock?: boolean } = {},
+  ): Promise<RoutingFacts> {
+    const facts = new RoutingFacts(
+      tx,
+      store,
+      await tx.listWarehouses(store.id),
+      options.lockStock ?? true,
+    );
     const limited = facts.warehouses.filter((warehouse) => warehouse.daily_capacity != null);
     const keys = limited.map((warehouse) => ({
       warehouse_code: warehouse.code,
@@ -66,14 +90,16 @@ export class RoutingFacts {
     return this.#byCode.get(code);
   }
 
-  /** Reads the stock of the skus not read yet, all warehouses at once. */
+  /** Reads (and, but in a preview, locks) the stock of the skus not read yet, all warehouses at once. */
   async loadStock(skus: readonly string[]): Promise<void> {
-    const missing = [...new Set(skus)].filter((sku) => !this.#loadedSkus.has(sku));
+    // Sorted: every transaction locks the rows of a sku in one order, and cannot deadlock.
+    const missing = [...new Set(skus)].filter((sku) => !this.#loadedSkus.has(sku)).sort();
     if (missing.length === 0) return;
     const levels = await this.#tx.listStock({
       store_id: this.store.id,
       warehouses: null,
       skus: missing,
+      lock: this.#lockStock,
     });
     for (const level of levels)
       this.#holdings.set(stockKey(level.warehouse_code, level.sku), {

@@ -43,7 +43,7 @@ export async function previewWithin(
   store: Store,
   order: SalesOrder,
 ): Promise<RoutingPreview> {
-  const facts = await RoutingFacts.read(tx, store, deps.clock.now());
+  const facts = await RoutingFacts.read(tx, store, deps.clock.now(), { lockStock: false });
   const { routes, routing, unrouted } = await routeSalesOrder(deps, facts, order);
   const decision = routing.by === 'rules' ? routing.decision : null;
   return {

@@ -33,7 +33,7 @@ import {
 import { ordersImportCommand } from './commands/orders-import.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
-import { stockListCommand } from './commands/stock.js';
+import { stockCheckCommand, stockListCommand, stockSafetyCommand } from './commands/stock.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from './commands/token.js';
 import { describeError } from './describe-error.js';
 import { type CliIo, processIo } from './io.js';
@@ -54,6 +54,8 @@ export const COMMANDS: readonly Command[] = [
   ordersCancelCommand,
   ordersCorrectTracksCommand,
   stockListCommand,
+  stockSafetyCommand,
+  stockCheckCommand,
   failedListCommand,
   failedRequeueCommand,
   failedAbandonCommand,

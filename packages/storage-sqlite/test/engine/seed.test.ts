@@ -84,7 +84,8 @@ describe('docs/seed-file.md: the seed file', () => {
     expect(
       (await e.poll(partner, 'pending_accept')).map((o) => o.fulfillment_order_number),
     ).toEqual(['1001-1']);
-    // The order pinned to the courier warehouse skipped pending_accept and holds its stock.
+    // The order pinned to the courier warehouse skipped pending_accept; both hold their stock,
+    // reserved when they were routed.
     expect((await e.getOrder('default', '1002-1')).status).toBe('pending_allocation');
     const stock = await e.listStock('default');
     expect(
@@ -95,7 +96,7 @@ describe('docs/seed-file.md: the seed file', () => {
         reserved,
       })),
     ).toEqual([
-      { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 10, reserved: 0 },
+      { warehouse_code: 'WH-A', sku: 'SKU-1', on_hand: 10, reserved: 2 },
       { warehouse_code: 'WH-C', sku: 'SKU-2', on_hand: 4, reserved: 3 },
     ]);
     expect(

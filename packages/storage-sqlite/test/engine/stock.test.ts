@@ -73,13 +73,13 @@ describe('docs/behaviour.md: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 0, reserved: 3, available: -3 });
   });
 
-  it("docs/behaviour.md: accept reserves the accepted qty at the item's source warehouse", async () => {
+  it("docs/behaviour.md: intake reserves each line's qty at the warehouse it is routed to; accept keeps it", async () => {
     const order = await intake('501', [
       { sku: 'SKU-1', qty: 3 },
       { sku: 'SKU-2', qty: 2 },
     ]);
-    // Nothing is held while the partner has not decided.
-    expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 10, reserved: 0, available: 10 });
+    // Committed when routed: held while the partner has not decided yet.
+    expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 10, reserved: 3, available: 7 });
 
     await h.engine.accept(h.partnerA, {
       order: {
@@ -100,7 +100,7 @@ describe('docs/behaviour.md: stock on hand and reservations', () => {
     expect((await h.level('WH-A', 'SKU-2')).available).toBe(8);
   });
 
-  it('docs/behaviour.md: a partial-qty accept reserves only the accepted qty', async () => {
+  it('docs/behaviour.md: a partial-qty accept keeps only the accepted qty reserved', async () => {
     await h.engine.upsertStore('default', { partial_qty: true, reroute: false });
     const order = await intake('502', [{ sku: 'SKU-1', qty: 4 }]);
     await h.engine.accept(h.partnerA, {
@@ -132,7 +132,7 @@ describe('docs/behaviour.md: stock on hand and reservations', () => {
     expect(await h.level('WH-A', 'SKU-2')).toEqual({ on_hand: 8, reserved: 0, available: 8 });
   });
 
-  it('docs/behaviour.md: reject releases nothing; a line rerouted to a courier warehouse is reserved there at once', async () => {
+  it('docs/behaviour.md: reject releases the line at its warehouse; a line rerouted is reserved where it goes', async () => {
     // Only the courier hub WH-C has SKU-2 besides WH-A.
     await h.engine.syncStock(h.engine.operator('default'), {
       stock_items: [{ warehouse_code: 'WH-C', sku: 'SKU-2', qty: 6 }],
@@ -150,7 +150,7 @@ describe('docs/behaviour.md: stock on hand and reservations', () => {
         ],
       },
     });
-    // The rejected SKU-2 line never held anything at WH-A.
+    // The rejected SKU-2 line no longer holds anything at WH-A.
     expect(await h.level('WH-A', 'SKU-2')).toEqual({ on_hand: 10, reserved: 0, available: 10 });
     expect(await h.level('WH-A', 'SKU-1')).toEqual({ on_hand: 10, reserved: 2, available: 8 });
     // It went to WH-C, which skips pending_accept and holds the stock from the start.
@@ -162,13 +162,13 @@ describe('docs/behaviour.md: stock on hand and reservations', () => {
     ]);
     expect(await h.level('WH-C', 'SKU-2')).toEqual({ on_hand: 6, reserved: 3, available: 3 });
 
-    // The reject endpoint: the same, nothing released at WH-A, reserved at WH-C.
+    // The reject endpoint: the same, released at WH-A, reserved at WH-C.
     const other = await intake('505', [{ sku: 'SKU-2', qty: 1 }]);
-    const before = await h.level('WH-A', 'SKU-2');
+    expect(await h.level('WH-A', 'SKU-2')).toEqual({ on_hand: 10, reserved: 1, available: 9 });
     await h.engine.reject(h.partnerA, {
       order: { order_id: other.number, items: [{ item_id: other.ids[0] }] },
     });
-    expect(await h.level('WH-A', 'SKU-2')).toEqual(before);
+    expect(await h.level('WH-A', 'SKU-2')).toEqual({ on_hand: 10, reserved: 0, available: 10 });
     expect(await h.level('WH-C', 'SKU-2')).toEqual({ on_hand: 6, reserved: 4, available: 2 });
     expect((await h.engine.getOrder('default', '505-2')).warehouse_code).toBe('WH-C');
   });

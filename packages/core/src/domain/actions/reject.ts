@@ -1,3 +1,4 @@
+import { freedReservations } from '../item-stage.js';
 import { totalsAudit, withLiveTotals } from '../live-totals.js';
 import type { FulfillmentOrder, Item } from '../types.js';
 import { assertInFlow, selectItems } from './item-selection.js';
@@ -17,7 +18,7 @@ export function rejectLine(item: Item, warehouse: string): Item {
   return { ...item, status: 'rejected', rejected_by: rejectedBy };
 }
 
-/** POST reject: the listed lines are turned down (nothing was reserved for them yet). */
+/** POST reject: the listed lines are turned down, freeing the stock reserved when they were routed. */
 export function reject(
   order: FulfillmentOrder,
   input: ParsedReject,
@@ -31,11 +32,12 @@ export function reject(
     ids.has(item.id) ? rejectLine(item, order.warehouse_code) : item,
   );
   const rejected = items.filter((item) => ids.has(item.id));
+  const freed = freedReservations(order.items.filter((item) => ids.has(item.id)));
   const next = withLiveTotals({ ...order, items });
   return {
     order: touch(next, context.now),
     changed: true,
-    stock: [],
+    stock: freed,
     rejected,
     details: {
       rejected: rejected.map((line) => ({ item_id: line.id, sku: line.sku, qty: line.qty })),

@@ -203,7 +203,7 @@ export function adminContract(h: ContractHarness): void {
   });
 
   describe('stock and reservations', () => {
-    it('heldStock sums the open lines that hold stock, abandoned orders left out', async () => {
+    it('heldStock sums the live unshipped lines, pending_accept included, abandoned orders left out', async () => {
       const store = await seedStore();
       await insert({
         store_id: store.id,
@@ -242,6 +242,7 @@ export function adminContract(h: ContractHarness): void {
       });
       expect(await read((tx) => tx.heldStock(store.id))).toEqual([
         { warehouse_code: 'WH-A', sku: 'S1', qty: 12 },
+        { warehouse_code: 'WH-A', sku: 'S2', qty: 9 },
       ]);
       await write((tx) => tx.setOnHand(store.id, [{ warehouse_code: 'WH-A', sku: 'S1', qty: 20 }]));
       await write((tx) =>
