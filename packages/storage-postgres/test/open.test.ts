@@ -63,8 +63,8 @@ describe('openPostgresRepository', () => {
     // courier_labels, 0006's change clock, 0009's writer generation, 0010's list of orders
     // whose totals were due, 0013's sales orders and feed entries, 0019's returns and their
     // quarantined counts, 0022's list of canceled orders still held, 0023's stock adjustments
-    // and their lines, 0027's stock sets, kysely's 2.
-    expect(tables.rows[0]?.n).toBe(28);
+    // and their lines, 0027's stock sets, 0029's warehouse days, kysely's 2.
+    expect(tables.rows[0]?.n).toBe(29);
   });
 
   it('parses int8 to numbers in its own pool only, leaving pg global parsers alone', async () => {
