@@ -4,7 +4,7 @@ import type { RoutingDecision } from '../domain/routing/explanation.js';
 import { explainEach, type RoutingRecord } from '../domain/routing/record.js';
 import type { RoutingSettings } from '../domain/routing/rules.js';
 import { parseTimestamp, type Timestamp } from '../domain/timestamp.js';
-import type { FulfillmentOrder, Item, Store } from '../domain/types.js';
+import type { FulfillmentOrder, Item, StockDelta, Store } from '../domain/types.js';
 import type { RepositoryTx } from '../ports/repository.js';
 import type { EngineDeps } from './deps.js';
 import { openPartAt } from './reroute.js';
@@ -40,6 +40,11 @@ export function heldShort(order: FulfillmentOrder, by: string, at: Timestamp): F
     by,
     at,
   ).order;
+}
+
+/** What a live unshipped line holds reserved at its warehouse (docs/behaviour.md, Stock). */
+function reservationOf(item: Item): StockDelta {
+  return { warehouse_code: item.warehouse_code, sku: item.sku, on_hand: 0, reserved: item.qty };
 }
 
 /** The most orders on hold one stock write looks at (the store's oldest first). */
@@ -84,6 +89,9 @@ export async function releaseRoutable(
     if (!lines.some(({ item }) => written.has(item.sku))) continue;
     facts ??= await RoutingFacts.read(tx, store, parseTimestamp(now) ?? new Date());
     await facts.loadStock(lines.map(({ item }) => item.sku));
+    // The held lines' own reservations are theirs to route again: counted back while deciding.
+    const own = lines.map(({ item }) => reservationOf(item));
+    facts.apply(own.map((delta) => ({ ...delta, reserved: -delta.reserved })));
     const [record] = await tx.findSalesOrders(store.id, [salesOrderNumber]);
     const first = orders[0] as FulfillmentOrder;
     const decision = deps.decide({
@@ -98,6 +106,7 @@ export async function releaseRoutable(
       }),
       split_lines: false,
     });
+    facts.apply(own);
     if (decision.lines.some((line) => line.short || line.parts.length === 0)) continue;
     await releaseAndMove(tx, store, orders, lines, decision, facts, now);
     released.push(salesOrderNumber);
@@ -144,6 +153,14 @@ async function releaseAndMove(
     for (const [code, group] of moving) {
       const warehouse = facts.warehouse(code);
       if (!warehouse) continue;
+      // The reservation moves with the lines: freed here, taken there (by openPartAt).
+      const freed = group.items.map(reservationOf).map((delta) => ({
+        ...delta,
+        reserved: -delta.reserved,
+      }));
+      await tx.adjustStock(store.id, freed);
+      facts.apply(freed);
+      facts.apply(group.items.map((item) => reservationOf({ ...item, warehouse_code: code })));
       const opened = await openPartAt(tx, store, order, warehouse, group.items, now, {
         actor: 'system',
         action: 'reroute',

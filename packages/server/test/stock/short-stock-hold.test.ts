@@ -93,6 +93,36 @@ for (const kind of databaseKinds()) {
         parts: [{ warehouse_code: 'WH-B', qty: 2 }],
       });
       expect(await pending()).toEqual([enough?.fulfillment_order_number, '600-2']);
+      // The reservation moved with the line: nothing left at WH-A, the 2 at WH-B.
+      const stock = await engine.listStock('default', { sku: 'SKU-1' });
+      expect(stock.map((row) => [row.warehouse_code, row.reserved])).toEqual([
+        ['WH-A', 0],
+        ['WH-B', 2],
+      ]);
+      expect((await engine.admin.checkReservations(OPERATOR, 'default')).mismatches).toEqual([]);
+    });
+
+    it('counts its own reservation back in: a sync that brings its warehouse to the qty releases it there', async () => {
+      database = await kind.open();
+      const { engine } = database;
+      await engine.loadSeed(seed);
+      const operator = engine.operator('default');
+      // Routed short to WH-A (1 on hand), where it reserves its 2 while held.
+      await engine.intake('default', fixtures.salesOrder('630', [{ sku: 'SKU-1', qty: 2 }]));
+      const atA = async () =>
+        (await engine.listStock('default', { sku: 'SKU-1' })).find(
+          (row) => row.warehouse_code === 'WH-A',
+        );
+      const before = await atA();
+      expect(before).toMatchObject({ on_hand: 1, reserved: 2 });
+      // 2 on hand: 2 available to it, though 0 to any other order.
+      await engine.syncStock(operator, {
+        stock_items: [{ warehouse_code: 'WH-A', sku: 'SKU-1', qty: 2 }],
+      });
+      const released = await engine.admin.order(OPERATOR, 'default', '630-1');
+      expect(released.holds[0]?.released_at).not.toBe(null);
+      expect(released.order).toMatchObject({ warehouse_code: 'WH-A', status: 'pending_accept' });
+      expect(await atA()).toMatchObject({ on_hand: 2, reserved: 2 });
     });
 
     it('an adjustment that makes it routable where it is releases it there', async () => {
