@@ -9,7 +9,8 @@ import { call, type Reply, type ServerProcess, type TestDatabase } from '../scal
  * Stock committed when routed (docs/behaviour.md, Stock), under the races of two `fulfil serve`
  * processes over one database: rounds of N concurrent intakes of one sku against K units spread
  * over three warehouses (K < N), mixed with partner accepts and rejects (rejected lines are
- * rerouted), cancels and guarded stock syncs. After each round, every warehouse's reserved is
+ * rerouted), cancels and guarded stock syncs. After each round, no warehouse was routed more
+ * units in stock (as the routing decisions explain them) than it ever had, every warehouse's reserved is
  * the qty of the live unshipped lines there, and no sync was lost: a sync whose `change_from` was
  * stale is refused (409), and the syncs applied chain exactly in the stock history.
  * `FULFIL_LONG=1` runs 100 rounds; the normal run a few.
@@ -250,6 +251,31 @@ export function describeCommittedAtRouting(
       const check = await pair.engine.admin.checkReservations(viewer, 'default');
       expect(check.mismatches).toEqual([]);
 
+      // Never two orders promised one unit: what each warehouse had (the round's stock, what
+      // syncs added, what rejects and cancels freed) bounds the units routed there in stock, as
+      // each routing decision explains it (`short: false`).
+      const inStock = new Map<string, number>(WAREHOUSES.map((warehouse) => [warehouse, 0]));
+      const freed = new Map<string, number>(WAREHOUSES.map((warehouse) => [warehouse, 0]));
+      for (const number of numbers) {
+        for (const order of await ordersOf(number)) {
+          for (const item of order.items) {
+            if (item.status !== 'rejected' && item.status !== 'canceled') continue;
+            const at = item.warehouse_code ?? order.warehouse_code;
+            freed.set(at, (freed.get(at) ?? 0) + item.qty);
+          }
+          const detail = await pair.engine.admin.order(
+            viewer,
+            'default',
+            order.fulfillment_order_number,
+          );
+          for (const line of detail.routing?.lines ?? []) {
+            if (line.short) continue;
+            for (const part of line.parts)
+              inStock.set(part.warehouse_code, (inStock.get(part.warehouse_code) ?? 0) + part.qty);
+          }
+        }
+      }
+
       // No lost update: the sets applied are exactly the syncs answered 200, each replacing the
       // figure it was sent with, chained one after the other.
       for (const warehouse of WAREHOUSES) {
@@ -276,6 +302,14 @@ export function describeCommittedAtRouting(
               : sets[index - 1]?.on_hand_after;
           expect(entry.on_hand_before, `the history of ${warehouse} chains`).toBe(previous);
         });
+        const added = sets.reduce(
+          (sum, entry) => sum + Math.max(0, entry.on_hand_after - (entry.on_hand_before ?? 0)),
+          0,
+        );
+        const had = round.stock[WAREHOUSES.indexOf(warehouse as never)] as number;
+        expect(inStock.get(warehouse), `units routed in stock to ${warehouse}`).toBeLessThanOrEqual(
+          had + added + (freed.get(warehouse) ?? 0),
+        );
         expect(await onHandOf(warehouse, sku)).toBe(
           sets.at(-1)?.on_hand_after ?? round.stock[WAREHOUSES.indexOf(warehouse as never)],
         );
@@ -283,7 +317,7 @@ export function describeCommittedAtRouting(
     }
 
     it(
-      `${ROUNDS} rounds of ${INTAKES} concurrent intakes against fewer units: reserved = the live unshipped lines, no sync lost`,
+      `${ROUNDS} rounds of ${INTAKES} concurrent intakes against fewer units: no unit promised twice, reserved = the live unshipped lines, no sync lost`,
       async () => {
         let round = 0;
         await fc.assert(
