@@ -9,6 +9,7 @@ import { parseWith } from '../schemas/parse.js';
 import { SalesOrderInput } from '../schemas/sales-order.js';
 import type { EngineDeps } from './deps.js';
 import { alreadyTakenIn, CapacityRaced, type IntakePlan, openIntakeSession } from './intake.js';
+import { StockRaced } from './stock-promises.js';
 
 /** How many sales orders a batch should hold: large enough to amortise a commit, small enough to keep memory bounded. */
 export const INTAKE_BATCH_SIZE = 1000;
@@ -89,10 +90,13 @@ export async function takeInBatch<R>(
   // and each retry therefore knows at least one more of the batch's sales orders than the last.
   // One that found a warehouse filled up (CapacityRaced) reads it full the next time: counts
   // only grow within a day, so that too ends.
+  // One whose units in stock were taken meanwhile (StockRaced) runs again reading the stock
+  // under its rows' locks, which no other transaction can then take units from.
+  let lockStock = false;
   for (;;) {
     try {
       return await deps.repository.transaction(async (tx) => {
-        const session = await openIntakeSession(deps, tx, storeCode, actorName);
+        const session = await openIntakeSession(deps, tx, storeCode, actorName, { lockStock });
         const numbers = checked.flatMap((entry) =>
           'order' in entry ? [entry.order.sales_order_number] : [],
         );
@@ -105,8 +109,8 @@ export async function takeInBatch<R>(
         for (const record of await tx.findSalesOrders(storeId, numbers)) {
           known.set(record.sales_order_number, record);
         }
-        // The stock rows of the new orders' skus, locked from here to the commit: read as late
-        // as can be, so that intakes of the same skus wait for each other as briefly as can be.
+        // The stock rows of the new orders' skus: read once for the batch, as late as can be;
+        // locked from here to the commit when the batch runs again after a race.
         await session.loadStock(
           checked.flatMap((entry) =>
             'order' in entry && !known.has(entry.order.sales_order_number)
@@ -179,7 +183,8 @@ export async function takeInBatch<R>(
         return answer(tx, session.store, taken);
       });
     } catch (error) {
-      if (!(error instanceof IntakeRaced || error instanceof CapacityRaced)) throw error;
+      if (error instanceof StockRaced) lockStock = true;
+      else if (!(error instanceof IntakeRaced || error instanceof CapacityRaced)) throw error;
     }
   }
 }

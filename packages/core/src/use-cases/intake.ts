@@ -22,6 +22,7 @@ import { type EngineDeps, now, requireStore } from './deps.js';
 import { routeSalesOrder, unroutedLine } from './route-sales-order.js';
 import { RoutingFacts } from './routing-facts.js';
 import { heldShort, holdsShort } from './short-stock.js';
+import { StockPromises } from './stock-promises.js';
 
 /** Where a sales order's lines go, decided before anything is written. */
 export interface IntakePlan {
@@ -108,14 +109,23 @@ interface ClaimedSalesOrder {
   explanations: RoutingExplanation[];
 }
 
+/**
+ * Opens an intake session in `tx`. With `lockStock` the stock is read under its rows' locks,
+ * held to the commit; without, it is read as it is, and the units routed as in stock are
+ * checked under the locks before they are reserved (stock-promises.ts). A custom router's
+ * decisions say nothing of what is in stock: they always read under the locks.
+ */
 export async function openIntakeSession(
   deps: EngineDeps,
   tx: RepositoryTx,
   storeCode: string,
   actorName: string,
+  options: { lockStock?: boolean } = {},
 ): Promise<IntakeSession> {
   const store = await requireStore(tx, storeCode);
-  const facts = await RoutingFacts.read(tx, store, deps.clock.now());
+  const lockStock = options.lockStock !== false || deps.router !== null;
+  const facts = await RoutingFacts.read(tx, store, deps.clock.now(), { lockStock });
+  const promises = new StockPromises();
   let claimed: ClaimedSalesOrder[] = [];
   /** Sales orders claimed in this session, flushed or not: each may be taken in once. */
   const claimedNumbers = new Set<string>();
@@ -173,6 +183,7 @@ export async function openIntakeSession(
         reserve(opened.stock);
         orders.push(holdShort ? heldShort(opened.order, actorName, at) : opened.order);
       }
+      promises.add(routing);
       claimedNumbers.add(number);
       claimed.push({ sales_order_number: number, order, at, orders, explanations });
     },
@@ -206,6 +217,8 @@ export async function openIntakeSession(
           created_at: entry.at,
         })),
       );
+      // Read without locks, the stock is locked here, as late as can be, and checked.
+      if (!lockStock) await promises.confirm(tx, store.id, (code) => facts.warehouse(code));
       if (deltas.length) await tx.adjustStock(store.id, deltas);
       const explanations = batch.flatMap((entry) => entry.explanations);
       const audit: NewAuditEvent[] = saved.map((order, index) => ({
