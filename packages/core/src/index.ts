@@ -20,6 +20,7 @@ export * from './domain/change-cursor.js';
 export * from './domain/compare-codes.js';
 export * from './domain/countries.js';
 export * from './domain/courier-labels.js';
+export * from './domain/deadline.js';
 export * from './domain/differences.js';
 export * from './domain/errors.js';
 export * from './domain/feeds.js';
