@@ -26,6 +26,7 @@ import { stockAdjustmentsMigration } from './migrations/0023-stock-adjustments.j
 import { warehouseRoutingMigration } from './migrations/0025-warehouse-routing.js';
 import { safetyStockMigration } from './migrations/0026-safety-stock.js';
 import { stockSetsMigration } from './migrations/0027-stock-sets.js';
+import { deadlinesMigration } from './migrations/0030-deadlines.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -67,6 +68,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0025_warehouse_routing': warehouseRoutingMigration(),
       '0026_safety_stock': safetyStockMigration(),
       '0027_stock_sets': stockSetsMigration(this.#flags),
+      '0030_deadlines': deadlinesMigration(),
     };
   }
 }

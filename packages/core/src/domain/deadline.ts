@@ -28,8 +28,8 @@ export type CalendarFields = { [K in keyof WarehouseCalendar]?: WarehouseCalenda
 /** The calendar of a warehouse and a store that set none. */
 export const DEFAULT_CALENDAR: Readonly<WarehouseCalendar> = Object.freeze({
   processing_days: 1,
-  working_days: ['mon', 'tue', 'wed', 'thu', 'fri'],
-  holidays: [],
+  working_days: ['mon', 'tue', 'wed', 'thu', 'fri'] as Weekday[],
+  holidays: [] as string[],
   cutoff: '17:00',
   timezone: 'UTC',
 });

@@ -1,3 +1,4 @@
+import { type CalendarFields, calendarOf, deriveFulfillBy } from './deadline.js';
 import { totalsOfLiveLines } from './live-totals.js';
 import { deriveOrderStatus } from './order-status.js';
 import type { SalesOrder } from './sales-order.js';
@@ -56,6 +57,9 @@ export function headerOf(order: SalesOrder | FulfillmentOrder, storeId: number):
     shipping: order.shipping,
     billing_address: order.billing_address,
     shipping_address: order.shipping_address,
+    // The sales order's deadline: as asked at intake, or the one the first order got, kept by
+    // every order rerouted or moved from it.
+    fulfill_by: order.fulfill_by ?? null,
   };
 }
 
@@ -130,6 +134,8 @@ export function itemFromSalesLine(line: SalesOrder['items'][number], warehouse: 
 /**
  * A new fulfillment order at `warehouse`. Lines sent to a courier warehouse skip pending_accept:
  * nobody there decides, so they are accepted and their stock reserved at once (docs/behaviour.md).
+ * Its `fulfill_by` is the header's, else the warehouse's calendar's over the store's `calendar`
+ * (docs/deadlines.md).
  */
 export function openFulfillmentOrder(args: {
   header: Header;
@@ -138,6 +144,7 @@ export function openFulfillmentOrder(args: {
   items: Item[];
   amounts: OrderAmounts;
   now: Timestamp;
+  storeCalendar?: CalendarFields | undefined;
 }): { order: FulfillmentOrder; stock: StockDelta[] } {
   const { header, number, warehouse, amounts, now } = args;
   const byCourier = warehouse.fulfilled_by === 'courier';
@@ -192,6 +199,8 @@ export function openFulfillmentOrder(args: {
     invoiced_at: null,
     created_at: now,
     updated_at: now,
+    fulfill_by:
+      header.fulfill_by ?? deriveFulfillBy(calendarOf(warehouse, args.storeCalendar), now),
   };
   return { order, stock };
 }

@@ -1,3 +1,4 @@
+import type { CalendarFields, Weekday } from './deadline.js';
 import type { Money } from './money.js';
 import type { RoutingRule } from './routing/rules.js';
 import type { Timestamp } from './timestamp.js';
@@ -120,6 +121,11 @@ export interface StoreSettings {
   max_shipments?: number;
   /** Whether one line's quantity may be split across warehouses. */
   split_lines?: boolean;
+  // Deadlines (docs/deadlines.md).
+  /** Hours before its `fulfill_by` an unshipped order is at risk (default 24). */
+  at_risk_hours?: number;
+  /** The calendar of each warehouse that sets no field of its own. */
+  calendar?: CalendarFields;
 }
 
 export interface Store {
@@ -148,6 +154,12 @@ export interface Warehouse {
   daily_capacity?: number | null;
   /** Kept back from routing of each sku without its own (docs/behaviour.md, Stock); absent is 0. */
   safety_stock?: number;
+  // Its calendar (docs/deadlines.md); null or absent: the store's, else the default.
+  processing_days?: number | null;
+  working_days?: Weekday[] | null;
+  holidays?: string[] | null;
+  cutoff?: string | null;
+  timezone?: string | null;
 }
 
 export interface StockLevel {
@@ -378,6 +390,11 @@ export interface FulfillmentOrder extends Customer {
   invoiced_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /**
+   * When it must leave its warehouse (docs/deadlines.md); null for one taken in before deadlines
+   * were kept.
+   */
+  fulfill_by?: Timestamp | null;
 }
 
 /** Who performs an action: a token, or an operator working through the library or CLI. */

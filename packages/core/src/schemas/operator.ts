@@ -3,6 +3,7 @@ import { isRolePreset, ROLE_PRESET_NAMES } from '../domain/acl.js';
 import { ATTENTION_QUEUES } from '../domain/attention.js';
 import { isCountryCode } from '../domain/countries.js';
 import { ROUTING_RULES } from '../domain/routing/rules.js';
+import { atRiskHours, CalendarFieldsInput } from './calendar.js';
 import {
   boundedText,
   code,
@@ -178,6 +179,9 @@ export const StoreSettingsInput = v.object({
   routing: v.optional(RoutingInput),
   max_shipments: v.optional(maxShipments),
   split_lines: v.optional(v.boolean()),
+  // Deadlines (docs/deadlines.md).
+  at_risk_hours: v.optional(atRiskHours),
+  calendar: v.optional(CalendarFieldsInput),
 });
 
 /** Settings to change (the admin API's `PUT /stores/:store`): each field optional. */
@@ -243,6 +247,8 @@ export const WarehouseInput = v.pipe(
     ),
     /** The safety stock of each sku without its own. */
     safety_stock: v.optional(safetyStock, 0),
+    // Its calendar (docs/deadlines.md): null, the store's.
+    ...CalendarFieldsInput.entries,
   }),
   v.forward(
     v.partialCheck(

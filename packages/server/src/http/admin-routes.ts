@@ -138,6 +138,12 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
       longitude: v.optional(v.nullable(v.number())),
       countries: v.optional(v.nullable(v.array(v.string()))),
       daily_capacity: v.optional(v.nullable(v.number())),
+      // Its calendar (docs/deadlines.md): null, the store's.
+      processing_days: v.optional(v.nullable(v.number())),
+      working_days: v.optional(v.nullable(v.array(v.string()))),
+      holidays: v.optional(v.nullable(v.array(v.string()))),
+      cutoff: v.optional(v.nullable(v.string())),
+      timezone: v.optional(v.nullable(v.string())),
     }),
     run: (admin, { operator, params, body }) =>
       admin.putWarehouse(operator, params.store as string, params.code as string, body),

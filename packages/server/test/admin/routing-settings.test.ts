@@ -79,6 +79,12 @@ describe('warehouse routing attributes', () => {
       fulfilled_by: 'partner',
       priority: 0,
       ...milan,
+      // The warehouse's calendar (docs/deadlines.md): none of its own.
+      processing_days: null,
+      working_days: null,
+      holidays: null,
+      cutoff: null,
+      timezone: null,
     });
     const other = (await list()).find(
       (warehouse: { code: string }) => warehouse.code !== 'WH-MILAN',
