@@ -60,14 +60,20 @@ for (const kind of databaseKinds()) {
         'default',
         fixtures.salesOrder('800', [{ sku: 'SKU-1', qty: 1 }]),
       );
-      expect(await fulfillBy(derived?.fulfillment_order_number as string)).toEqual(['WH-A', '2026-05-05 07:00:00']);
+      expect(await fulfillBy(derived?.fulfillment_order_number as string)).toEqual([
+        'WH-A',
+        '2026-05-05 07:00:00',
+      ]);
 
       // WH-B with the store's calendar: before 14:00 in Berlin, the same day.
       const [pinned] = await engine.intake(
         'default',
         fixtures.salesOrder('801', [{ sku: 'SKU-1', qty: 1 }], { warehouse_code: 'WH-B' }),
       );
-      expect(await fulfillBy(pinned?.fulfillment_order_number as string)).toEqual(['WH-B', '2026-05-01 12:00:00']);
+      expect(await fulfillBy(pinned?.fulfillment_order_number as string)).toEqual([
+        'WH-B',
+        '2026-05-01 12:00:00',
+      ]);
 
       // The sales order's own, with its offset, read in UTC.
       const [asked] = await engine.intake(
@@ -76,7 +82,9 @@ for (const kind of databaseKinds()) {
           fulfill_by: '2026-05-01T18:00:00+02:00',
         }),
       );
-      expect((await fulfillBy(asked?.fulfillment_order_number as string))[1]).toBe('2026-05-01 16:00:00');
+      expect((await fulfillBy(asked?.fulfillment_order_number as string))[1]).toBe(
+        '2026-05-01 16:00:00',
+      );
 
       // Rejected at WH-A, rerouted to WH-B: the new order keeps the sales order's deadline.
       await engine.reject(engine.operator('default'), {
