@@ -4,6 +4,8 @@ import type {
   ChangeHorizon,
   ChangesQuery,
   CourierLabel,
+  DeadlineEntry,
+  DeadlinePollQuery,
   EntryChange,
   FeedChangesQuery,
   FeedEntry,
@@ -49,6 +51,7 @@ import {
 } from './change-feed.js';
 import * as courierSql from './courier-persistence.js';
 import type { Database } from './database.js';
+import { pollWithDeadlines } from './deadline-poll.js';
 import * as feedSql from './feed-persistence.js';
 import {
   insertOrders,
@@ -453,6 +456,10 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
 
   pollChanges(query: ChangesQuery): Promise<ChangedEntry[]> {
     return pollChangedEntries(this.#db, query);
+  }
+
+  pollWithDeadlines(query: DeadlinePollQuery): Promise<DeadlineEntry[] | null> {
+    return pollWithDeadlines(this.#db, query);
   }
 
   // ── feeds ────────────────────────────────────────────────────────────────────────────────

@@ -233,6 +233,11 @@ export function encodeFulfillBy(order: Pick<FulfillmentOrder, 'fulfill_by'>): st
   return order.fulfill_by ?? NO_DEADLINE;
 }
 
+/** A stored `fulfill_by` as core sees it: null for none. */
+export function decodeFulfillBy(stored: string): string | null {
+  return stored === NO_DEADLINE ? null : stored;
+}
+
 export function decodeOrder(
   row: Selectable<FulfillmentOrderTable>,
   items: Item[],
@@ -274,7 +279,7 @@ export function decodeOrder(
     invoiced_at: row.invoiced_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    fulfill_by: row.fulfill_by === NO_DEADLINE ? null : row.fulfill_by,
+    fulfill_by: decodeFulfillBy(row.fulfill_by),
   };
 }
 

@@ -124,6 +124,7 @@ export type FulfillmentOrder = Customer &
           items: { item_id: number; sku: string; qty: number }[];
         }
       | undefined;
+    fulfill_by?: string | undefined;
   };
 
 /** A return: its lines with what receipts and credits made of them. */
@@ -331,6 +332,7 @@ export const ORDER: Shape = {
     reason: 'string',
     items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
   },
+  fulfill_by: 'string',
 };
 
 /** The XML shape of Return. */

@@ -137,6 +137,24 @@ export interface ChangedEntry {
   change: number;
   order_id: number;
   document: string;
+  /** The order's deadline (docs/deadlines.md), where the read gives it; null: none. */
+  fulfill_by?: Timestamp | null;
+}
+
+/**
+ * A queue page as `PollQuery` asks, in `sort` order: by id, or by `fulfill_by` earliest first
+ * (ties by id, orders without one last); `after` then continues after that order's place in
+ * this order (docs/deadlines.md).
+ */
+export interface DeadlinePollQuery extends PollQuery {
+  sort: 'id' | 'fulfill_by';
+}
+
+/** One order of a {@link DeadlinePollQuery} page: its stored document and its deadline. */
+export interface DeadlineEntry {
+  order_id: number;
+  document: string;
+  fulfill_by: Timestamp | null;
 }
 
 /** Which change last wrote a queue entry: a `ChangedEntry` without its document. */
@@ -409,6 +427,11 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * serve only those below it.
    */
   pollChanges(query: ChangesQuery): Promise<ChangedEntry[]>;
+  /**
+   * One page of the queue in the query's `sort` order, each document with its order's
+   * `fulfill_by`; null when `after` (sorting by deadline) names no order of the store.
+   */
+  pollWithDeadlines(query: DeadlinePollQuery): Promise<DeadlineEntry[] | null>;
   /**
    * The next number in the sales order's sequence of fulfillment orders (1, 2, …). Atomic: two
    * transactions never get the same number.
