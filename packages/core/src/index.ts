@@ -126,6 +126,7 @@ export type {
   WaitingSummary,
 } from './use-cases/admin-waiting.js';
 export type { DispatchReport } from './use-cases/courier-dispatch.js';
+export type { DeadlineMetrics, WarehouseDeadlines } from './use-cases/deadline-counts.js';
 export {
   DEFAULT_DOCUMENT_CACHE_BYTES,
   DocumentCache,

@@ -52,6 +52,7 @@ import {
 import * as courierSql from './courier-persistence.js';
 import type { Database } from './database.js';
 import { pollWithDeadlines } from './deadline-poll.js';
+import { DeadlineQueries } from './deadline-queries.js';
 import * as feedSql from './feed-persistence.js';
 import {
   insertOrders,
@@ -70,7 +71,6 @@ import {
   versionsSqlOf,
 } from './poll-query.js';
 import { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
-import { ReturnQueries } from './return-queries.js';
 import { decodeAuditEvent, decodeStore, encodeJson } from './row-codec.js';
 import { SalesOrderMoves } from './sales-order-persistence.js';
 import { claimSequences, knownSalesOrders, nextSequence } from './sequence-claims.js';
@@ -112,7 +112,7 @@ export interface KyselyRepositoryTxOptions {
  * adapters lives in these and the modules they import; the only dialect difference they know is
  * whether `FOR UPDATE` exists.
  */
-export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
+export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
   readonly #bulk: BulkStatements;

@@ -252,3 +252,21 @@ export function atRiskFrom(fulfillBy: Timestamp, atRiskHours: number): Timestamp
   const deadline = Date.parse(`${fulfillBy.replace(' ', 'T')}Z`);
   return formatTimestamp(new Date(deadline - atRiskHours * 3_600_000));
 }
+
+/** The moments `deadlineStatus` reads a store's orders against at `now`, for SQL to read alike. */
+export function deadlineClockOf(
+  settings: { at_risk_hours?: number | undefined },
+  now: Timestamp,
+): { now: Timestamp; at_risk_until: Timestamp } {
+  const hours = settings.at_risk_hours ?? DEFAULT_AT_RISK_HOURS;
+  const at = Date.parse(`${now.replace(' ', 'T')}Z`);
+  return { now, at_risk_until: formatTimestamp(new Date(at + hours * 3_600_000)) };
+}
+
+/** The window of shipments the late-shipment metrics count: the last 30 days. */
+export const LATE_SHIPMENT_WINDOW_DAYS = 30;
+
+export function shipmentWindowStart(now: Timestamp): Timestamp {
+  const at = Date.parse(`${now.replace(' ', 'T')}Z`);
+  return formatTimestamp(new Date(at - LATE_SHIPMENT_WINDOW_DAYS * 86_400_000));
+}

@@ -24,7 +24,12 @@ import type {
   Track,
   Warehouse,
 } from '../domain/types.js';
-import type { AdminRepositoryTx } from './admin-repository.js';
+import type {
+  AdminRepositoryTx,
+  DeadlineClock,
+  DeadlineCount,
+  LateShipments,
+} from './admin-repository.js';
 
 /** How `Repository.transaction` runs its work. */
 export type TransactionMode = 'read' | 'write' | 'autocommit';
@@ -432,6 +437,16 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * `fulfill_by`; null when `after` (sorting by deadline) names no order of the store.
    */
   pollWithDeadlines(query: DeadlinePollQuery): Promise<DeadlineEntry[] | null>;
+  /**
+   * The store's orders by warehouse and deadline status at `clock` (docs/deadlines.md): every
+   * order not shipped that has a deadline, and those shipped at or after `shipped_since`.
+   */
+  countByDeadline(
+    storeId: number,
+    clock: DeadlineClock & { shipped_since: Timestamp },
+  ): Promise<DeadlineCount[]>;
+  /** Orders with a deadline shipped at or after `since`, by warehouse code, and how many late. */
+  lateShipments(since: Timestamp): Promise<LateShipments[]>;
   /**
    * The next number in the sales order's sequence of fulfillment orders (1, 2, …). Atomic: two
    * transactions never get the same number.

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEADLINE_STATUSES } from '../domain/deadline.js';
 import { QUEUES } from '../domain/item-stage.js';
 import { OPERATOR_ROLES } from '../domain/operator.js';
 import { parseTimestamp } from '../domain/timestamp.js';
@@ -90,7 +91,15 @@ export const CancellationRequestListInput = v.object({
   overdue: v.optional(v.picklist(['true', 'false'], 'must be "true" or "false"')),
 });
 
-export const OrderSearchInput = v.object({ ...OrderFilterInput.entries, ...PageInput.entries });
+export const OrderSearchInput = v.object({
+  ...OrderFilterInput.entries,
+  // Deadlines (docs/deadlines.md): read at the moment of the search, so not a bulk filter.
+  deadline: v.optional(
+    v.picklist(DEADLINE_STATUSES, `must be one of ${DEADLINE_STATUSES.join(', ')}`),
+  ),
+  sort: v.optional(v.picklist(['id', 'fulfill_by'], 'must be "id" or "fulfill_by"')),
+  ...PageInput.entries,
+});
 
 export const StockSearchInput = v.object({
   sku: v.optional(code),

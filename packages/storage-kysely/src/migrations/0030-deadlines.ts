@@ -31,6 +31,12 @@ export function deadlinesMigration(): Migration {
         .on('queue_entries')
         .columns(['store_id', 'queue', 'fulfill_by', 'order_id'])
         .execute();
+      // The metrics' late shipments of the last 30 days: a range of shipped orders, not a scan.
+      await db.schema
+        .createIndex('fulfillment_orders_shipped_at')
+        .on('fulfillment_orders')
+        .column('shipped_at')
+        .execute();
       await db.schema.alterTable('warehouses').addColumn('processing_days', 'integer').execute();
       for (const column of ['working_days', 'holidays', 'cutoff', 'timezone'])
         await db.schema.alterTable('warehouses').addColumn(column, 'text').execute();
@@ -39,6 +45,7 @@ export function deadlinesMigration(): Migration {
     async down(db: Kysely<any>): Promise<void> {
       for (const column of ['timezone', 'cutoff', 'holidays', 'working_days', 'processing_days'])
         await db.schema.alterTable('warehouses').dropColumn(column).execute();
+      await db.schema.dropIndex('fulfillment_orders_shipped_at').execute();
       await db.schema.dropIndex('queue_entries_fulfill_by').execute();
       await db.schema.dropIndex('fulfillment_orders_fulfill_by').execute();
       for (const table of ['queue_entries', 'fulfillment_orders'])
