@@ -106,6 +106,7 @@ export {
 export * from './tracing/probe.js';
 export type { RouteMessage } from './tracing/routing-spans.js';
 export type { ActionMessage } from './tracing/use-case-spans.js';
+export { BulkFulfillByInput, FulfillByInput } from './use-cases/admin-deadlines.js';
 export type {
   BulkOutcome,
   BulkResult,

@@ -1,6 +1,6 @@
 import { createEngine, DEADLINE_STATUSES, type Engine, ManualClock } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/http/metrics.js';
 import { databaseKinds, type TestDatabase } from '../databases/open.js';
@@ -145,7 +145,7 @@ for (const kind of databaseKinds()) {
             from fulfillment_orders
             where status not in ('canceled', 'rejected')
           ) as counted group by warehouse_code, status`.execute(
-          (database as TestDatabase).repository.db,
+          ((database as TestDatabase).repository as unknown as { db: Kysely<unknown> }).db,
         );
         const counted = tally(rows.map((row) => [row.warehouse_code, row.status, Number(row.n)]));
         expect(badges, `badges at ${at}`).toEqual(counted);
