@@ -55,6 +55,10 @@ export const OrderFilterInput = v.object({
   created_to: v.optional(moment),
   updated_from: v.optional(moment),
   updated_to: v.optional(moment),
+  // Deadlines (docs/deadlines.md): read at the moment of the search, or of the bulk's start.
+  deadline: v.optional(
+    v.picklist(DEADLINE_STATUSES, `must be one of ${DEADLINE_STATUSES.join(', ')}`),
+  ),
 });
 export type OrderFilterInput = v.InferInput<typeof OrderFilterInput>;
 
@@ -93,10 +97,6 @@ export const CancellationRequestListInput = v.object({
 
 export const OrderSearchInput = v.object({
   ...OrderFilterInput.entries,
-  // Deadlines (docs/deadlines.md): read at the moment of the search, so not a bulk filter.
-  deadline: v.optional(
-    v.picklist(DEADLINE_STATUSES, `must be one of ${DEADLINE_STATUSES.join(', ')}`),
-  ),
   sort: v.optional(v.picklist(['id', 'fulfill_by'], 'must be "id" or "fulfill_by"')),
   ...PageInput.entries,
 });

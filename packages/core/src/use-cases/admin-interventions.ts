@@ -5,7 +5,9 @@ import {
 } from '../domain/actions/interventions.js';
 import { fail } from '../domain/actions/operator.js';
 import { touch, unchanged } from '../domain/actions/outcome.js';
+import { deadlineClockOf } from '../domain/deadline.js';
 import { fieldError, isDomainError, renderMessage } from '../domain/errors.js';
+import type { OrderFilter } from '../ports/admin-repository.js';
 import {
   AllowPartialInput,
   type BulkAction,
@@ -166,11 +168,13 @@ export async function bulkDecide(
   decide: Decide,
 ): Promise<BulkResult> {
   const { filter: raw } = input;
-  const filter = Object.fromEntries(
+  const filter: OrderFilter = Object.fromEntries(
     Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
   );
   const { numbers, count } = await deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
+    // A deadline status is read at the bulk's start, in the resolve and in each order's check.
+    if (filter.deadline) filter.deadline_clock = deadlineClockOf(store.settings, now(deps));
     const numbers = await resolveFilter(tx, store.id, filter, COUNT_CAP);
     if (numbers.length > COUNT_CAP) {
       throw fieldError(

@@ -16,6 +16,7 @@ import { age, dateTime } from '../../ui/format.js';
 import { useLoad } from '../../ui/load.js';
 import { Page } from '../../ui/page.js';
 import { failureWords, STATUS } from '../../ui/words.js';
+import { DeadlineBadge } from '../deadline-badge.js';
 import { ChangesCard } from './changes.js';
 import { activeHolds, HoldsCard } from './holds.js';
 import { useInterventions } from './interventions.js';
@@ -133,6 +134,10 @@ function OrderView({
       }
       subtitle={
         <>
+          <p class="deadline">
+            Deadline:{' '}
+            <DeadlineBadge status={detail.deadline.status} fulfillBy={detail.deadline.fulfill_by} />
+          </p>
           <p>
             Sales order {order.sales_order_number} · {order.warehouse_code}
             {warehouse ? ` (${warehouse.name})` : ''} ·{' '}
