@@ -25,6 +25,7 @@ export const SCENARIOS = [
   'tracing',
   'routing',
   'large-orders',
+  'deadlines',
 ] as const;
 
 export type Scenario = (typeof SCENARIOS)[number];
