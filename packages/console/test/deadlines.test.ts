@@ -78,4 +78,30 @@ describe('deadlines in the console', { timeout: BROWSER_TEST_MS, ...browserOrSki
       .getByText(/^0 orders/)
       .waitFor();
   });
+
+  test('a warehouse calendar is set on the store page, and one that cannot work is refused', async () => {
+    tab = await openAt(running, '#/default/settings');
+    const { page } = tab;
+    const form = page.getByRole('form', { name: 'Warehouse calendar' });
+    await form.getByLabel('Warehouse').selectOption('WH-B');
+    await form.getByLabel('Cutoff').fill('25:00');
+    await form.getByLabel('Time zone').fill('Europe/Rome');
+    await form.getByRole('button', { name: 'Save calendar' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/cutoff/)
+      .waitFor();
+    await form.getByLabel('Cutoff').fill('14:30');
+    await form.getByRole('button', { name: 'Save calendar' }).click();
+    await page.getByRole('row', { name: /WH-B.*cutoff 14:30, Europe\/Rome/ }).waitFor();
+    const warehouses = await running.server.adminApi<{ warehouses: { code: string }[] }>(
+      'GET',
+      'stores/default/warehouses',
+    );
+    expect(warehouses.warehouses.find((warehouse) => warehouse.code === 'WH-B')).toMatchObject({
+      cutoff: '14:30',
+      timezone: 'Europe/Rome',
+      working_days: null,
+    });
+  });
 });
