@@ -104,4 +104,25 @@ describe('deadlines in the console', { timeout: BROWSER_TEST_MS, ...browserOrSki
       working_days: null,
     });
   });
+
+  test('an operator changes an order deadline with a reason, on its timeline', async () => {
+    tab = await openAt(running, '#/default/orders/570000001-1');
+    const { page } = tab;
+    const form = page.getByRole('form', { name: 'Change the deadline' });
+    await form.getByLabel('Must leave by').fill('2026-03-09T10:00');
+    await form.getByLabel('Reason').fill('customer asked for next week');
+    await form.getByRole('button', { name: 'Change deadline' }).click();
+    await page.locator('p.deadline').getByText('On track').waitFor();
+    const detail = await running.server.adminApi<{
+      deadline: { fulfill_by: string };
+      timeline: { action: string; reason: string }[];
+    }>('GET', 'stores/default/orders/570000001-1');
+    // Typed in the browser's time zone, stored in UTC.
+    const expected = new Date('2026-03-09T10:00').toISOString().slice(0, 19).replace('T', ' ');
+    expect(detail.deadline.fulfill_by).toBe(expected);
+    expect(detail.timeline.at(-1)).toMatchObject({
+      action: 'change_fulfill_by',
+      reason: 'customer asked for next week',
+    });
+  });
 });
