@@ -10,7 +10,6 @@ import {
   COUNT_CAP,
   createEngine,
   deadlineClockOf,
-  type OperatorPrincipal,
   type OrderFilter,
   type OrderSearch,
 } from '@fulfil/core';
@@ -20,18 +19,11 @@ import {
   orderSearchQuery,
   planFilter,
 } from '@fulfil/storage-kysely';
-import { fillForAdmin } from './admin-search.js';
+import { fillForAdmin, ms, OPERATOR, p95 } from './admin-search.js';
 import type { BenchDatabase } from './databases.js';
 import { STORE } from './fill-store.js';
 import { runSql } from './raw-sqlite.js';
 import { addRow, ratioOf } from './summary.js';
-
-const OPERATOR: OperatorPrincipal = {
-  name: 'bench',
-  role: 'viewer',
-  store_code: null,
-  request_id: null,
-};
 
 /** The moment the searches are read at: some deadlines before it, some after. */
 const NOW = '2026-07-01 12:00:00';
@@ -91,13 +83,6 @@ async function spreadDeadlines(repository: KyselyRepository): Promise<void> {
   });
   await runSql(raw, 'analyze');
 }
-
-function p95(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] as number;
-}
-
-const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1));
 
 export async function benchDeadlines(
   database: BenchDatabase,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isTimeZone, WEEKDAYS } from '../domain/deadline.js';
+import { isTimeZone, parseIsoDateTime, WEEKDAYS } from '../domain/deadline.js';
 
 /**
  * A warehouse's calendar fields (docs/deadlines.md), as a warehouse and a store's `calendar`
@@ -57,4 +57,14 @@ export const atRiskHours = v.pipe(
   v.number(),
   v.minValue(0, 'must be at least 0'),
   v.maxValue(8760, 'must be at most 8760'),
+);
+
+/** A `fulfill_by` as sent: ISO 8601 (UTC without an offset), read as the API's UTC timestamp. */
+export const fulfillByInput = v.pipe(
+  v.string(),
+  v.check(
+    (text) => parseIsoDateTime(text) !== null,
+    'must be an ISO 8601 date and time such as "2026-03-23T17:00:00Z"',
+  ),
+  v.transform((text) => parseIsoDateTime(text) as string),
 );

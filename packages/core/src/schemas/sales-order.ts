@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { parseIsoDateTime } from '../domain/deadline.js';
 import { MAX_AMOUNT, toMoney } from '../domain/money.js';
 import type { SalesOrder, SalesOrderItem } from '../domain/sales-order.js';
+import { fulfillByInput } from './calendar.js';
 import {
   code,
   int32,
@@ -114,18 +114,7 @@ const SalesOrderFields = v.object({
   warehouse_code: v.optional(v.nullable(code)),
   allow_partial: v.optional(v.nullable(v.boolean()), null),
   /** When the order must leave the warehouse, ISO 8601; without it, the warehouse's calendar. */
-  fulfill_by: v.optional(
-    v.nullable(
-      v.pipe(
-        v.string(),
-        v.check(
-          (text) => parseIsoDateTime(text) !== null,
-          'must be an ISO 8601 date and time such as "2026-03-23T17:00:00Z"',
-        ),
-        v.transform((text) => parseIsoDateTime(text) as string),
-      ),
-    ),
-  ),
+  fulfill_by: v.optional(v.nullable(fulfillByInput)),
   customer_firstname: label,
   customer_lastname: label,
   customer_email: label,

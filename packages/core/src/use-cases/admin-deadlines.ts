@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import type { OperatorDecision } from '../domain/actions/interventions.js';
 import { touch, unchanged } from '../domain/actions/outcome.js';
-import { parseIsoDateTime } from '../domain/deadline.js';
 import { OrderFilterInput } from '../schemas/admin.js';
+import { fulfillByInput } from '../schemas/calendar.js';
 import { note } from '../schemas/fields.js';
 import { parseWith } from '../schemas/parse.js';
 import { requireRole } from './admin-access.js';
@@ -17,21 +17,13 @@ import type { OperatorPrincipal } from './operator-accounts.js';
  * the deadline before and after).
  */
 
-const fulfillBy = v.pipe(
-  v.string(),
-  v.check(
-    (text) => parseIsoDateTime(text) !== null,
-    'must be an ISO 8601 date and time such as "2026-03-23T17:00:00Z"',
-  ),
-  v.transform((text) => parseIsoDateTime(text) as string),
-);
 const reason = v.pipe(note, v.trim(), v.minLength(1, 'must say why the deadline changes'));
 
-export const FulfillByInput = v.object({ fulfill_by: fulfillBy, reason });
+export const FulfillByInput = v.object({ fulfill_by: fulfillByInput, reason });
 export const BulkFulfillByInput = v.object({
   filter: OrderFilterInput,
   dry_run: v.boolean(),
-  fulfill_by: fulfillBy,
+  fulfill_by: fulfillByInput,
   reason,
 });
 

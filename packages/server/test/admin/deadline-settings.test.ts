@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { adminCall, adminServerPerTest } from './support.js';
+import { adminCall, adminServerPerTest, fieldsOf } from './support.js';
 
 /**
  * A warehouse's calendar and the store's deadline settings through the admin API
@@ -8,14 +8,6 @@ import { adminCall, adminServerPerTest } from './support.js';
  */
 
 const serve = adminServerPerTest();
-
-const fieldsOf = (body: {
-  parameters?: { fieldName?: string }[];
-  errors?: { parameters: { fieldName?: string }[] }[];
-}) => [
-  ...(body.parameters ?? []).map((parameter) => parameter.fieldName),
-  ...(body.errors ?? []).flatMap((error) => error.parameters.map((p) => p.fieldName)),
-];
 
 describe('warehouse calendars', () => {
   test('are kept and shown, null when not set, and refused when they cannot work', async () => {

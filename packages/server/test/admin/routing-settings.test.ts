@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { adminCall, adminServerPerTest } from './support.js';
+import { adminCall, adminServerPerTest, fieldsOf } from './support.js';
 
 /**
  * The routing settings of a store and the routing attributes of its warehouses through the
@@ -8,14 +8,6 @@ import { adminCall, adminServerPerTest } from './support.js';
  */
 
 const serve = adminServerPerTest();
-
-const fieldsOf = (body: {
-  parameters?: { fieldName?: string }[];
-  errors?: { parameters: { fieldName?: string }[] }[];
-}) => [
-  ...(body.parameters ?? []).map((parameter) => parameter.fieldName),
-  ...(body.errors ?? []).flatMap((error) => error.parameters.map((p) => p.fieldName)),
-];
 
 describe('store routing settings', () => {
   test('show their defaults, take a rule list, and refuse one that cannot work', async () => {

@@ -34,7 +34,7 @@ export function deadlinesMigration(): Migration {
         .on('fulfillment_orders')
         .columns(['store_id', 'fulfill_by', 'id'])
         .where(
-          sql`status not in ('pending_invoice', 'partially_invoiced', 'invoiced', 'rejected', 'canceled')`,
+          sql<boolean>`status not in ('pending_invoice', 'partially_invoiced', 'invoiced', 'rejected', 'canceled')`,
         )
         .execute();
       await db.schema
