@@ -230,6 +230,14 @@ export type SalesOrder = {
     answered_at?: string | undefined;
   }[];
   returns: Return[];
+  deadlines?:
+    | {
+        fulfillment_order_number: string;
+        warehouse_code: string;
+        fulfill_by: string;
+        status: 'on_track' | 'at_risk' | 'overdue' | 'met' | 'missed';
+      }[]
+    | undefined;
 };
 
 /** The body of every error answer. */
@@ -444,6 +452,14 @@ export const SALES_ORDER: Shape = {
     },
   ],
   returns: [RETURN],
+  deadlines: [
+    {
+      fulfillment_order_number: 'string',
+      warehouse_code: 'string',
+      fulfill_by: 'string',
+      status: 'string',
+    },
+  ],
 };
 
 /** The XML shape of ErrorBody. */
