@@ -30,6 +30,7 @@ export function deadlineWhere(status: DeadlineStatus, clock: DeadlineClock): Raw
     case 'met':
       return sql`(${hasDeadline} and ${shipped} and shipped_at <= fulfill_by)`;
     case 'missed':
+      // The terms of the partial index `fulfillment_orders_missed` (migration 0030), as written.
       return sql`(${hasDeadline} and ${shipped} and shipped_at > fulfill_by)`;
   }
 }
