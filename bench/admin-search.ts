@@ -26,7 +26,7 @@ import { fillStore, STORE } from './fill-store.js';
 import { runSql } from './raw-sqlite.js';
 import { addRow, ratioOf } from './summary.js';
 
-const OPERATOR: OperatorPrincipal = {
+export const OPERATOR: OperatorPrincipal = {
   name: 'bench',
   role: 'viewer',
   store_code: null,
@@ -56,12 +56,12 @@ function filters(orders: number): [string, OrderFilter][] {
   ];
 }
 
-function p95(samples: number[]): number {
+export function p95(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] as number;
 }
 
-const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1));
+export const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1));
 
 /** Times `ours` and `floor` in turns, `requests` each after a few of warm-up; p95 of each. */
 async function race(

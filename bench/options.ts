@@ -26,6 +26,7 @@ export const SCENARIOS = [
   'routing',
   'large-orders',
   'write-path',
+  'deadlines',
 ] as const;
 
 export type Scenario = (typeof SCENARIOS)[number];

@@ -18,6 +18,7 @@ import { benchAdminDashboard, benchAdminSearch, fillForAdmin } from './admin-sea
 import { benchImport } from './bulk-import.js';
 import { profileServersInto, runFulfil } from './child.js';
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './databases.js';
+import { benchDeadlines } from './deadlines.js';
 import { benchHttpAccept } from './http-accept.js';
 import { benchHttpDocs } from './http-docs.js';
 import { benchHttpIntake } from './http-intake.js';
@@ -128,6 +129,12 @@ try {
       if (runs('admin-dashboard'))
         await benchAdminDashboard(admin, sizes.largeOrders, options.quick);
       await admin.drop();
+    }
+    if (runs('deadlines')) {
+      const deadlines = database(kind, 'deadlines');
+      section(`${deadlines.label}: the admin search by deadline with ${sizes.largeOrders} orders`);
+      await benchDeadlines(deadlines, sizes.largeOrders, options.quick);
+      await deadlines.drop();
     }
     if (runs('long-poll')) {
       const waits = database(kind, 'waits');

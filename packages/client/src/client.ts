@@ -183,6 +183,8 @@ export function createClient(options: ClientOptions) {
     if (params.after !== undefined) search.set('after', String(params.after));
     if (params.since !== undefined) search.set('since', params.since);
     if (params.wait !== undefined) search.set('wait', String(params.wait));
+    if (params.include !== undefined) search.set('include', params.include);
+    if (params.sort !== undefined) search.set('sort', params.sort);
     const text = search.toString();
     return text ? `?${text}` : '';
   }
@@ -265,21 +267,24 @@ export function createClient(options: ClientOptions) {
     pendingCancellation: (params?: PollOptions) => poll('pending_cancellation', params),
 
     /**
-     * Every order of a queue, page after page by id (`after`, the keyset), until an empty one.
-     * Pages are read as the loop asks for them; orders acted on meanwhile leave the queue
-     * without moving the others, so an order that stays in the queue is never skipped or
-     * repeated, however long the loop takes.
+     * Every order of a queue, page after page by id (`after`, the keyset), until an empty one;
+     * with `sort: 'fulfill_by'`, the most urgent first (docs/deadlines.md). Pages are read as
+     * the loop asks for them; orders acted on meanwhile leave the queue without moving the
+     * others, so an order that stays in the queue is never skipped or repeated, however long
+     * the loop takes.
      */
     async *queue(
       name: QueueName,
       params: Omit<PollOptions, 'page' | 'after' | 'since' | 'wait'> = {},
     ): AsyncGenerator<FulfillmentOrder, void, undefined> {
+      const byId = params.sort !== 'fulfill_by';
       for (let after = 0; ; ) {
         const orders = await poll(name, { ...params, after });
         const last = orders.at(-1);
         if (!last) return;
         // A service that ignored `after` would answer its first page forever.
-        if (last.id <= after) throw new Error('fulfil: the service does not page by `after`');
+        if (byId ? last.id <= after : last.id === after)
+          throw new Error('fulfil: the service does not page by `after`');
         yield* orders;
         after = last.id;
       }

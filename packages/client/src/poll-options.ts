@@ -19,6 +19,13 @@ export interface PollOptions extends CallOptions {
   since?: string;
   /** Extension: seconds the service may hold the request until it has something new. */
   wait?: number;
+  /** Extension (docs/deadlines.md): `fulfill_by`, each order then carries its `fulfill_by`. */
+  include?: 'fulfill_by';
+  /**
+   * Extension: `fulfill_by`, the most urgent orders first (earliest `fulfill_by`, ties by id);
+   * `after` then takes the id of the last order of the page before. `id` (default): by id.
+   */
+  sort?: 'id' | 'fulfill_by';
 }
 
 /** One answer of a queue, with the `Fulfil-Cursor` it carried (absent from a service without it). */

@@ -25,7 +25,10 @@ describe.each(['json', 'xml'] as const)('@fulfil/client as a sales channel (%s)'
       .catch((error: unknown) => error);
     expect(conflict).toBeInstanceOf(FulfilApiError);
     expect((conflict as FulfilApiError).status).toBe(409);
-    expect(await channel.getSalesOrder('S-1')).toEqual(created);
+    // The view as intake answered it, and, in this answer only, each order's deadline.
+    const { deadlines, ...view } = await channel.getSalesOrder('S-1');
+    expect(view).toEqual(created);
+    expect(deadlines?.map((deadline) => deadline.fulfillment_order_number)).toEqual(['S-1-1']);
 
     const batch = await channel.createSalesOrders([order, fixtures.salesOrder('S-2')]);
     expect(batch.map((entry) => [entry.sales_order_number, entry.status])).toEqual([

@@ -24,6 +24,7 @@ import { OPERATOR_ROLE } from './ui/words.js';
 /** The pages of one store, in the order the menu lists them. */
 const STORE_PAGES = [
   ['orders', 'Orders'],
+  ['past-due', 'Past due'],
   ['failed', 'Failed'],
   ['holds', 'Holds & cancellations'],
   ['returns', 'Returns'],
@@ -57,6 +58,8 @@ function Routed({ route, session, stores }: { route: Route; session: Session; st
       ) : (
         <OrderPage store={store} number={arg} role={role} />
       );
+    case 'past-due':
+      return <OrdersPage store={store} params={route.params} role={role} pastDue />;
     case 'failed':
       return <FailedPage store={store} params={route.params} role={role} />;
     case 'holds':

@@ -2,6 +2,7 @@ import type { BulkAction, OperatorInput } from './schemas/admin.js';
 import type { Unverified } from './schemas/unverified.js';
 import { requireGlobalAdmin } from './use-cases/admin-access.js';
 import { dashboard } from './use-cases/admin-dashboard.js';
+import { bulkChangeFulfillBy, changeFulfillBy } from './use-cases/admin-deadlines.js';
 import {
   adminCorrectTracks,
   adminFail,
@@ -129,6 +130,12 @@ export function createAdminEngine(deps: EngineDeps) {
       adminIntervene(deps, op, store, number, action, body),
     allowPartial: (op: Op, store: string, number: string, body: unknown) =>
       allowPartial(deps, op, store, number, body),
+    /** Changes the order's `fulfill_by`, with a reason (docs/deadlines.md). */
+    changeFulfillBy: (op: Op, store: string, number: string, body: unknown) =>
+      changeFulfillBy(deps, op, store, number, body),
+    /** Changes the `fulfill_by` of every order a filter selects, with a reason. */
+    bulkChangeFulfillBy: (op: Op, store: string, body: unknown) =>
+      bulkChangeFulfillBy(deps, op, store, body),
     moveLines: (op: Op, store: string, number: string, body: unknown) =>
       moveLines(deps, op, store, number, body),
     correctTracks: (op: Op, store: string, number: string, body: unknown) =>

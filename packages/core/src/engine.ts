@@ -60,6 +60,7 @@ import {
 import { correctShipmentTracks } from './use-cases/correct-tracks.js';
 import { dispatchCourier } from './use-cases/courier-dispatch.js';
 import { CourierRateLimiter } from './use-cases/courier-rate-limit.js';
+import { deadlineMetrics } from './use-cases/deadline-counts.js';
 import { type EngineDeps, now, operatorActor } from './use-cases/deps.js';
 import { DEFAULT_DOCUMENT_CACHE_BYTES, DocumentCache } from './use-cases/document-cache.js';
 import {
@@ -427,6 +428,8 @@ export function createEngine(options: EngineOptions) {
     returnCounts: () => returnCounts(deps),
     /** How many open holds and cancellation requests each store has, by age, for monitoring. */
     waitingByAge: () => waitingByAge(deps),
+    /** Orders by deadline status and the late shipments of the last 30 days, for monitoring. */
+    deadlineMetrics: () => deadlineMetrics(deps),
     /** The operator's side: operators, sessions and what the admin API serves (admin-engine.ts). */
     admin: tracing ? traceUseCases(admin, { prefix: 'admin.', scoped: false }) : admin,
     loadSeed: (document: SeedInput | Unverified, options?: SeedOptions) =>

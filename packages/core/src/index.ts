@@ -20,6 +20,7 @@ export * from './domain/change-cursor.js';
 export * from './domain/compare-codes.js';
 export * from './domain/countries.js';
 export * from './domain/courier-labels.js';
+export * from './domain/deadline.js';
 export * from './domain/differences.js';
 export * from './domain/errors.js';
 export * from './domain/feeds.js';
@@ -107,6 +108,7 @@ export {
 export * from './tracing/probe.js';
 export type { RouteMessage } from './tracing/routing-spans.js';
 export type { ActionMessage } from './tracing/use-case-spans.js';
+export { BulkFulfillByInput, FulfillByInput } from './use-cases/admin-deadlines.js';
 export type {
   BulkOutcome,
   BulkResult,
@@ -127,6 +129,7 @@ export type {
   WaitingSummary,
 } from './use-cases/admin-waiting.js';
 export type { DispatchReport } from './use-cases/courier-dispatch.js';
+export type { DeadlineMetrics, WarehouseDeadlines } from './use-cases/deadline-counts.js';
 export {
   DEFAULT_DOCUMENT_CACHE_BYTES,
   DocumentCache,

@@ -20,8 +20,9 @@ import {
   type Timestamp,
 } from '@fulfil/core';
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
-import type { Database, OperatorTable } from './database.js';
-import { decodeJson, encodeJson } from './row-codec.js';
+import { type Database, NO_DEADLINE, type OperatorTable } from './database.js';
+import { deadlineWhere } from './deadline-sql.js';
+import { decodeFulfillBy, decodeJson, encodeJson } from './row-codec.js';
 import { readHeldOrders, readOrdersAwaitingCancellation } from './waiting-queries.js';
 
 type Db = Kysely<Database>;
@@ -212,14 +213,26 @@ function whereFilter(db: Db, storeId: number, filter: OrderFilter, plan: FilterP
   if (filter.created_to) query = query.where('created_at', '<', filter.created_to);
   if (filter.updated_from) query = query.where('updated_at', '>=', filter.updated_from);
   if (filter.updated_to) query = query.where('updated_at', '<', filter.updated_to);
+  if (filter.deadline && filter.deadline_clock) {
+    query = query.where(deadlineWhere(filter.deadline, filter.deadline_clock));
+  }
   return query;
 }
 
 /** The SQL of the order search, exported so that the bench can time its plan bare. */
 export function orderSearchQuery(db: Db, search: OrderSearch, plan: FilterPlan = {}) {
-  const { store_id, before_id, limit, ...filter } = search;
+  const { store_id, before_id, limit, sort, after_deadline, ...filter } = search;
+  const byDeadline = sort === 'fulfill_by';
+  // By deadline: the index (store_id, fulfill_by, id) in its order, a page a range of it.
+  const after = after_deadline && {
+    fulfill_by: after_deadline.fulfill_by ?? NO_DEADLINE,
+    id: after_deadline.id,
+  };
   return whereFilter(db, store_id, filter, plan)
     .$if(before_id !== undefined, (qb) => qb.where('id', '<', before_id as number))
+    .$if(after !== undefined, (qb) =>
+      qb.where(sql<boolean>`(fulfill_by, id) > (${after?.fulfill_by}, ${after?.id})`),
+    )
     .select([
       'id',
       'fulfillment_order_number',
@@ -233,8 +246,11 @@ export function orderSearchQuery(db: Db, search: OrderSearch, plan: FilterPlan =
       'failure',
       'created_at',
       'updated_at',
+      'fulfill_by',
+      'shipped_at',
     ])
-    .orderBy('id', 'desc')
+    .$if(byDeadline, (qb) => qb.orderBy('fulfill_by').orderBy('id'))
+    .$if(!byDeadline, (qb) => qb.orderBy('id', 'desc'))
     .limit(limit);
 }
 
@@ -399,6 +415,7 @@ export class AdminQueries implements AdminRepositoryTx {
       status: row.status as OrderStatus,
       grand_total: row.grand_total === null ? null : Number(row.grand_total),
       failure: row.failure === null ? null : decodeJson<OrderFailure>(row.failure),
+      fulfill_by: decodeFulfillBy(row.fulfill_by),
     }));
   }
 

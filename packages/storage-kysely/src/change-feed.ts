@@ -9,6 +9,7 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type { Database } from './database.js';
 import type { DriverProfile } from './driver-profile.js';
+import { decodeFulfillBy } from './row-codec.js';
 
 /**
  * The change feed of docs/polling.md on the repository's side: the change id a write
@@ -154,7 +155,7 @@ export async function pollChangedEntries(
   if (query.warehouses && query.warehouses.length === 0) return [];
   const rows = await db
     .selectFrom('queue_entries')
-    .select(['change_id', 'order_id', 'document'])
+    .select(['change_id', 'order_id', 'document', 'fulfill_by'])
     .where('store_id', '=', query.store_id)
     .where('queue', '=', query.queue)
     .where(sql<boolean>`(change_id, order_id) > (${query.after.change}, ${query.after.order_id})`)
@@ -169,6 +170,7 @@ export async function pollChangedEntries(
     change: Number(row.change_id),
     order_id: Number(row.order_id),
     document: documentOf(row),
+    fulfill_by: decodeFulfillBy(row.fulfill_by),
   }));
 }
 

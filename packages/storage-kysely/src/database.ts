@@ -50,6 +50,11 @@ export type BooleanInt = number;
 export type JsonText = string;
 /** `YYYY-MM-DD HH:MM:SS` UTC. */
 export type TimestampText = string;
+/**
+ * The `fulfill_by` of an order without one (migration 0030): the columns are never null, so that
+ * one index sorts alike on both databases, and this sorts after every real deadline.
+ */
+export const NO_DEADLINE: TimestampText = '9999-12-31 23:59:59';
 
 export interface StoreTable {
   id: Generated<number>;
@@ -73,8 +78,15 @@ export interface WarehouseTable {
   daily_capacity: number | null;
   /** The default safety stock of its skus (migration 0026). */
   safety_stock: number;
-  /** IANA time zone its day is counted in; null: UTC (migration 0029). */
+  /** IANA time zone its day is counted in (capacity, deadlines); null: UTC (migration 0029). */
   timezone: string | null;
+  // Its calendar (migration 0030); null: the store's.
+  processing_days: number | null;
+  /** Weekday[] as JSON. */
+  working_days: JsonText | null;
+  /** string[] as JSON. */
+  holidays: JsonText | null;
+  cutoff: string | null;
 }
 
 /** Fulfillment orders routed to a warehouse in one of its local days (migration 0029). */
@@ -248,6 +260,8 @@ export interface FulfillmentOrderTable extends OrderAmountColumns {
   invoiced_at: TimestampText | null;
   created_at: TimestampText;
   updated_at: TimestampText;
+  /** When it must leave its warehouse (migration 0030); `NO_DEADLINE` for none. */
+  fulfill_by: Generated<TimestampText>;
 }
 
 /** Money columns of an item (ten-thousandths), null when the amount is absent. */
@@ -321,6 +335,8 @@ export interface QueueEntryTable {
    * Postgres, the change clock's value on SQLite; 0 for entries older than migration 0006.
    */
   change_id: Generated<number>;
+  /** The order's `fulfill_by` (migration 0030), for polls sorted by it; `NO_DEADLINE` for none. */
+  fulfill_by: Generated<TimestampText>;
 }
 
 /** One row: the database's epoch and, on SQLite, the number of the last change. */

@@ -4,6 +4,8 @@ import type {
   ChangeHorizon,
   ChangesQuery,
   CourierLabel,
+  DeadlineEntry,
+  DeadlinePollQuery,
   EntryChange,
   FeedChangesQuery,
   FeedEntry,
@@ -50,6 +52,8 @@ import {
 } from './change-feed.js';
 import * as courierSql from './courier-persistence.js';
 import type { Database } from './database.js';
+import { pollWithDeadlines } from './deadline-poll.js';
+import { DeadlineQueries } from './deadline-queries.js';
 import * as feedSql from './feed-persistence.js';
 import {
   insertOrders,
@@ -68,8 +72,7 @@ import {
   versionsSqlOf,
 } from './poll-query.js';
 import { type ArgumentOf, PreparedQueries } from './prepared-queries.js';
-import { ReturnQueries } from './return-queries.js';
-import { decodeAuditEvent, decodeStore, encodeJson } from './row-codec.js';
+import { decodeAuditEvent, encodeJson } from './row-codec.js';
 import { SalesOrderMoves } from './sales-order-persistence.js';
 import { claimSequences, knownSalesOrders, nextSequence } from './sequence-claims.js';
 import type { SharedReads } from './shared-reads.js';
@@ -77,6 +80,7 @@ import * as adjustmentSql from './stock-adjustment-persistence.js';
 import * as historySql from './stock-history-persistence.js';
 import type { StockEntry } from './stock-persistence.js';
 import * as stockSql from './stock-persistence.js';
+import * as storeSql from './store-persistence.js';
 import * as tokenSql from './token-persistence.js';
 import type { TransactionResources } from './transaction-resources.js';
 import * as warehouseSql from './warehouse-persistence.js';
@@ -114,7 +118,7 @@ export interface KyselyRepositoryTxOptions {
  * adapters lives in these and the modules they import; the only dialect difference they know is
  * whether `FOR UPDATE` exists.
  */
-export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
+export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
   readonly #bulk: BulkStatements;
@@ -163,37 +167,20 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
 
   // ── stores ───────────────────────────────────────────────────────────────────────────────
 
-  async findStore(code: string): Promise<Store | null> {
-    const { rows } = await this.#prepared.run(this.#db, 'store by code', [code], (db, argument) =>
-      db.selectFrom('stores').selectAll().where('code', '=', argument<string>(0)),
-    );
-    return rows[0] ? decodeStore(rows[0]) : null;
+  findStore(code: string): Promise<Store | null> {
+    return storeSql.findStore(this.#db, this.#prepared, code);
   }
 
-  async findStoreById(id: number): Promise<Store | null> {
-    const row = await this.#db
-      .selectFrom('stores')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row ? decodeStore(row) : null;
+  findStoreById(id: number): Promise<Store | null> {
+    return storeSql.findStoreById(this.#db, id);
   }
 
-  async upsertStore(code: string, settings: StoreSettings): Promise<Store> {
-    const row = await this.#db
-      .insertInto('stores')
-      .values({ code, settings: encodeJson(settings) })
-      .onConflict((oc) =>
-        oc.column('code').doUpdateSet((eb) => ({ settings: eb.ref('excluded.settings') })),
-      )
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return decodeStore(row);
+  upsertStore(code: string, settings: StoreSettings): Promise<Store> {
+    return storeSql.upsertStore(this.#db, code, settings);
   }
 
-  async listStores(): Promise<Store[]> {
-    const rows = await this.#db.selectFrom('stores').selectAll().orderBy('code').execute();
-    return rows.map(decodeStore);
+  listStores(): Promise<Store[]> {
+    return storeSql.listStores(this.#db);
   }
 
   // ── warehouses ───────────────────────────────────────────────────────────────────────────
@@ -483,6 +470,10 @@ export class KyselyRepositoryTx extends ReturnQueries implements RepositoryTx {
 
   pollChanges(query: ChangesQuery): Promise<ChangedEntry[]> {
     return pollChangedEntries(this.#db, query);
+  }
+
+  pollWithDeadlines(query: DeadlinePollQuery): Promise<DeadlineEntry[] | null> {
+    return pollWithDeadlines(this.#db, query);
   }
 
   // ── feeds ────────────────────────────────────────────────────────────────────────────────

@@ -28,6 +28,7 @@ import { safetyStockMigration } from './migrations/0026-safety-stock.js';
 import { stockSetsMigration } from './migrations/0027-stock-sets.js';
 import { reservedWhenRoutedMigration } from './migrations/0028-reserved-when-routed.js';
 import { routingCapacityMigration } from './migrations/0029-routing-capacity.js';
+import { deadlinesMigration } from './migrations/0030-deadlines.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -71,6 +72,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0027_stock_sets': stockSetsMigration(this.#flags),
       '0028_reserved_when_routed': reservedWhenRoutedMigration(this.#flags),
       '0029_routing_capacity': routingCapacityMigration(),
+      '0030_deadlines': deadlinesMigration(),
     };
   }
 }

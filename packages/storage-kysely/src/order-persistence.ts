@@ -24,6 +24,7 @@ import {
   decodeItem,
   decodeOrder,
   decodeShipment,
+  encodeFulfillBy,
   encodeInvoice,
   encodeItem,
   encodeJson,
@@ -279,6 +280,7 @@ function queueEntryRows(order: FulfillmentOrder, changeId: number | null) {
     queue,
     warehouse_code: order.warehouse_code,
     updated_at: order.updated_at,
+    fulfill_by: encodeFulfillBy(order),
     document,
     ...(changeId === null ? {} : { change_id: changeId }),
   }));
@@ -351,6 +353,7 @@ export async function writeQueueEntries(
       oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
         warehouse_code: eb.ref('excluded.warehouse_code'),
         updated_at: eb.ref('excluded.updated_at'),
+        fulfill_by: eb.ref('excluded.fulfill_by'),
         document: eb.ref('excluded.document'),
         ...(changeId === null ? {} : { change_id: eb.ref('excluded.change_id') }),
       })),
@@ -369,7 +372,16 @@ async function moveQueueEntry(
   const { numAffectedRows } = await prepared.run(
     db,
     'move a queue entry',
-    [row.queue, row.warehouse_code, row.updated_at, row.document, row.order_id, from, changeId],
+    [
+      row.queue,
+      row.warehouse_code,
+      row.updated_at,
+      row.document,
+      row.order_id,
+      from,
+      changeId,
+      row.fulfill_by,
+    ],
     (trx, argument) =>
       trx
         .updateTable('queue_entries')
@@ -379,6 +391,7 @@ async function moveQueueEntry(
           updated_at: argument<string>(2),
           document: argument<string>(3),
           change_id: argument<number>(6),
+          fulfill_by: argument<string>(7),
         })
         .where('order_id', '=', argument<number>(4))
         .where('queue', '=', argument<string>(5)),

@@ -30,6 +30,7 @@ import type {
   TokenTable,
   WarehouseTable,
 } from './database.js';
+import { NO_DEADLINE } from './database.js';
 
 /**
  * Conversions between the domain records of `@fulfil/core` and table rows. Pure functions: the
@@ -117,6 +118,10 @@ export function encodeWarehouse(warehouse: Warehouse): Insertable<WarehouseTable
     countries: warehouse.countries ? encodeJson(warehouse.countries) : null,
     daily_capacity: warehouse.daily_capacity ?? null,
     safety_stock: warehouse.safety_stock ?? 0,
+    processing_days: warehouse.processing_days ?? null,
+    working_days: warehouse.working_days ? encodeJson(warehouse.working_days) : null,
+    holidays: warehouse.holidays ? encodeJson(warehouse.holidays) : null,
+    cutoff: warehouse.cutoff ?? null,
     timezone: warehouse.timezone ?? null,
   };
 }
@@ -135,6 +140,10 @@ export function decodeWarehouse(row: Selectable<WarehouseTable>): Warehouse {
     daily_capacity: row.daily_capacity === null ? null : Number(row.daily_capacity),
     safety_stock: Number(row.safety_stock),
     timezone: row.timezone ?? null,
+    processing_days: row.processing_days === null ? null : Number(row.processing_days),
+    working_days: row.working_days === null ? null : decodeJson(row.working_days),
+    holidays: row.holidays === null ? null : decodeJson(row.holidays),
+    cutoff: row.cutoff,
   };
 }
 
@@ -215,7 +224,18 @@ export function encodeOrderHeader(
     invoiced_at: order.invoiced_at,
     created_at: order.created_at,
     updated_at: order.updated_at,
+    fulfill_by: encodeFulfillBy(order),
   };
+}
+
+/** The `fulfill_by` column of an order: never null, `NO_DEADLINE` for none (migration 0030). */
+export function encodeFulfillBy(order: Pick<FulfillmentOrder, 'fulfill_by'>): string {
+  return order.fulfill_by ?? NO_DEADLINE;
+}
+
+/** A stored `fulfill_by` as core sees it: null for none. */
+export function decodeFulfillBy(stored: string): string | null {
+  return stored === NO_DEADLINE ? null : stored;
 }
 
 export function decodeOrder(
@@ -259,6 +279,7 @@ export function decodeOrder(
     invoiced_at: row.invoiced_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    fulfill_by: decodeFulfillBy(row.fulfill_by),
   };
 }
 

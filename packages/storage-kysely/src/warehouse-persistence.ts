@@ -48,6 +48,10 @@ export async function upsertWarehouse(
         countries: eb.ref('excluded.countries'),
         daily_capacity: eb.ref('excluded.daily_capacity'),
         safety_stock: eb.ref('excluded.safety_stock'),
+        processing_days: eb.ref('excluded.processing_days'),
+        working_days: eb.ref('excluded.working_days'),
+        holidays: eb.ref('excluded.holidays'),
+        cutoff: eb.ref('excluded.cutoff'),
         timezone: eb.ref('excluded.timezone'),
       })),
     )

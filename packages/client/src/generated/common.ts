@@ -124,6 +124,7 @@ export type FulfillmentOrder = Customer &
           items: { item_id: number; sku: string; qty: number }[];
         }
       | undefined;
+    fulfill_by?: string | undefined;
   };
 
 /** A return: its lines with what receipts and credits made of them. */
@@ -229,6 +230,14 @@ export type SalesOrder = {
     answered_at?: string | undefined;
   }[];
   returns: Return[];
+  deadlines?:
+    | {
+        fulfillment_order_number: string;
+        warehouse_code: string;
+        fulfill_by: string;
+        status: 'on_track' | 'at_risk' | 'overdue' | 'met' | 'missed';
+      }[]
+    | undefined;
 };
 
 /** The body of every error answer. */
@@ -331,6 +340,7 @@ export const ORDER: Shape = {
     reason: 'string',
     items: [{ item_id: 'number', sku: 'string', qty: 'number' }],
   },
+  fulfill_by: 'string',
 };
 
 /** The XML shape of Return. */
@@ -442,6 +452,14 @@ export const SALES_ORDER: Shape = {
     },
   ],
   returns: [RETURN],
+  deadlines: [
+    {
+      fulfillment_order_number: 'string',
+      warehouse_code: 'string',
+      fulfill_by: 'string',
+      status: 'string',
+    },
+  ],
 };
 
 /** The XML shape of ErrorBody. */

@@ -13,6 +13,7 @@ export type SalesOrderInput = Customer &
     sales_order_number: string;
     warehouse_code?: string | null | undefined;
     allow_partial?: boolean | null | undefined;
+    fulfill_by?: string | null | undefined;
     payment: { method_code: string; method_name: string };
     shipping: Shipping;
     billing_address: Address;

@@ -65,6 +65,15 @@ function needsOf(store: StoreDashboard, warehouses: readonly Warehouse[]): Need[
       to: href([code, 'holds']),
     });
   }
+  for (const { warehouse_code, counts } of store.deadlines) {
+    if (counts.overdue === 0) continue;
+    needs.push({
+      key: `overdue/${warehouse_code}`,
+      words: `${plural(counts.overdue, 'order')} overdue at ${warehouse_code}`,
+      detail: 'past their deadline and not shipped',
+      to: href([code, 'past-due'], { warehouse: warehouse_code }),
+    });
+  }
   const failed = store.queues.find((queue) => queue.queue === 'failed')?.by_warehouse ?? [];
   for (const warehouse of warehouses.filter((known) => known.fulfilled_by === 'courier')) {
     const orders = failed.find((row) => row.warehouse_code === warehouse.code)?.orders ?? 0;

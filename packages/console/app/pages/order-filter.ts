@@ -1,6 +1,6 @@
-import type { OrderStatus, QueueName } from '@fulfil/core';
+import type { DeadlineStatus, OrderStatus, QueueName } from '@fulfil/core';
 import { dateTime } from '../ui/format.js';
-import { QUEUE, STATUS } from '../ui/words.js';
+import { DEADLINE, QUEUE, STATUS } from '../ui/words.js';
 
 /**
  * The order search's fields (docs/admin-api.md) as the console offers them, and each active one
@@ -14,6 +14,7 @@ export const FILTER_FIELDS = [
   'sku',
   'created_from',
   'created_to',
+  'deadline',
 ] as const;
 
 export type FilterField = (typeof FILTER_FIELDS)[number];
@@ -53,6 +54,8 @@ export function chipLabel(name: FilterField, value: string): string {
       return `Created from ${moment(value)}`;
     case 'created_to':
       return `Created before ${moment(value)}`;
+    case 'deadline':
+      return `Deadline: ${DEADLINE[value as DeadlineStatus]?.words ?? value}`;
   }
 }
 

@@ -4,6 +4,7 @@ import { Badge } from '../ui/badge.js';
 import { DataTable } from '../ui/data-table.js';
 import { age, dateTime, money } from '../ui/format.js';
 import { STATUS } from '../ui/words.js';
+import { DeadlineBadge } from './deadline-badge.js';
 import { OrderLink } from './order-link.js';
 
 /** The columns an operator scans in a list of orders; on a phone each row is a card. */
@@ -46,6 +47,12 @@ export function OrderRows({
             <Badge tone={STATUS[order.status].tone} title={order.status}>
               {order.failure?.abandoned ? 'Abandoned' : STATUS[order.status].words}
             </Badge>
+          ),
+        },
+        {
+          title: 'Deadline',
+          cell: (order) => (
+            <DeadlineBadge status={order.deadline_status} fulfillBy={order.fulfill_by} />
           ),
         },
         { title: 'Warehouse', cell: (order) => order.warehouse_code },

@@ -1,4 +1,4 @@
-import type { OrderStatus, QueueName } from '@fulfil/core';
+import type { DeadlineStatus, OrderStatus, QueueName } from '@fulfil/core';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type OrderPage, query, seg, type Warehouse } from '../api.js';
 import { may, type StorePageProps, useCurrency } from '../context.js';
@@ -13,7 +13,7 @@ import { capped } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
 import { Page } from '../ui/page.js';
 import { usePagedList } from '../ui/paged.js';
-import { QUEUE, STATUS } from '../ui/words.js';
+import { DEADLINE, QUEUE, STATUS } from '../ui/words.js';
 import { Bulk } from './bulk.js';
 import {
   chipLabel,
@@ -27,6 +27,7 @@ import { OrderRows } from './order-rows.js';
 
 const QUEUES = Object.keys(QUEUE) as QueueName[];
 const STATUSES = Object.keys(STATUS) as OrderStatus[];
+const DEADLINES = Object.keys(DEADLINE) as DeadlineStatus[];
 
 /** The search form: the text search first, the narrowing filters beside it, each as wide as its content. */
 function SearchForm({
@@ -93,6 +94,16 @@ function SearchForm({
             ))}
           </select>
         </Field>
+        <Field label="Deadline">
+          <select {...choice('deadline')}>
+            <option value="">Any</option>
+            {DEADLINES.map((status) => (
+              <option key={status} value={status}>
+                {DEADLINE[status].words}
+              </option>
+            ))}
+          </select>
+        </Field>
         <Field label="SKU">
           <input {...text('sku')} />
         </Field>
@@ -112,8 +123,15 @@ function SearchForm({
  * filters applied as removable chips, the count, a table that becomes cards on a phone, and a
  * bulk action over exactly what the filter selects.
  */
-export function OrdersPage({ store, params, role }: StorePageProps) {
-  const filter = filterOf(params);
+export function OrdersPage({
+  store,
+  params,
+  role,
+  pastDue = false,
+}: StorePageProps & { pastDue?: boolean }) {
+  // Past due: the overdue orders, the most urgent first (docs/deadlines.md).
+  const filter = pastDue ? { ...filterOf(params), deadline: 'overdue' } : filterOf(params);
+  const sort = pastDue ? { sort: 'fulfill_by' } : {};
   const filterKey = JSON.stringify(filter);
   const [form, setForm] = useState(filter);
   /** The filter this page navigated to last: its arrival must not undo what was typed since. */
@@ -131,7 +149,10 @@ export function OrdersPage({ store, params, role }: StorePageProps) {
   );
   const list = usePagedList(
     (after) =>
-      api<OrderPage>('GET', `stores/${seg(store)}/orders${query({ ...filter, after, limit: 50 })}`),
+      api<OrderPage>(
+        'GET',
+        `stores/${seg(store)}/orders${query({ ...filter, ...sort, after, limit: 50 })}`,
+      ),
     `${store} ${filterKey} ${round}`,
   );
   const { pages } = list;
@@ -142,7 +163,7 @@ export function OrdersPage({ store, params, role }: StorePageProps) {
     ) as Record<string, string>;
     setForm(chosen);
     applied.current = chosen;
-    navigate(href([store, 'orders'], chosen));
+    navigate(href([store, pastDue ? 'past-due' : 'orders'], chosen));
   };
   const orders = pages.flatMap((page) => page.orders);
   const chips = FILTER_FIELDS.filter((name) => filter[name]).map((name) => ({
@@ -150,7 +171,15 @@ export function OrdersPage({ store, params, role }: StorePageProps) {
     onRemove: () => apply({ ...filter, [name]: '' }),
   }));
   return (
-    <Page title="Orders" subtitle={<p>Store {store}</p>}>
+    <Page
+      title={pastDue ? 'Past due' : 'Orders'}
+      subtitle={
+        <p>
+          Store {store}
+          {pastDue && ': orders past their deadline and not shipped, the most urgent first'}
+        </p>
+      }
+    >
       <Card label="Search and filters">
         <SearchForm
           form={form}

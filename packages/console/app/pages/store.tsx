@@ -15,6 +15,7 @@ import { Page } from '../ui/page.js';
 import { toast } from '../ui/toast.js';
 import { FULFILLED_BY, QUEUE } from '../ui/words.js';
 import { WarehouseSafetyStock } from './safety-stock.js';
+import { calendarWords, WarehouseCalendar } from './warehouse-calendar.js';
 
 const FLAGS = [
   ['partial_items', 'Partial shipment by items'],
@@ -209,6 +210,7 @@ export function StorePage({ store, role }: { store: string; role: string }) {
               { title: 'Name', cell: (warehouse) => warehouse.name },
               { title: 'Fulfilled by', cell: (warehouse) => FULFILLED_BY[warehouse.fulfilled_by] },
               { title: 'Priority', numeric: true, cell: (warehouse) => warehouse.priority },
+              { title: 'Calendar', cell: (warehouse) => calendarWords(warehouse) },
               {
                 title: 'Safety stock',
                 numeric: true,
@@ -248,6 +250,13 @@ export function StorePage({ store, role }: { store: string; role: string }) {
             ]}
           />
         </Card>
+      )}
+      {warehouses && admin && warehouses.warehouses.length > 0 && (
+        <WarehouseCalendar
+          store={store}
+          warehouses={warehouses.warehouses}
+          onSaved={loaded.reload}
+        />
       )}
     </Page>
   );

@@ -2,6 +2,7 @@ import type {
   ApiAction,
   BulkAction,
   CancellationReason,
+  DeadlineStatus,
   FailureStage,
   FulfilledBy,
   HoldReason,
@@ -24,6 +25,15 @@ import type {
 
 /** A badge's colour, by what it asks of the operator. */
 export type Tone = 'info' | 'success' | 'attention' | 'warning' | 'critical' | 'neutral';
+
+/** How an order stands against its `fulfill_by` (docs/deadlines.md). */
+export const DEADLINE: Record<DeadlineStatus, { words: string; tone: Tone }> = {
+  on_track: { words: 'On track', tone: 'neutral' },
+  at_risk: { words: 'At risk', tone: 'warning' },
+  overdue: { words: 'Overdue', tone: 'critical' },
+  met: { words: 'Shipped on time', tone: 'success' },
+  missed: { words: 'Shipped late', tone: 'attention' },
+};
 
 export const STATUS: Record<OrderStatus, { words: string; tone: Tone }> = {
   pending_accept: { words: 'Awaiting acceptance', tone: 'attention' },

@@ -1,3 +1,4 @@
+import { type CalendarFields, calendarOf, deriveFulfillBy } from './deadline.js';
 import { totalsOfLiveLines } from './live-totals.js';
 import { deriveOrderStatus } from './order-status.js';
 import type { SalesOrder, ShippingAddress } from './sales-order.js';
@@ -63,6 +64,9 @@ export function headerOf(order: SalesOrder | FulfillmentOrder, storeId: number):
     shipping: order.shipping,
     billing_address: order.billing_address,
     shipping_address: addressOnly(order.shipping_address),
+    // The sales order's deadline: as asked at intake, or the one the first order got, kept by
+    // every order rerouted or moved from it.
+    fulfill_by: order.fulfill_by ?? null,
   };
 }
 
@@ -137,7 +141,8 @@ export function itemFromSalesLine(line: SalesOrder['items'][number], warehouse: 
 /**
  * A new fulfillment order at `warehouse`, every line's qty reserved there: stock is committed when
  * routed (docs/behaviour.md). Lines sent to a courier warehouse skip pending_accept: nobody there
- * decides, so they are accepted at once.
+ * decides, so they are accepted at once. Its `fulfill_by` is the header's, else the warehouse's
+ * calendar's over the store's `calendar` (docs/deadlines.md).
  */
 export function openFulfillmentOrder(args: {
   header: Header;
@@ -146,6 +151,7 @@ export function openFulfillmentOrder(args: {
   items: Item[];
   amounts: OrderAmounts;
   now: Timestamp;
+  storeCalendar?: CalendarFields | undefined;
 }): { order: FulfillmentOrder; stock: StockDelta[] } {
   const { header, number, warehouse, amounts, now } = args;
   const byCourier = warehouse.fulfilled_by === 'courier';
@@ -198,6 +204,8 @@ export function openFulfillmentOrder(args: {
     invoiced_at: null,
     created_at: now,
     updated_at: now,
+    fulfill_by:
+      header.fulfill_by ?? deriveFulfillBy(calendarOf(warehouse, args.storeCalendar), now),
   };
   return { order, stock };
 }

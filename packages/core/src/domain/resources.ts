@@ -75,4 +75,6 @@ export interface OrderResource
   items: ItemResource[];
   /** In the pending_cancellation queue only: the request to answer. */
   cancellation_request?: CancellationRequestResource;
+  /** In queue GETs with `include=fulfill_by` only (docs/deadlines.md). */
+  fulfill_by?: Timestamp;
 }

@@ -1,3 +1,4 @@
+import type { DeadlineStatus } from './deadline.js';
 import type { OrderResource } from './resources.js';
 import type { ReturnResource } from './returns/return-resource.js';
 import type { SalesOrderStatus } from './sales-order-status.js';
@@ -81,4 +82,16 @@ export interface SalesOrderResource {
   cancellation_requests: CancellationRequestView[];
   /** Every return of the sales order, canceled ones included, oldest first. */
   returns: ReturnResource[];
+  /**
+   * In `GET /V1/salesOrders/{number}` only (docs/deadlines.md): each fulfillment order with a
+   * deadline, when it must leave its warehouse and how it stands at the moment of asking.
+   */
+  deadlines?: SalesOrderDeadline[];
+}
+
+export interface SalesOrderDeadline {
+  fulfillment_order_number: string;
+  warehouse_code: string;
+  fulfill_by: Timestamp;
+  status: DeadlineStatus;
 }

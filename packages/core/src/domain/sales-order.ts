@@ -23,6 +23,8 @@ export interface SalesOrder extends OrderAmounts {
   /** Pins the order to this warehouse; without it the router chooses. */
   warehouse_code?: string | null | undefined;
   allow_partial: boolean | null;
+  /** When it must leave the warehouse (UTC, the API's timestamp); absent: the calendar's. */
+  fulfill_by?: string | null | undefined;
   customer_firstname: string;
   customer_lastname: string;
   customer_email: string;

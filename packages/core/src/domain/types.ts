@@ -1,3 +1,4 @@
+import type { CalendarFields, Weekday } from './deadline.js';
 import type { Money } from './money.js';
 import type { RoutingRule, WhenShort } from './routing/rules.js';
 import type { Timestamp } from './timestamp.js';
@@ -122,6 +123,11 @@ export interface StoreSettings {
   split_lines?: boolean;
   /** What intake does with an order that has a short line (`route_anyway`, `hold`). */
   when_short?: WhenShort;
+  // Deadlines (docs/deadlines.md).
+  /** Hours before its `fulfill_by` an unshipped order is at risk (default 24). */
+  at_risk_hours?: number;
+  /** The calendar of each warehouse that sets no field of its own. */
+  calendar?: CalendarFields;
 }
 
 export interface Store {
@@ -150,8 +156,16 @@ export interface Warehouse {
   daily_capacity?: number | null;
   /** Kept back from routing of each sku without its own (docs/behaviour.md, Stock); absent is 0. */
   safety_stock?: number;
-  /** IANA time zone its day (daily capacity) is counted in; absent or null: UTC. */
+  /**
+   * IANA time zone its days are counted in; absent or null: UTC for its daily capacity, the
+   * store's calendar's (else UTC) for its deadlines.
+   */
   timezone?: string | null;
+  // Its calendar (docs/deadlines.md); null or absent: the store's, else the default.
+  processing_days?: number | null;
+  working_days?: Weekday[] | null;
+  holidays?: string[] | null;
+  cutoff?: string | null;
 }
 
 export interface StockLevel {
@@ -382,6 +396,11 @@ export interface FulfillmentOrder extends Customer {
   invoiced_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /**
+   * When it must leave its warehouse (docs/deadlines.md); null for one taken in before deadlines
+   * were kept.
+   */
+  fulfill_by?: Timestamp | null;
 }
 
 /** Who performs an action: a token, or an operator working through the library or CLI. */

@@ -1,3 +1,4 @@
+import type { DeadlineStatus } from '../domain/deadline.js';
 import type { OperatorRecord } from '../domain/operator.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type {
@@ -22,13 +23,44 @@ export interface OrderFilter {
   created_to?: Timestamp;
   updated_from?: Timestamp;
   updated_to?: Timestamp;
+  /** Only orders of this deadline status (docs/deadlines.md) read at `deadline_clock`. */
+  deadline?: DeadlineStatus;
+  deadline_clock?: DeadlineClock;
+}
+
+/**
+ * The moments a deadline status is read against, as `deadlineStatus` reads them: unshipped
+ * orders due before `now` are overdue, before `at_risk_until` (now + the store's
+ * at_risk_hours) at risk.
+ */
+export interface DeadlineClock {
+  now: Timestamp;
+  at_risk_until: Timestamp;
 }
 
 export interface OrderSearch extends OrderFilter {
   store_id: number;
   /** Only orders whose id is below this one (keyset paging, newest first). */
   before_id?: number;
+  /** `fulfill_by`: the earliest deadline first, ties by id, orders without one last. */
+  sort?: 'id' | 'fulfill_by';
+  /** Sorting by deadline: only orders after this place (keyset paging). */
+  after_deadline?: { fulfill_by: Timestamp | null; id: number };
   limit: number;
+}
+
+/** How many orders of one warehouse are in one deadline status. */
+export interface DeadlineCount {
+  warehouse_code: string;
+  status: DeadlineStatus;
+  orders: number;
+}
+
+/** Orders of one warehouse (every store's) shipped since a moment, and how many late. */
+export interface LateShipments {
+  warehouse_code: string;
+  shipped: number;
+  late: number;
 }
 
 /** One row of an order list: the header, no lines. */
@@ -46,6 +78,8 @@ export interface OrderSummary {
   failure: OrderFailure | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  fulfill_by: Timestamp | null;
+  shipped_at: Timestamp | null;
 }
 
 /** How many orders one queue lists at one warehouse, and since when. */

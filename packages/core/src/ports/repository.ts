@@ -5,26 +5,26 @@ import type { QuarantineDelta } from '../domain/returns/return-outcome.js';
 import type { ReturnRecord } from '../domain/returns/return-record.js';
 import type { ReturnStatus } from '../domain/returns/return-status.js';
 import type { SalesOrderRecord } from '../domain/sales-order-view.js';
-import type { StockAdjustmentRecord } from '../domain/stock-adjustment.js';
-import type {
-  StockHistoryEntry,
-  StockHistoryQuery,
-  StockSetRecord,
-} from '../domain/stock-history.js';
 import type { Timestamp } from '../domain/timestamp.js';
 import type {
   AuditEvent,
   FulfillmentOrder,
   QueueName,
-  StockDelta,
-  StockLevel,
   Store,
   StoreSettings,
   TokenRecord,
   Track,
   Warehouse,
 } from '../domain/types.js';
-import type { AdminRepositoryTx } from './admin-repository.js';
+import type {
+  AdminRepositoryTx,
+  DeadlineClock,
+  DeadlineCount,
+  LateShipments,
+} from './admin-repository.js';
+import type { StockRepositoryTx } from './stock-repository.js';
+
+export type { StockQuery, StockRepositoryTx } from './stock-repository.js';
 
 /** How `Repository.transaction` runs its work. */
 export type TransactionMode = 'read' | 'write' | 'autocommit';
@@ -137,6 +137,24 @@ export interface ChangedEntry {
   change: number;
   order_id: number;
   document: string;
+  /** The order's deadline (docs/deadlines.md), where the read gives it; null: none. */
+  fulfill_by?: Timestamp | null;
+}
+
+/**
+ * A queue page as `PollQuery` asks, in `sort` order: by id, or by `fulfill_by` earliest first
+ * (ties by id, orders without one last); `after` then continues after that order's place in
+ * this order (docs/deadlines.md).
+ */
+export interface DeadlinePollQuery extends PollQuery {
+  sort: 'id' | 'fulfill_by';
+}
+
+/** One order of a {@link DeadlinePollQuery} page: its stored document and its deadline. */
+export interface DeadlineEntry {
+  order_id: number;
+  document: string;
+  fulfill_by: Timestamp | null;
 }
 
 /** Which change last wrote a queue entry: a `ChangedEntry` without its document. */
@@ -197,20 +215,6 @@ export interface QueueCount {
   abandoned?: number;
 }
 
-export interface StockQuery {
-  store_id: number;
-  warehouses: readonly string[] | null;
-  sku?: string;
-  /** Only these skus (any number of them; an empty list matches nothing). */
-  skus?: readonly string[];
-  /**
-   * Read to route: the rows read stay locked until the transaction ends, taken in warehouse_code,
-   * sku order, so that two transactions never both route to the same last unit (a database whose
-   * write transactions exclude each other, as SQLite's, needs no lock).
-   */
-  lock?: boolean;
-}
-
 /** A fulfillment order about to be stored for the first time (ids of all its parts are 0). */
 export type NewFulfillmentOrder = FulfillmentOrder;
 
@@ -236,7 +240,7 @@ export interface SequenceClaim {
 }
 
 /** The operations available inside one transaction; the operator's side's in admin-repository.ts. */
-export interface RepositoryTx extends AdminRepositoryTx {
+export interface RepositoryTx extends AdminRepositoryTx, StockRepositoryTx {
   // ── stores ───────────────────────────────────────────────────────────────────────────────
   /** The store with this code, or null. */
   findStore(code: string): Promise<Store | null>;
@@ -263,69 +267,6 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * under concurrent transactions. Returns the count after it.
    */
   countRouted(storeId: number, key: RoutedCount): Promise<number | null>;
-
-  // ── stock ────────────────────────────────────────────────────────────────────────────────
-  /**
-   * Sets the on-hand quantity of every (warehouse_code, sku) in one set-based write, creating
-   * missing rows with `reserved` 0 and leaving `reserved` untouched on existing rows.
-   */
-  setOnHand(
-    storeId: number,
-    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
-  ): Promise<void>;
-  /**
-   * Sets the safety stock override of every (warehouse_code, sku), null to fall back on the
-   * warehouse's; creates missing rows with nothing on hand, leaves on hand and reserved as they are.
-   */
-  setSafetyStock(
-    storeId: number,
-    entries: readonly { warehouse_code: string; sku: string; safety_stock: number | null }[],
-  ): Promise<void>;
-  /**
-   * Creates the (warehouse_code, sku) rows that do not exist yet, with on hand `qty` and
-   * `reserved` 0, in one set-based write; existing rows are left exactly as they are, even when
-   * another transaction created them a moment ago. Returns how many rows it created.
-   */
-  addMissingStock(
-    storeId: number,
-    entries: readonly { warehouse_code: string; sku: string; qty: number }[],
-  ): Promise<number>;
-  /**
-   * Adds each delta to its row atomically (`x = x + delta`, never read-modify-write in the
-   * application), creating missing rows from 0. Concurrent adjustments never lose an update.
-   */
-  adjustStock(storeId: number, deltas: readonly StockDelta[]): Promise<void>;
-  /** Stock rows ordered by warehouse_code then sku. */
-  listStock(query: StockQuery): Promise<StockLevel[]>;
-  /**
-   * The stock rows of `keys`, ordered by warehouse_code then sku, locked until the transaction
-   * ends (no other transaction changes them meanwhile); a missing row reads as on hand 0 (where
-   * the database locks rows, it is created first so that it is locked too). A guarded set
-   * compares against what this returns.
-   */
-  lockStock(
-    storeId: number,
-    keys: readonly { warehouse_code: string; sku: string }[],
-  ): Promise<StockLevel[]>;
-
-  /**
-   * Stores an applied adjustment (id 0) with its lines and returns it with its id; null, writing
-   * nothing, when the store has an adjustment with its number (once the transaction that wrote
-   * that one has committed: a racing insert waits for it).
-   */
-  insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null>;
-  /** Stores absolute sets in the stock history, in one set-based write. */
-  insertStockSets(records: readonly StockSetRecord[]): Promise<void>;
-  /**
-   * One (warehouse, sku)'s stock history, sets and adjustment lines merged, newest first (see
-   * `newestFirst`), at most `limit` entries older than `before`.
-   */
-  stockHistory(query: StockHistoryQuery): Promise<StockHistoryEntry[]>;
-  /** The store's adjustment with this number, its lines in the order sent, or null. */
-  findStockAdjustment(
-    storeId: number,
-    adjustmentNumber: string,
-  ): Promise<StockAdjustmentRecord | null>;
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────
   /** Stores a token; fails with `already_exists` when the store has a token of that name. */
@@ -438,6 +379,21 @@ export interface RepositoryTx extends AdminRepositoryTx {
    * serve only those below it.
    */
   pollChanges(query: ChangesQuery): Promise<ChangedEntry[]>;
+  /**
+   * One page of the queue in the query's `sort` order, each document with its order's
+   * `fulfill_by`; null when `after` (sorting by deadline) names no order of the store.
+   */
+  pollWithDeadlines(query: DeadlinePollQuery): Promise<DeadlineEntry[] | null>;
+  /**
+   * The store's orders by warehouse and deadline status at `clock` (docs/deadlines.md): every
+   * order not shipped that has a deadline, and those shipped at or after `shipped_since`.
+   */
+  countByDeadline(
+    storeId: number,
+    clock: DeadlineClock & { shipped_since: Timestamp },
+  ): Promise<DeadlineCount[]>;
+  /** Orders with a deadline shipped at or after `since`, by warehouse code, and how many late. */
+  lateShipments(since: Timestamp): Promise<LateShipments[]>;
   /**
    * The next number in the sales order's sequence of fulfillment orders (1, 2, …). Atomic: two
    * transactions never get the same number.

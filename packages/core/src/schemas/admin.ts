@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEADLINE_STATUSES } from '../domain/deadline.js';
 import { QUEUES } from '../domain/item-stage.js';
 import { OPERATOR_ROLES } from '../domain/operator.js';
 import { parseTimestamp } from '../domain/timestamp.js';
@@ -54,6 +55,10 @@ export const OrderFilterInput = v.object({
   created_to: v.optional(moment),
   updated_from: v.optional(moment),
   updated_to: v.optional(moment),
+  // Deadlines (docs/deadlines.md): read at the moment of the search, or of the bulk's start.
+  deadline: v.optional(
+    v.picklist(DEADLINE_STATUSES, `must be one of ${DEADLINE_STATUSES.join(', ')}`),
+  ),
 });
 export type OrderFilterInput = v.InferInput<typeof OrderFilterInput>;
 
@@ -90,7 +95,11 @@ export const CancellationRequestListInput = v.object({
   overdue: v.optional(v.picklist(['true', 'false'], 'must be "true" or "false"')),
 });
 
-export const OrderSearchInput = v.object({ ...OrderFilterInput.entries, ...PageInput.entries });
+export const OrderSearchInput = v.object({
+  ...OrderFilterInput.entries,
+  sort: v.optional(v.picklist(['id', 'fulfill_by'], 'must be "id" or "fulfill_by"')),
+  ...PageInput.entries,
+});
 
 export const StockSearchInput = v.object({
   sku: v.optional(code),

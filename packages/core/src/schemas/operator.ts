@@ -4,6 +4,7 @@ import { ATTENTION_QUEUES } from '../domain/attention.js';
 import { isCountryCode } from '../domain/countries.js';
 import { isTimeZone } from '../domain/routing/local-day.js';
 import { ROUTING_RULES, WHEN_SHORT } from '../domain/routing/rules.js';
+import { atRiskHours, CalendarFieldsInput } from './calendar.js';
 import {
   boundedText,
   code,
@@ -184,6 +185,9 @@ export const StoreSettingsInput = v.object({
   when_short: v.optional(
     v.picklist(WHEN_SHORT, `must be ${WHEN_SHORT.map((w) => `"${w}"`).join(' or ')}`),
   ),
+  // Deadlines (docs/deadlines.md).
+  at_risk_hours: v.optional(atRiskHours),
+  calendar: v.optional(CalendarFieldsInput),
 });
 
 /** Settings to change (the admin API's `PUT /stores/:store`): each field optional. */
@@ -244,7 +248,9 @@ export const WarehouseInput = v.pipe(
     ),
     /** The safety stock of each sku without its own. */
     safety_stock: v.optional(safetyStock, 0),
-    /** Where its day begins, for its daily capacity; null: UTC. */
+    // Its calendar (docs/deadlines.md): null, the store's.
+    ...CalendarFieldsInput.entries,
+    /** Where its day begins, for its daily capacity and its deadlines; null: UTC. */
     timezone: v.optional(v.nullable(timeZone), null),
   }),
   v.forward(

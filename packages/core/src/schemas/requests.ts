@@ -190,6 +190,9 @@ export const QueuePollParams = v.object({
   after: v.optional(queryInteger(AFTER_MESSAGE, 0, Number.MAX_SAFE_INTEGER)),
   since: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
   wait: v.optional(queryInteger(WAIT_MESSAGE, 0, MAX_WAIT_PARAMETER)),
+  // Deadlines (docs/deadlines.md): each order with its `fulfill_by`, the earliest first.
+  include: v.optional(v.picklist(['fulfill_by'], 'must be "fulfill_by"')),
+  sort: v.optional(v.picklist(['id', 'fulfill_by'], 'must be "id" or "fulfill_by"')),
 });
 
 // What a caller sends (valibot's input types: `order_id` may be a number, `page` text). What the

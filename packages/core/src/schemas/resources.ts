@@ -156,6 +156,12 @@ export const OrderResourceSchema = shapeOf<OrderResource>()(
         v.optional(CancellationRequestResourceSchema),
         v.description('In the pending_cancellation queue only: the request to answer.'),
       ),
+      fulfill_by: v.pipe(
+        v.optional(timestamp),
+        v.description(
+          'Extension, in queue GETs with include=fulfill_by only: when the order must leave the warehouse (UTC); absent for an order without one.',
+        ),
+      ),
     }),
     v.description(
       'Price and amount fields are omitted in the pending_accept and failed queues; a queue shows the items in its stage only (pending_cancellation: the requested ones).',

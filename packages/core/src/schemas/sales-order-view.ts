@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEADLINE_STATUSES } from '../domain/deadline.js';
 import type {
   CancellationRequestView,
   HoldResource,
@@ -132,6 +133,21 @@ export const SalesOrderResourceSchema = shapeOf<SalesOrderResource>()(
     returns: v.pipe(
       v.array(ReturnResourceSchema),
       v.description('Every return of the sales order, canceled ones included, oldest first.'),
+    ),
+    deadlines: v.pipe(
+      v.optional(
+        v.array(
+          v.object({
+            fulfillment_order_number: v.string(),
+            warehouse_code: v.string(),
+            fulfill_by: timestamp,
+            status: v.picklist(DEADLINE_STATUSES),
+          }),
+        ),
+      ),
+      v.description(
+        'In GET /V1/salesOrders/{sales_order_number} only: each fulfillment order with a deadline, when it must leave its warehouse (UTC) and how it stands now: on_track, at_risk, overdue, met, missed.',
+      ),
     ),
   }),
 );

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { MAX_AMOUNT, toMoney } from '../domain/money.js';
 import type { SalesOrder, SalesOrderItem } from '../domain/sales-order.js';
+import { fulfillByInput } from './calendar.js';
 import {
   code,
   int32,
@@ -134,6 +135,8 @@ const SalesOrderFields = v.object({
   /** Pins the order to this warehouse; without it the router chooses. */
   warehouse_code: v.optional(v.nullable(code)),
   allow_partial: v.optional(v.nullable(v.boolean()), null),
+  /** When the order must leave the warehouse, ISO 8601; without it, the warehouse's calendar. */
+  fulfill_by: v.optional(v.nullable(fulfillByInput)),
   customer_firstname: label,
   customer_lastname: label,
   customer_email: label,

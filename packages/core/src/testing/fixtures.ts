@@ -44,6 +44,10 @@ export function warehouse(
     countries: null,
     daily_capacity: null,
     safety_stock: 0,
+    processing_days: null,
+    working_days: null,
+    holidays: null,
+    cutoff: null,
     timezone: null,
     ...overrides,
   };
@@ -149,6 +153,7 @@ export function order(fixture: OrderFixture): FulfillmentOrder {
     invoiced_at: null,
     created_at: FIXTURE_TIME,
     updated_at: FIXTURE_TIME,
+    fulfill_by: null,
     ...overrides,
   };
   return { ...base, status: overrides.status ?? deriveOrderStatus(base.items, base.failure) };

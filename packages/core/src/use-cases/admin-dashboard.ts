@@ -5,6 +5,7 @@ import type { QueueName } from '../domain/types.js';
 import { requireRole } from './admin-access.js';
 import { COUNT_CAP } from './admin-orders.js';
 import { type WaitingSummary, waitingSummary } from './admin-waiting.js';
+import { storeDeadlines, type WarehouseDeadlines } from './deadline-counts.js';
 import { type EngineDeps, now } from './deps.js';
 import type { OperatorPrincipal } from './operator-accounts.js';
 
@@ -43,6 +44,12 @@ export interface StoreDashboard extends WaitingSummary {
   }[];
   failed: { open: number; abandoned: number };
   courier: { shipped: number; retrying: number; failed: number };
+  /**
+   * Orders by deadline status per warehouse (docs/deadlines.md): each not shipped that has a
+   * deadline, and those shipped in the last 30 days. The order search `deadline=overdue` +
+   * `warehouse` lists the overdue ones.
+   */
+  deadlines: WarehouseDeadlines[];
 }
 
 const earliest = (a: string | null, b: string | null): string | null =>
@@ -105,6 +112,7 @@ export async function dashboard(
           retrying: health.courier_retrying,
           failed: health.courier_failed,
         },
+        deadlines: await storeDeadlines(tx, store, at),
         ...(await waitingSummary(tx, store, at)),
       });
     }

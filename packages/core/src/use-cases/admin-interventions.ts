@@ -5,7 +5,9 @@ import {
 } from '../domain/actions/interventions.js';
 import { fail } from '../domain/actions/operator.js';
 import { touch, unchanged } from '../domain/actions/outcome.js';
+import { deadlineClockOf } from '../domain/deadline.js';
 import { fieldError, isDomainError, renderMessage } from '../domain/errors.js';
+import type { OrderFilter } from '../ports/admin-repository.js';
 import {
   AllowPartialInput,
   type BulkAction,
@@ -34,7 +36,7 @@ const DECISIONS: Record<BulkAction, Decide> = OPERATOR_DECISIONS;
  * Its callers check the operator's role before they parse the body, so that a viewer is
  * answered 403 before any 400: the check is theirs alone.
  */
-async function act(
+export async function decideAs(
   deps: EngineDeps,
   operator: OperatorPrincipal,
   storeCode: string,
@@ -56,7 +58,7 @@ export async function adminFail(
 ): Promise<OrderDetail> {
   requireRole(operator, 'operator', storeCode);
   const input = parseWith(FailInput, body);
-  return act(
+  return decideAs(
     deps,
     operator,
     storeCode,
@@ -78,7 +80,7 @@ export async function adminIntervene(
 ): Promise<OrderDetail> {
   requireRole(operator, 'operator', storeCode);
   const { reason = null } = parseWith(ReasonInput, body ?? {});
-  return act(deps, operator, storeCode, number, action, DECISIONS[action], reason);
+  return decideAs(deps, operator, storeCode, number, action, DECISIONS[action], reason);
 }
 
 /** The per-order partials override: true or false, or null to follow the store settings. */
@@ -91,7 +93,7 @@ export async function allowPartial(
 ): Promise<OrderDetail> {
   requireRole(operator, 'operator', storeCode);
   const { allow, reason = null } = parseWith(AllowPartialInput, body);
-  return act(
+  return decideAs(
     deps,
     operator,
     storeCode,
@@ -153,12 +155,26 @@ export async function bulkIntervene(
 ): Promise<BulkResult> {
   requireRole(operator, 'operator', storeCode);
   const input = parseWith(BulkInput, body);
+  return bulkDecide(deps, operator, storeCode, input, action, DECISIONS[action]);
+}
+
+/** {@link bulkIntervene}'s run of one decision, named `action` on each timeline. */
+export async function bulkDecide(
+  deps: EngineDeps,
+  operator: OperatorPrincipal,
+  storeCode: string,
+  input: { filter: Record<string, unknown>; dry_run: boolean; reason?: string | null | undefined },
+  action: string,
+  decide: Decide,
+): Promise<BulkResult> {
   const { filter: raw } = input;
-  const filter = Object.fromEntries(
+  const filter: OrderFilter = Object.fromEntries(
     Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
   );
   const { numbers, count } = await deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
+    // A deadline status is read at the bulk's start, in the resolve and in each order's check.
+    if (filter.deadline) filter.deadline_clock = deadlineClockOf(store.settings, now(deps));
     const numbers = await resolveFilter(tx, store.id, filter, COUNT_CAP);
     if (numbers.length > COUNT_CAP) {
       throw fieldError(
@@ -173,7 +189,7 @@ export async function bulkIntervene(
     let count = 0;
     for (const number of numbers) {
       const order = await tx.findOrder(store.id, number);
-      if (order && applies(DECISIONS[action], order, at)) count++;
+      if (order && applies(decide, order, at)) count++;
     }
     return { numbers, count };
   }, 'read');
@@ -189,7 +205,7 @@ export async function bulkIntervene(
         actor,
         number,
         action,
-        DECISIONS[action],
+        decide,
         stillMatches,
       );
       results.push(

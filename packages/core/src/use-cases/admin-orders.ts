@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { type Intervention, interventionsFor } from '../domain/actions/interventions.js';
+import { type DeadlineStatus, deadlineClockOf, deadlineStatus } from '../domain/deadline.js';
 import { fieldError } from '../domain/errors.js';
 import { fromMoney } from '../domain/money.js';
 import type { RoutingExplanation } from '../domain/routing/record.js';
@@ -31,6 +32,9 @@ export interface OrderListEntry {
   failure: Omit<OrderFailure, 'failed_at'> | null;
   created_at: string;
   updated_at: string;
+  /** When it must leave its warehouse (docs/deadlines.md), and how it stands; null: none. */
+  fulfill_by: string | null;
+  deadline_status: DeadlineStatus | null;
 }
 
 export interface OrderList {
@@ -51,7 +55,11 @@ const FIRST_QUEUE: Partial<Record<OrderStatus, QueueName>> = {
   failed: 'failed',
 };
 
-function listEntry(summary: OrderSummary): OrderListEntry {
+function listEntry(
+  summary: OrderSummary,
+  at: string,
+  settings: { at_risk_hours?: number },
+): OrderListEntry {
   return {
     fulfillment_order_number: summary.fulfillment_order_number,
     sales_order_number: summary.sales_order_number,
@@ -68,6 +76,8 @@ function listEntry(summary: OrderSummary): OrderListEntry {
     },
     created_at: summary.created_at,
     updated_at: summary.updated_at,
+    fulfill_by: summary.fulfill_by,
+    deadline_status: deadlineStatus(summary, at, settings.at_risk_hours),
   };
 }
 
@@ -85,9 +95,27 @@ function decodeCursor(after: string | undefined): number | undefined {
   return Number(after);
 }
 
+/**
+ * The cursor of a search by deadline: the last order's `fulfill_by` (empty: none) and id, as
+ * `<fulfill_by>~<id>`.
+ */
+function decodeDeadlineCursor(after: string | undefined) {
+  if (after === undefined) return undefined;
+  const match = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})?~([1-9][0-9]{0,15})$/.exec(after);
+  if (match === null) {
+    throw fieldError(
+      'invalid_request',
+      'The cursor %fieldValue is not one this API gave.',
+      'after',
+      after,
+    );
+  }
+  return { fulfill_by: match[1] ?? null, id: Number(match[2]) };
+}
+
 /** Splits the parsed search into the filter and the page. */
 export function filterOf(input: v.InferOutput<typeof OrderSearchInput>): OrderFilter {
-  const { after: _after, limit: _limit, ...filter } = input;
+  const { after: _after, limit: _limit, sort: _sort, ...filter } = input;
   return Object.fromEntries(
     Object.entries(filter).filter(([, value]) => value !== undefined && value !== ''),
   ) as OrderFilter;
@@ -101,22 +129,32 @@ export async function searchOrders(
 ): Promise<OrderList> {
   requireRole(operator, 'viewer', storeCode);
   const input = parseWith(OrderSearchInput, query);
-  const filter = filterOf(input);
-  const beforeId = decodeCursor(input.after);
+  const byDeadline = input.sort === 'fulfill_by';
+  const beforeId = byDeadline ? undefined : decodeCursor(input.after);
+  const afterDeadline = byDeadline ? decodeDeadlineCursor(input.after) : undefined;
+  const at = now(deps);
   return deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
+    // A deadline status is read at this moment, with the store's at_risk_hours.
+    const filter: OrderFilter = {
+      ...filterOf(input),
+      ...(input.deadline ? { deadline_clock: deadlineClockOf(store.settings, at) } : {}),
+    };
     const page = await tx.searchOrders({
       ...filter,
       store_id: store.id,
       limit: input.limit + 1,
       ...(beforeId === undefined ? {} : { before_id: beforeId }),
+      ...(byDeadline ? { sort: 'fulfill_by' as const } : {}),
+      ...(afterDeadline === undefined ? {} : { after_deadline: afterDeadline }),
     });
     const more = page.length > input.limit;
     const shown = more ? page.slice(0, input.limit) : page;
     const count = await tx.countOrders(store.id, filter, COUNT_CAP + 1);
+    const last = shown[shown.length - 1] as OrderSummary;
     return {
-      orders: shown.map(listEntry),
-      next: more ? String((shown[shown.length - 1] as OrderSummary).id) : null,
+      orders: shown.map((summary) => listEntry(summary, at, store.settings)),
+      next: !more ? null : byDeadline ? `${last.fulfill_by ?? ''}~${last.id}` : String(last.id),
       total: { count: Math.min(count, COUNT_CAP), capped: count > COUNT_CAP },
     };
   }, 'read');
@@ -151,6 +189,8 @@ export type OrderDetail = Omit<OrderHistory, 'audit'> & {
    * or opened by an operator's move of lines.
    */
   routing: RoutingExplanation | null;
+  /** When it must leave its warehouse and how it stands now (docs/deadlines.md). */
+  deadline: { fulfill_by: string | null; status: DeadlineStatus | null };
   /** The interventions that apply to the order as it stands: what the console offers. */
   actions: Intervention[];
 };
@@ -163,11 +203,17 @@ export async function orderDetail(
   number: string,
 ): Promise<OrderDetail> {
   requireRole(operator, 'viewer', storeCode);
-  const { history, actions } = await deps.repository.transaction(async (tx) => {
+  const at = now(deps);
+  const { history, actions, deadline } = await deps.repository.transaction(async (tx) => {
     const order = await requireOrder(tx, storeCode, number);
+    const store = await requireStore(tx, storeCode);
     return {
       history: historyOf(order, await tx.listAudit(order.id)),
-      actions: interventionsFor(order, now(deps)),
+      actions: interventionsFor(order, at),
+      deadline: {
+        fulfill_by: order.fulfill_by ?? null,
+        status: deadlineStatus(order, at, store.settings.at_risk_hours),
+      },
     };
   }, 'read');
   const { audit, ...rest } = history;
@@ -178,6 +224,7 @@ export async function orderDetail(
     );
   return {
     ...rest,
+    deadline,
     actions,
     routing: (routed?.details.routing as RoutingExplanation | undefined) ?? null,
     timeline: audit.map((event) => ({

@@ -100,6 +100,11 @@ const warehouseView = ({ store_id: _store, ...warehouse }: Warehouse) => ({
   countries: warehouse.countries ?? null,
   daily_capacity: warehouse.daily_capacity ?? null,
   safety_stock: warehouse.safety_stock ?? 0,
+  // Its calendar (docs/deadlines.md); null: the store's.
+  processing_days: warehouse.processing_days ?? null,
+  working_days: warehouse.working_days ?? null,
+  holidays: warehouse.holidays ?? null,
+  cutoff: warehouse.cutoff ?? null,
   timezone: warehouse.timezone ?? null,
 });
 

@@ -179,6 +179,7 @@ export async function openIntakeSession(
               ? salesOrderAmounts(order)
               : partAmounts(items, position === 0 ? salesOrderAmounts(order) : null),
           now: at,
+          storeCalendar: store.settings.calendar,
         });
         reserve(opened.stock);
         orders.push(holdShort ? heldShort(opened.order, actorName, at) : opened.order);

@@ -16,6 +16,13 @@ import { parseWith } from '../schemas/parse.js';
 import { QueuePollParams } from '../schemas/requests.js';
 import { type EngineDeps, requireStore } from './deps.js';
 import type { DocumentCache, KeptPage } from './document-cache.js';
+import {
+  asksForDeadlines,
+  byDeadline,
+  type DeadlineParams,
+  deadlinePage,
+  withFulfillBy,
+} from './poll-deadlines.js';
 import { authorize, type Principal } from './tokens.js';
 
 /** One answer of a queue GET (docs/polling.md). */
@@ -113,7 +120,7 @@ function conflict(first: string, second: string): DomainError {
 }
 
 /** The paging a queue or feed GET asks for (docs/polling.md), checked. */
-export interface Paging {
+export interface Paging extends DeadlineParams {
   page: number;
   date: string | undefined;
   after: number | undefined;
@@ -128,7 +135,7 @@ export interface Paging {
  * of `page`, `after`, `date`, are 400.
  */
 export function readPaging(query: unknown): Paging {
-  const { page, date, after, since } = parseWith(QueuePollParams, query);
+  const { page, date, after, since, include, sort } = parseWith(QueuePollParams, query);
   const sent = (name: string) =>
     typeof query === 'object' &&
     query !== null &&
@@ -137,7 +144,8 @@ export function readPaging(query: unknown): Paging {
   if (since !== undefined) {
     for (const other of ['page', 'after', 'date']) if (sent(other)) throw conflict(other, 'since');
   }
-  return { page, date, after, since, from: since === undefined ? null : decodeCursor(since) };
+  const from = since === undefined ? null : decodeCursor(since);
+  return { page, date, after, since, from, include, sort };
 }
 
 /** A 410 for a cursor the horizon's database cannot serve (another database's, or a future one). */
@@ -199,7 +207,8 @@ export async function pollQueuePage(
   query: unknown = {},
 ): Promise<QueuePage> {
   authorize(deps, actor, queue);
-  const { page, date, after, since, from } = readPaging(query);
+  const paging = readPaging(query);
+  const { page, date, after, since, from } = paging;
   const pageQueryOf = (storeId: number): PollQuery => ({
     store_id: storeId,
     queue,
@@ -231,7 +240,8 @@ export async function pollQueuePage(
   // Where the repository can tell without a read that no queue entry of the store has changed
   // since a page was answered (a SQLite file), that page is the answer again, with its cursor.
   let version: string | undefined;
-  if (from === null && cache !== undefined && actor.store_id !== undefined) {
+  const deadlines = asksForDeadlines(paging);
+  if (from === null && !deadlines && cache !== undefined && actor.store_id !== undefined) {
     version = deps.repository.queueVersion?.(actor.store_id);
     const unchanged =
       version === undefined
@@ -246,6 +256,10 @@ export async function pollQueuePage(
     const store = { id: actor.store_id ?? (await requireStore(tx, actor.store_code)).id };
     if (from === null) {
       const pageQuery = pageQueryOf(store.id);
+      if (deadlines) {
+        const horizon = await tx.changeHorizon();
+        return answer(store.id, horizon, await deadlinePage(tx, pageQuery, paging));
+      }
       if (cache !== undefined) {
         const { horizon, page: kept } = await pageFromCache(tx, cache, pageQuery, version);
         return answerKept(store.id, horizon, kept);
@@ -269,8 +283,13 @@ export async function pollQueuePage(
       horizon,
       (entry) => entry.document.length,
     );
+    // Sorted by deadline, a `since` page is the same changes, the most urgent first: its cursor
+    // still continues after the last change it served.
+    const shown = paging.sort === 'fulfill_by' ? byDeadline(served) : served;
     return {
-      documents: served.map((entry) => entry.document),
+      documents: shown.map((entry) =>
+        withFulfillBy(entry.document, entry.fulfill_by, paging.include),
+      ),
       cursor,
       pending,
       store_id: store.id,

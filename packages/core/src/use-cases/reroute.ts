@@ -143,6 +143,7 @@ export async function openPartAt(
     items: [...items],
     amounts: partAmounts([...items], null, codFollowsTotal(from.amounts)),
     now,
+    storeCalendar: store.settings.calendar,
   });
   const saved = await tx.insertOrder(order);
   await tx.adjustStock(store.id, stock);

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { type ApiAction, resourceOf } from '../domain/acl.js';
+import { deadlineStatus } from '../domain/deadline.js';
 import { differingPaths } from '../domain/differences.js';
 import { DomainError, type ErrorParameter, fieldError } from '../domain/errors.js';
 import type { ReturnRecord } from '../domain/returns/return-record.js';
@@ -9,7 +10,7 @@ import type { FulfillmentOrder } from '../domain/types.js';
 import type { FeedEntry, RepositoryTx } from '../ports/repository.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { MAX_SALES_ORDER_BATCH } from '../schemas/sales-order.js';
-import { type EngineDeps, requireStore } from './deps.js';
+import { type EngineDeps, now, requireStore } from './deps.js';
 import { pollFeedPage } from './feed-page.js';
 import {
   type CheckedSalesOrder,
@@ -253,7 +254,24 @@ export async function getSalesOrder(
         number,
       );
     }
-    return (await viewsOf(tx, storeId, [record])).get(number) as SalesOrderResource;
+    const view = (await viewsOf(tx, storeId, [record])).get(number) as SalesOrderResource;
+    const store = await tx.findStoreById(storeId);
+    const at = now(deps);
+    const orders = await tx.listSalesOrderFulfillments(storeId, [number]);
+    const deadlines = orders.flatMap((order) => {
+      const status = deadlineStatus(order, at, store?.settings.at_risk_hours);
+      return order.fulfill_by && status
+        ? [
+            {
+              fulfillment_order_number: order.fulfillment_order_number,
+              warehouse_code: order.warehouse_code,
+              fulfill_by: order.fulfill_by,
+              status,
+            },
+          ]
+        : [];
+    });
+    return { ...view, deadlines };
   }, 'read');
 }
 

@@ -2,10 +2,12 @@ import {
   type AdminEngine,
   AllowPartialInput,
   BULK_ACTIONS,
+  BulkFulfillByInput,
   BulkInput,
   CancellationFields,
   CancellationRequestListInput,
   FailInput,
+  FulfillByInput,
   HoldFields,
   HoldListInput,
   MoveLinesInput,
@@ -139,6 +141,11 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
       longitude: v.optional(v.nullable(v.number())),
       countries: v.optional(v.nullable(v.array(v.string()))),
       daily_capacity: v.optional(v.nullable(v.number())),
+      // Its calendar (docs/deadlines.md): null, the store's.
+      processing_days: v.optional(v.nullable(v.number())),
+      working_days: v.optional(v.nullable(v.array(v.string()))),
+      holidays: v.optional(v.nullable(v.array(v.string()))),
+      cutoff: v.optional(v.nullable(v.string())),
       timezone: v.optional(v.nullable(v.string())),
     }),
     run: (admin, { operator, params, body }) =>
@@ -362,6 +369,29 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
     request: AllowPartialInput,
     run: (admin, { operator, params, body }) =>
       admin.allowPartial(operator, params.store as string, params.number as string, body),
+  },
+  {
+    method: 'POST',
+    path: `${ORDER}/fulfill-by`,
+    operationId: 'changeFulfillBy',
+    tag: 'Interventions',
+    summary: "Changes the order's fulfill_by (ISO 8601), with a reason, on its timeline.",
+    role: 'operator',
+    request: FulfillByInput,
+    run: (admin, { operator, params, body }) =>
+      admin.changeFulfillBy(operator, params.store as string, params.number as string, body),
+  },
+  {
+    method: 'POST',
+    path: `${STORE}/bulk-fulfill-by`,
+    operationId: 'bulkChangeFulfillBy',
+    tag: 'Interventions',
+    summary:
+      'Changes the fulfill_by of every order the filter selects (at most 10,000), with a reason; dry_run counts them.',
+    role: 'operator',
+    request: BulkFulfillByInput,
+    run: (admin, { operator, params, body }) =>
+      admin.bulkChangeFulfillBy(operator, params.store as string, body),
   },
   {
     method: 'POST',

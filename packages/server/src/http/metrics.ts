@@ -1,6 +1,7 @@
 import {
   AGE_BUCKETS,
   type CourierCallEvent,
+  type DeadlineMetrics,
   type DispatchReport,
   type QueueDepth,
   type ReturnCount,
@@ -36,6 +37,7 @@ export interface Metrics {
     process?: ProcessState,
     returns?: readonly ReturnCount[] | null,
     waiting?: readonly WaitingByAge[] | null,
+    deadlines?: DeadlineMetrics | null,
   ): string;
 }
 
@@ -82,7 +84,7 @@ export function createMetrics(): Metrics {
         if (outcome[kind].length) courierOrders.add({ outcome: kind }, outcome[kind].length);
       }
     },
-    render(depths, process = { waiting: 0 }, returns = [], waiting = []) {
+    render(depths, process = { waiting: 0 }, returns = [], waiting = [], deadlines = null) {
       const byAge = (kind: 'holds' | 'cancellation_requests') =>
         (waiting ?? []).flatMap((store) =>
           AGE_BUCKETS.map((age) => ({
@@ -146,6 +148,28 @@ export function createMetrics(): Metrics {
           'gauge',
           "Cancellation requests of each store awaiting their partner's answer, by how long ago they were made: under_1h, 1h_to_4h, 4h_to_24h, over_24h.",
           byAge('cancellation_requests'),
+        ),
+        family(
+          'fulfil_orders_by_deadline',
+          'gauge',
+          'Orders of each store and warehouse by deadline status: on_track, at_risk, overdue (not shipped, with a deadline), met, missed (shipped in the last 30 days).',
+          (deadlines?.by_status ?? []).map((count) => ({
+            labels: {
+              store: count.store_code,
+              warehouse: count.warehouse_code,
+              status: count.status,
+            },
+            value: count.orders,
+          })),
+        ),
+        family(
+          'fulfil_late_shipments_ratio',
+          'gauge',
+          'Of the orders with a deadline shipped in the last 30 days, the share shipped after it, by warehouse code.',
+          (deadlines?.late_ratio ?? []).map((row) => ({
+            labels: { warehouse: row.warehouse_code },
+            value: row.ratio,
+          })),
         ),
         family('fulfil_database_up', 'gauge', 'Whether the last read of the database succeeded.', [
           { labels: {}, value: depths === null ? 0 : 1 },

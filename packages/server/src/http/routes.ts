@@ -200,6 +200,8 @@ function pageAnswer(page: QueuePage): JsonDocuments {
 
 /** The polling parameters of a queue GET and of a feed (docs/polling.md). */
 const PAGED = ['page', 'date', 'after', 'since', 'wait'] as const;
+/** A queue's: with the deadline extensions (docs/deadlines.md). */
+const QUEUE_PAGED = [...PAGED, 'include', 'sort'] as const;
 
 export const OPERATIONS: readonly Operation[] = [
   {
@@ -250,8 +252,9 @@ export const OPERATIONS: readonly Operation[] = [
       tag: 'Fulfillment orders',
       summary,
       action: queue,
-      // `after`, `since` and `wait` are extensions (docs/polling.md): without them, the contract.
-      query: PAGED,
+      // `after`, `since`, `wait`, `include` and `sort` are extensions (docs/polling.md,
+      // docs/deadlines.md): without them, the contract.
+      query: QUEUE_PAGED,
       cacheable: true,
       longPoll: true,
       response: orders,

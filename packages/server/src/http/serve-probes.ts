@@ -31,11 +31,12 @@ export function createProbeRoutes({
     const depths = await engine.queueDepths().catch(() => null);
     const returns = (await engine.returnCounts?.().catch(() => null)) ?? [];
     const waiting = (await engine.waitingByAge?.().catch(() => null)) ?? [];
+    const deadlines = (await engine.deadlineMetrics?.().catch(() => null)) ?? null;
     const held = { waiting: longPolls.waiting };
     return answer(
       200,
       PROMETHEUS_CONTENT_TYPE,
-      metrics?.render(depths, held, returns, waiting) ?? '',
+      metrics?.render(depths, held, returns, waiting, deadlines) ?? '',
     );
   };
 }

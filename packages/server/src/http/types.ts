@@ -83,6 +83,7 @@ export type HttpEngine = Pick<
       | 'onTokenChange'
       | 'returnCounts'
       | 'waitingByAge'
+      | 'deadlineMetrics'
     >
   > & {
     aclPrefix?: string;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { adminCall, adminServerPerTest } from './support.js';
+import { adminCall, adminServerPerTest, fieldsOf } from './support.js';
 
 /**
  * The routing settings of a store and the routing attributes of its warehouses through the
@@ -8,14 +8,6 @@ import { adminCall, adminServerPerTest } from './support.js';
  */
 
 const serve = adminServerPerTest();
-
-const fieldsOf = (body: {
-  parameters?: { fieldName?: string }[];
-  errors?: { parameters: { fieldName?: string }[] }[];
-}) => [
-  ...(body.parameters ?? []).map((parameter) => parameter.fieldName),
-  ...(body.errors ?? []).flatMap((error) => error.parameters.map((p) => p.fieldName)),
-];
 
 describe('store routing settings', () => {
   test('show their defaults, take a rule list, and refuse one that cannot work', async () => {
@@ -80,6 +72,12 @@ describe('warehouse routing attributes', () => {
       fulfilled_by: 'partner',
       priority: 0,
       ...milan,
+      // The warehouse's calendar (docs/deadlines.md): none of its own.
+      processing_days: null,
+      working_days: null,
+      holidays: null,
+      cutoff: null,
+      timezone: null,
     });
     const other = (await list()).find(
       (warehouse: { code: string }) => warehouse.code !== 'WH-MILAN',

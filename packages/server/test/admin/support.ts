@@ -110,3 +110,12 @@ export async function allocatedCourierOrder(
   });
   return number;
 }
+
+/** The fields a 400 names, from its parameters and each of its errors. */
+export const fieldsOf = (body: {
+  parameters?: { fieldName?: string }[];
+  errors?: { parameters: { fieldName?: string }[] }[];
+}) => [
+  ...(body.parameters ?? []).map((parameter) => parameter.fieldName),
+  ...(body.errors ?? []).flatMap((error) => error.parameters.map((p) => p.fieldName)),
+];

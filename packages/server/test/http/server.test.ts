@@ -414,13 +414,15 @@ describe('OpenAPI', () => {
       items: { xml: { name: 'item' }, required: ['item_id', 'qty'] },
     });
     const poll = document.paths['/V1/fulfillmentOrders/pending_accept'].get;
-    // The contract's two, then the extensions of docs/polling.md.
+    // The contract's two, then the extensions of docs/polling.md and docs/deadlines.md.
     expect(poll.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
       'page',
       'date',
       'after',
       'since',
       'wait',
+      'include',
+      'sort',
     ]);
     expect(Object.keys(poll.responses[200].headers)).toEqual(['Fulfil-Cursor']);
     expect(poll.responses[410]).toEqual({ $ref: '#/components/responses/CursorExpired' });

@@ -76,7 +76,7 @@ export async function openSql(
  * `allowUnorderedMigrations` lets a later migration arrive before an earlier one): the tests play
  * the release before with this code, and this code cannot write its orders without the tables
  * they create (the sales orders it keeps, and their feed; the returns a sales order's view, which
- * a channel's intake answers, lists; the routing columns every write of a warehouse sets). A
+ * a channel's intake answers, lists; the routing and calendar columns every write of a warehouse sets, the deadline of every order). A
  * migration that adds a table every write of an order touches, or a column the seed writes,
  * belongs here.
  */
@@ -87,6 +87,7 @@ const NEEDED_BY_THIS_CODE = [
   '0025_warehouse_routing',
   '0026_safety_stock',
   '0029_routing_capacity',
+  '0030_deadlines',
 ];
 
 /**

@@ -16,7 +16,9 @@ import { age, dateTime } from '../../ui/format.js';
 import { useLoad } from '../../ui/load.js';
 import { Page } from '../../ui/page.js';
 import { failureWords, STATUS } from '../../ui/words.js';
+import { DeadlineBadge } from '../deadline-badge.js';
 import { ChangesCard } from './changes.js';
+import { DeadlineCard } from './deadline.js';
 import { activeHolds, HoldsCard } from './holds.js';
 import { useInterventions } from './interventions.js';
 import { ItemsCard } from './items.js';
@@ -133,6 +135,10 @@ function OrderView({
       }
       subtitle={
         <>
+          <p class="deadline">
+            Deadline:{' '}
+            <DeadlineBadge status={detail.deadline.status} fulfillBy={detail.deadline.fulfill_by} />
+          </p>
           <p>
             Sales order {order.sales_order_number} · {order.warehouse_code}
             {warehouse ? ` (${warehouse.name})` : ''} ·{' '}
@@ -148,6 +154,13 @@ function OrderView({
       side={
         <>
           <HoldsCard store={store} detail={detail} operator={operator} onDone={reload} />
+          <DeadlineCard
+            key={detail.deadline.fulfill_by}
+            store={store}
+            detail={detail}
+            operator={operator}
+            onDone={reload}
+          />
           <CustomerCard detail={detail} />
           <AmountsCard detail={detail} currency={currency} />
           <SalesOrderCard store={store} detail={detail} siblings={siblings} />

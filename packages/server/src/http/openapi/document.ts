@@ -215,6 +215,9 @@ const QUERY_DESCRIPTIONS: Record<string, string> = {
     'Extension. Keyset paging: the next 100 orders of the queue with `id` greater than this, in id order; pass the last id of the previous page. Never skips an order that stays in the queue, never repeats one. Not with `page` (400); may be combined with `date`.',
   since:
     "Extension. A `Fulfil-Cursor` from an earlier answer: the orders of the queue changed after it, in change order, 100 at most; the answer's own `Fulfil-Cursor` continues from there. Not with `page`, `after` or `date` (400). A cursor this database can no longer serve is 410: poll again without it.",
+  include:
+    'Extension. `fulfill_by`: each order carries its `fulfill_by` ("YYYY-MM-DD HH:MM:SS", UTC), the moment it must leave the warehouse; absent for an order without one.',
+  sort: "Extension. `fulfill_by`: the orders with the earliest `fulfill_by` first (ties by id, orders without one last); `after` then takes the id of the last order of the previous page and continues after its place, never skipping nor repeating an order that stays in the queue. With `since`, each page of changes is in this order. `id` (the default) is the contract's order.",
   wait: 'Extension. Long polling: hold the request up to this many seconds (the server caps it, 25 by default) until the answer would not be empty, then answer at once; at the end of the wait, `200 []` with the current `Fulfil-Cursor`.',
 };
 
