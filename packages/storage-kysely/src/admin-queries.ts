@@ -22,6 +22,7 @@ import {
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import { type Database, NO_DEADLINE, type OperatorTable } from './database.js';
 import { deadlineWhere } from './deadline-sql.js';
+import { ABANDONED, heldStock } from './held-stock.js';
 import { decodeFulfillBy, decodeJson, encodeJson } from './row-codec.js';
 import { readHeldOrders, readOrdersAwaitingCancellation } from './waiting-queries.js';
 
@@ -271,7 +272,6 @@ export function orderCountQuery(
 }
 
 /** Whether a stored failure (JSON text) was abandoned, as SQL both databases run. */
-const ABANDONED = sql<boolean>`o.failure like '%"abandoned":true%'`;
 
 /**
  * Per queue and warehouse of a store: the orders it lists and the lowest id among them, from the
@@ -468,17 +468,8 @@ export class AdminQueries implements AdminRepositoryTx {
     return readOrdersAwaitingCancellation(this.#db, storeId, limit);
   }
 
-  async heldStock(storeId: number): Promise<HeldStock[]> {
-    const { rows } = await sql<HeldStock>`
-      select i.warehouse_code, i.sku, sum(i.qty) as qty
-      from order_items i join fulfillment_orders o on o.id = i.order_id
-      where o.store_id = ${storeId}
-        and i.status in ('pending_accept', 'pending_allocation', 'pending_shipment')
-        and (o.failure is null or not (${ABANDONED}))
-      group by i.warehouse_code, i.sku
-      order by i.warehouse_code, i.sku
-    `.execute(this.#db);
-    return rows.map((row) => ({ ...row, qty: Number(row.qty) }));
+  heldStock(storeId: number): Promise<HeldStock[]> {
+    return heldStock(this.#db, storeId);
   }
 
   async setReserved(

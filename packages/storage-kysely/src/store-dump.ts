@@ -1,5 +1,6 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from './database.js';
+import { reserveHeldLines } from './held-stock.js';
 import type { KyselyRepository } from './kysely-repository.js';
 import { LISTED_UPGRADES } from './listed-order-upgrades.js';
 
@@ -295,6 +296,9 @@ export async function importStore(
     // A dump an older release wrote holds orders as that release left them: listed here as the
     // migrations listed every order then, they are brought to this release's rules below.
     for (const upgrade of LISTED_UPGRADES) await upgrade.listStore(trx, storeId);
+    // Orders taken into a store that kept its own stock rows hold their reservations there too:
+    // reserved is what the store's live unshipped lines hold, the ones it had and those it took.
+    if (merge && existing) await reserveHeldLines(db as unknown as Kysely<Database>, storeId);
     if (postgres) {
       for (const table of ID_TABLES) {
         await sql`select setval(pg_get_serial_sequence(${table}, 'id'), greatest((select max(id) from ${sql.table(table)}), 1))`.execute(

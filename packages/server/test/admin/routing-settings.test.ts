@@ -72,12 +72,11 @@ describe('warehouse routing attributes', () => {
       fulfilled_by: 'partner',
       priority: 0,
       ...milan,
-      // The warehouse's calendar (docs/deadlines.md): none of its own.
+      // The warehouse's calendar (docs/deadlines.md): none of its own but its time zone.
       processing_days: null,
       working_days: null,
       holidays: null,
       cutoff: null,
-      timezone: null,
     });
     const other = (await list()).find(
       (warehouse: { code: string }) => warehouse.code !== 'WH-MILAN',
