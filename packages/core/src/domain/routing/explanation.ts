@@ -304,15 +304,26 @@ interface SortLevels {
 }
 
 function levelsOf(sort: WarehouseSort, facts: readonly WarehouseFacts[]): SortLevels {
-  const keys = facts.map((warehouseFacts) => sortKey(sort, warehouseFacts));
-  const distinct = [...new Set(keys)].sort((a, b) => a - b);
-  const indexOf = new Map(distinct.map((key, index) => [key, index]));
-  return {
-    sort,
-    levelOf: keys.map((key) => indexOf.get(key) as number),
-    levels: distinct.length,
-    rankAt: new Int32Array(distinct.length),
-  };
+  const keys = Float64Array.from(facts, (warehouseFacts) => sortKey(sort, warehouseFacts));
+  // A typed array sorts numerically, infinities at the ends: no comparator, no NaN.
+  const sorted = Float64Array.from(keys).sort();
+  let levels = 0;
+  for (let at = 0; at < sorted.length; at++)
+    if (at === 0 || sorted[at] !== sorted[levels - 1]) sorted[levels++] = sorted[at] as number;
+  const distinct = sorted.subarray(0, levels);
+  const levelOf: number[] = [];
+  for (const key of keys) {
+    // The key's index among the distinct keys, by bisection.
+    let low = 0;
+    let high = levels - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((distinct[middle] as number) < key) low = middle + 1;
+      else high = middle;
+    }
+    levelOf.push(low);
+  }
+  return { sort, levelOf, levels, rankAt: new Int32Array(levels) };
 }
 
 /** Dense ranks (1 = first) of `members` under one sort: equal keys share a rank. */
