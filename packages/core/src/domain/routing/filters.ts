@@ -5,7 +5,7 @@ import {
   type RoutingFilter,
   type RoutingRule,
 } from './rules.js';
-import type { RoutingLine, RoutingSnapshot, RoutingWarehouse, StockFact } from './snapshot.js';
+import type { RoutingLine, RoutingSnapshot, RoutingWarehouse } from './snapshot.js';
 
 /**
  * Lines routed as one: the lines of one sku (that the same warehouses rejected). Their stock is
