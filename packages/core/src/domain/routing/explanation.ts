@@ -300,17 +300,17 @@ interface SortLevels {
   /** How many distinct keys there are. */
   levels: number;
   /** Scratch for {@link denseRanks}, one entry per level, reused line after line. */
-  rankAt: Int32Array;
+  rankAt: number[];
 }
 
 function levelsOf(sort: WarehouseSort, facts: readonly WarehouseFacts[]): SortLevels {
-  const keys = Float64Array.from(facts, (warehouseFacts) => sortKey(sort, warehouseFacts));
-  // A typed array sorts numerically, infinities at the ends: no comparator, no NaN.
-  const sorted = Float64Array.from(keys).sort();
+  const keys = facts.map((warehouseFacts) => sortKey(sort, warehouseFacts));
+  // Compared, never subtracted: two infinities are equal, not NaN.
+  const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   let levels = 0;
   for (let at = 0; at < sorted.length; at++)
     if (at === 0 || sorted[at] !== sorted[levels - 1]) sorted[levels++] = sorted[at] as number;
-  const distinct = sorted.subarray(0, levels);
+  sorted.length = levels;
   const levelOf: number[] = [];
   for (const key of keys) {
     // The key's index among the distinct keys, by bisection.
@@ -318,12 +318,12 @@ function levelsOf(sort: WarehouseSort, facts: readonly WarehouseFacts[]): SortLe
     let high = levels - 1;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if ((distinct[middle] as number) < key) low = middle + 1;
+      if ((sorted[middle] as number) < key) low = middle + 1;
       else high = middle;
     }
     levelOf.push(low);
   }
-  return { sort, levelOf, levels, rankAt: new Int32Array(levels) };
+  return { sort, levelOf, levels, rankAt: new Array<number>(levels).fill(0) };
 }
 
 /** Dense ranks (1 = first) of `members` under one sort: equal keys share a rank. */

@@ -95,7 +95,7 @@ export class Screener {
    * Per sku, its stock by warehouse rank: unreserved and safety stock side by side. Read once
    * per warehouse per demand, so found by index rather than by code.
    */
-  readonly #stock = new Map<string, Float64Array>();
+  readonly #stock = new Map<string, number[]>();
   readonly #split: boolean;
 
   constructor(
@@ -116,7 +116,7 @@ export class Screener {
       if (rank === undefined) continue;
       let bySku = this.#stock.get(fact.sku);
       if (!bySku) {
-        bySku = new Float64Array(ranked.length * 2);
+        bySku = new Array<number>(ranked.length * 2).fill(0);
         this.#stock.set(fact.sku, bySku);
       }
       bySku[rank * 2] = fact.unreserved;
