@@ -80,7 +80,7 @@ try {
 
   if (runs('routing')) {
     section('in process: routing decisions against the greedy router, same orders');
-    benchRouting(options.quick);
+    await benchRouting(options.quick);
     section('in process: intake by the richest rule list against the default list, same orders');
     await benchRoutingIntake(dir, options.quick);
   }

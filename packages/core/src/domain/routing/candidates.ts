@@ -2,6 +2,13 @@ import type { Demand, Screening } from './filters.js';
 import type { WarehouseSort } from './rules.js';
 import { compareBy, type WarehouseFacts } from './sorts.js';
 
+/** A warehouse that may take a demand: how much of it, and its tier (0 is the best). */
+export interface Member {
+  warehouse: number;
+  amount: number;
+  tier: number;
+}
+
 /**
  * Where one demand may go, in the decision's rank space: warehouses are numbered by their rank
  * (0 ranks best under the sorts after `fewest_shipments`, the code last), and every list here
@@ -14,7 +21,7 @@ export interface Candidates {
    * `fewest_shipments`, then by rank. `amount` is what each can take of it (at most all of it);
    * without `split_lines`, every one can take all of it.
    */
-  kept: { warehouse: number; amount: number; tier: number }[];
+  kept: Member[];
   /** It is short: no warehouse, nor (with `split_lines`) any set of them, has its stock. */
   short: boolean;
   /**
@@ -35,13 +42,13 @@ function bestTiers(
   members: readonly number[],
   before: readonly WarehouseSort[],
   facts: readonly WarehouseFacts[],
-  enough: (taken: readonly number[]) => boolean,
-): { warehouse: number; tier: number }[] {
-  if (before.length === 0) return members.map((warehouse) => ({ warehouse, tier: 0 }));
+  enough: (taken: readonly Member[]) => boolean,
+): Member[] {
+  if (before.length === 0) return members.map((warehouse) => ({ warehouse, amount: 0, tier: 0 }));
   const factsAt = (warehouse: number) => facts[warehouse] as WarehouseFacts;
   // Stable: within a tier, members keep their rank order.
   const sorted = [...members].sort((a, b) => compareBy(before, factsAt(a), factsAt(b)));
-  const kept: { warehouse: number; tier: number }[] = [];
+  const kept: Member[] = [];
   let tier = 0;
   let at = 0;
   while (at < sorted.length) {
@@ -50,10 +57,10 @@ function bestTiers(
       at < sorted.length &&
       compareBy(before, factsAt(first), factsAt(sorted[at] as number)) === 0
     ) {
-      kept.push({ warehouse: sorted[at] as number, tier });
+      kept.push({ warehouse: sorted[at] as number, amount: 0, tier });
       at++;
     }
-    if (enough(kept.map((member) => member.warehouse))) break;
+    if (enough(kept)) break;
     tier++;
   }
   return kept;
@@ -75,36 +82,37 @@ export function candidatesOf(
   },
 ): Candidates {
   const passing: number[] = [];
-  const eligible: number[] = [];
+  let anyEligible = false;
   for (let warehouse = 0; warehouse < screening.excluded.length; warehouse++) {
-    if (screening.eligible[warehouse]) eligible.push(warehouse);
+    if (screening.eligible[warehouse]) anyEligible = true;
     if (screening.excluded[warehouse] === null) passing.push(warehouse);
   }
   const amount = (warehouse: number) =>
     options.stockRule ? Math.min(demand.qty, screening.available[warehouse] as number) : demand.qty;
-  const covers = (taken: readonly number[]) =>
-    options.split
-      ? taken.reduce((sum, warehouse) => sum + amount(warehouse), 0) >= demand.qty
-      : taken.length > 0;
+  const covers = (taken: readonly Member[]) => {
+    if (!options.split) return taken.length > 0;
+    let sum = 0;
+    for (const member of taken) sum += amount(member.warehouse);
+    return sum >= demand.qty;
+  };
   const kept = bestTiers(passing, options.before, facts, covers);
-  const covered = covers(kept.map((member) => member.warehouse));
+  const covered = covers(kept);
   // Short: the stock filter, and only it, leaves no way to take the demand.
-  const short = !covered && options.stockRule && eligible.length > 0;
-  const fallback =
-    short && options.routeShort
-      ? bestTiers(eligible, options.before, facts, (taken) => taken.length > 0)
-          .map((member) => member.warehouse)
-          .sort((a, b) => a - b)
-      : [];
+  const short = !covered && options.stockRule && anyEligible;
+  let fallback: number[] = [];
+  if (short && options.routeShort) {
+    // Worked out only for a short demand routed anyway: the warehouses all but `stock` keep.
+    const eligible: number[] = [];
+    for (let warehouse = 0; warehouse < screening.excluded.length; warehouse++)
+      if (screening.eligible[warehouse]) eligible.push(warehouse);
+    fallback = bestTiers(eligible, options.before, facts, (taken) => taken.length > 0)
+      .map((member) => member.warehouse)
+      .sort((a, b) => a - b);
+  }
+  if (covered) for (const member of kept) member.amount = amount(member.warehouse);
   return {
     demand,
-    kept: covered
-      ? kept.map((member) => ({
-          warehouse: member.warehouse,
-          amount: amount(member.warehouse),
-          tier: member.tier,
-        }))
-      : [],
+    kept: covered ? kept : [],
     short,
     fallback,
     routable: covered || fallback.length > 0,

@@ -135,6 +135,14 @@ export class Explainer {
   readonly #codes: string[];
   /** Per sort of the rules, each warehouse's key under it. */
   readonly #sortKeys: SortLevels[];
+  /**
+   * Every warehouse in the order the rules put them in for any line ({@link #compare}): a line's
+   * considered warehouses are these, filtered, rather than sorted line by line. Null when a key
+   * is infinite (an unknown distance or an unlimited capacity among the sorts before
+   * `fewest_shipments`): two such keys compare as NaN, the order is then not total, and each
+   * line's own sort, from its warehouses by code, decides as it always has.
+   */
+  readonly #ordered: number[] | null;
 
   constructor(context: DecisionContext) {
     this.#context = context;
@@ -161,6 +169,9 @@ export class Explainer {
     this.#sortKeys = context.rules
       .filter((rule): rule is WarehouseSort => rule !== 'fewest_shipments' && isSort(rule))
       .map((sort) => levelsOf(sort, facts));
+    this.#ordered = this.#keys.every((keys) => keys.every(Number.isFinite))
+      ? facts.map((_, warehouse) => warehouse).sort((a, b) => this.#compare(a, b))
+      : null;
   }
 
   /** The order the rules put two warehouses in for a line: the set first, then the keys. */
@@ -220,20 +231,19 @@ export class Explainer {
       routedShort
         ? screening.eligible[warehouse] === true
         : !candidates.short && screening.excluded[warehouse] === null;
-    const considered: number[] = [];
     const excluded: ExcludedWarehouse[] = [];
     for (const warehouse of this.#byCode) {
-      if (isConsidered(warehouse)) {
-        considered.push(warehouse);
-        continue;
-      }
+      if (isConsidered(warehouse)) continue;
       excluded.push({
         warehouse_code: codes[warehouse] as string,
         reason: screening.excluded[warehouse] ?? 'no_stock',
         available: screening.available[warehouse] as number,
       });
     }
-    considered.sort((a, b) => this.#compare(a, b));
+    const considered: number[] = [];
+    for (const warehouse of this.#ordered ?? this.#byCode)
+      if (isConsidered(warehouse)) considered.push(warehouse);
+    if (this.#ordered === null) considered.sort((a, b) => this.#compare(a, b));
     const [first] = line.parts;
     const runnerUp = considered.find(
       (warehouse) => !line.parts.some((part) => part.warehouse === warehouse),
@@ -289,22 +299,36 @@ interface SortLevels {
   levelOf: number[];
   /** How many distinct keys there are. */
   levels: number;
+  /** Scratch for {@link denseRanks}, one entry per level, reused line after line. */
+  rankAt: number[];
 }
 
 function levelsOf(sort: WarehouseSort, facts: readonly WarehouseFacts[]): SortLevels {
   const keys = facts.map((warehouseFacts) => sortKey(sort, warehouseFacts));
-  const distinct = [...new Set(keys)].sort((a, b) => a - b);
-  const indexOf = new Map(distinct.map((key, index) => [key, index]));
-  return {
-    sort,
-    levelOf: keys.map((key) => indexOf.get(key) as number),
-    levels: distinct.length,
-  };
+  // Compared, never subtracted: two infinities are equal, not NaN.
+  const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let levels = 0;
+  for (let at = 0; at < sorted.length; at++)
+    if (at === 0 || sorted[at] !== sorted[levels - 1]) sorted[levels++] = sorted[at] as number;
+  sorted.length = levels;
+  const levelOf: number[] = [];
+  for (const key of keys) {
+    // The key's index among the distinct keys, by bisection.
+    let low = 0;
+    let high = levels - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((sorted[middle] as number) < key) low = middle + 1;
+      else high = middle;
+    }
+    levelOf.push(low);
+  }
+  return { sort, levelOf, levels, rankAt: new Array<number>(levels).fill(0) };
 }
 
 /** Dense ranks (1 = first) of `members` under one sort: equal keys share a rank. */
 function denseRanks(sort: SortLevels, members: readonly number[]): number[] {
-  const rankAt = new Int32Array(sort.levels);
+  const rankAt = sort.rankAt.fill(0);
   for (const member of members) rankAt[sort.levelOf[member] as number] = 1;
   let rank = 0;
   for (let level = 0; level < sort.levels; level++) if (rankAt[level] === 1) rankAt[level] = ++rank;

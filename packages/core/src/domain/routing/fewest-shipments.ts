@@ -50,38 +50,80 @@ export interface CoverSearch {
   tried: number;
 }
 
+/**
+ * A cover problem's gives laid flat, warehouse after warehouse: the search reads them over and
+ * over, and flat arrays of numbers keep that reading free of allocation. (Plain arrays: typed
+ * arrays of more than a few entries keep their data off the heap, which costs every minor
+ * collection more than it saves here.)
+ */
+interface FlatGives {
+  /** Where each warehouse's gives start in `demand` and `amount`; one more entry at the end. */
+  start: number[];
+  demand: number[];
+  amount: number[];
+}
+
+function flatten(problem: CoverProblem): FlatGives {
+  const count = problem.gives.length;
+  const start = new Array<number>(count + 1).fill(0);
+  for (let warehouse = 0; warehouse < count; warehouse++)
+    start[warehouse + 1] =
+      (start[warehouse] as number) + (problem.gives[warehouse] as readonly unknown[]).length;
+  const demand = new Array<number>(start[count] as number).fill(0);
+  const amount = new Array<number>(start[count] as number).fill(0);
+  for (let warehouse = 0; warehouse < count; warehouse++) {
+    let at = start[warehouse] as number;
+    for (const give of problem.gives[warehouse] as readonly { demand: number; amount: number }[]) {
+      demand[at] = give.demand;
+      amount[at] = give.amount;
+      at++;
+    }
+  }
+  return { start, demand, amount };
+}
+
 /** The coverage of the sets being tried, updated as warehouses join and leave. */
 class Coverage {
   readonly remaining: Float64Array;
   uncovered: number;
 
-  constructor(private readonly problem: CoverProblem) {
+  constructor(
+    problem: CoverProblem,
+    private readonly flat: FlatGives,
+  ) {
     this.remaining = Float64Array.from(problem.needs);
     this.uncovered = problem.needs.filter((need) => need > 0).length;
   }
 
   /** Whether the warehouse gives anything to a demand not yet covered. */
   helps(warehouse: number): boolean {
-    for (const give of this.problem.gives[warehouse] ?? []) {
-      if ((this.remaining[give.demand] as number) > 0) return true;
-    }
+    const { start, demand } = this.flat;
+    if (warehouse < 0 || warehouse >= start.length - 1) return false;
+    for (let at = start[warehouse] as number; at < (start[warehouse + 1] as number); at++)
+      if ((this.remaining[demand[at] as number] as number) > 0) return true;
     return false;
   }
 
   add(warehouse: number): void {
-    for (const { demand, amount } of this.problem.gives[warehouse] ?? []) {
-      const before = this.remaining[demand] as number;
-      const after = before - amount;
-      this.remaining[demand] = after;
+    const { start, demand, amount } = this.flat;
+    if (warehouse < 0 || warehouse >= start.length - 1) return;
+    for (let at = start[warehouse] as number; at < (start[warehouse + 1] as number); at++) {
+      const index = demand[at] as number;
+      const before = this.remaining[index] as number;
+      const after = before - (amount[at] as number);
+      this.remaining[index] = after;
       if (before > 0 && after <= 0) this.uncovered--;
     }
   }
 
   remove(warehouse: number): void {
-    for (const { demand, amount } of this.problem.gives[warehouse] ?? []) {
-      const before = this.remaining[demand] as number;
-      const after = before + amount;
-      this.remaining[demand] = after;
+    const { start, demand, amount } = this.flat;
+    if (warehouse < 0 || warehouse >= start.length - 1) return;
+    for (let at = start[warehouse] as number; at < (start[warehouse + 1] as number); at++) {
+      const index = demand[at] as number;
+      const before = this.remaining[index] as number;
+      const after = before + (amount[at] as number);
+      this.remaining[index] = after;
       if (before <= 0 && after > 0) this.uncovered++;
     }
   }
@@ -105,7 +147,7 @@ export function fewestWarehouses(
   const servers: { warehouse: number; amount: number }[][] = problem.needs.map(() => []);
   for (const [warehouse, gives] of problem.gives.entries())
     for (const { demand, amount } of gives) servers[demand]?.push({ warehouse, amount });
-  const coverage = new Coverage(problem);
+  const coverage = new Coverage(problem, flatten(problem));
   const inSet = new Uint8Array(count);
   let tried = 0;
   let cutShort = false;
@@ -188,9 +230,10 @@ export function greedyCover(problem: CoverProblem, fewest = 1): number[] {
       narrowest === null || warehouses.length < narrowest.length ? warehouses : narrowest,
     null,
   );
+  const flat = flatten(problem);
   let best: number[] | null = null;
   for (const start of (starts ?? [-1]).slice(0, GREEDY_STARTS)) {
-    const cover = greedyCoverFrom(problem, start, serving);
+    const cover = greedyCoverFrom(problem, flat, start, serving);
     if (
       best === null ||
       cover.length < best.length ||
@@ -215,14 +258,15 @@ function ranksBetter(a: readonly number[], b: readonly number[]): boolean {
 /** The greedy cover with `start` chosen first (none when -1). */
 function greedyCoverFrom(
   problem: CoverProblem,
+  flat: FlatGives,
   start: number,
   serving: readonly (readonly number[])[],
 ): number[] {
-  const coverage = new Coverage(problem);
+  const coverage = new Coverage(problem, flat);
   const chosen: number[] = [];
-  const taken = new Set<number>();
+  const taken = new Uint8Array(problem.gives.length);
   if (start !== -1) {
-    taken.add(start);
+    taken[start] = 1;
     chosen.push(start);
     coverage.add(start);
   }
@@ -231,12 +275,17 @@ function greedyCoverFrom(
     let bestCompleted = 0;
     let bestUnits = 0;
     for (let warehouse = 0; warehouse < problem.gives.length; warehouse++) {
-      if (taken.has(warehouse)) continue;
+      if (taken[warehouse] === 1) continue;
       let completed = 0;
       let units = 0;
-      for (const { demand, amount } of problem.gives[warehouse] ?? []) {
-        const remaining = coverage.remaining[demand] as number;
+      for (
+        let at = flat.start[warehouse] as number;
+        at < (flat.start[warehouse + 1] as number);
+        at++
+      ) {
+        const remaining = coverage.remaining[flat.demand[at] as number] as number;
         if (remaining <= 0) continue;
+        const amount = flat.amount[at] as number;
         units += Math.min(amount, remaining);
         if (amount >= remaining) completed++;
       }
@@ -247,7 +296,7 @@ function greedyCoverFrom(
       }
     }
     if (best === -1) break;
-    taken.add(best);
+    taken[best] = 1;
     chosen.push(best);
     coverage.add(best);
   }
@@ -270,7 +319,7 @@ function greedyCoverFrom(
 function replacePairByOne(
   coverage: Coverage,
   chosen: number[],
-  taken: Set<number>,
+  taken: Uint8Array,
   serving: readonly (readonly number[])[],
 ): boolean {
   chosen.sort((a, b) => a - b);
@@ -284,22 +333,22 @@ function replacePairByOne(
         // Later swaps made both needless.
         chosen.splice(j, 1);
         chosen.splice(i, 1);
-        taken.delete(first);
-        taken.delete(second);
+        taken[first] = 0;
+        taken[second] = 0;
         return true;
       }
       // The one replacing them serves the first demand they leave open, among others.
       let open = 0;
       while ((coverage.remaining[open] as number) <= 0) open++;
       for (const other of serving[open] ?? []) {
-        if (taken.has(other)) continue;
+        if (taken[other] === 1) continue;
         coverage.add(other);
         if (coverage.uncovered === 0) {
           chosen.splice(j, 1);
           chosen.splice(i, 1, other);
-          taken.delete(first);
-          taken.delete(second);
-          taken.add(other);
+          taken[first] = 0;
+          taken[second] = 0;
+          taken[other] = 1;
           return true;
         }
         coverage.remove(other);

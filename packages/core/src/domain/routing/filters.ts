@@ -5,7 +5,7 @@ import {
   type RoutingFilter,
   type RoutingRule,
 } from './rules.js';
-import type { RoutingLine, RoutingSnapshot, RoutingWarehouse, StockFact } from './snapshot.js';
+import type { RoutingLine, RoutingSnapshot, RoutingWarehouse } from './snapshot.js';
 
 /**
  * Lines routed as one: the lines of one sku (that the same warehouses rejected). Their stock is
@@ -91,7 +91,11 @@ export class Screener {
   readonly #filters: readonly RoutingFilter[];
   readonly #warehouses: readonly RoutingWarehouse[];
   readonly #static: (ExclusionReason | null)[][];
-  readonly #stock = new Map<string, Map<string, StockFact>>();
+  /**
+   * Per sku, its stock by warehouse rank: unreserved and safety stock side by side. Read once
+   * per warehouse per demand, so found by index rather than by code.
+   */
+  readonly #stock = new Map<string, number[]>();
   readonly #split: boolean;
 
   constructor(
@@ -103,13 +107,20 @@ export class Screener {
     this.#warehouses = ranked;
     this.#static = ranked.map((warehouse) => staticFailures(filters, warehouse, snapshot));
     this.#split = snapshot.split_lines;
+    const rankOf = new Map<string, number>();
+    for (let rank = 0; rank < ranked.length; rank++)
+      rankOf.set((ranked[rank] as RoutingWarehouse).code, rank);
+    // A later fact for the same (sku, warehouse) replaces an earlier one.
     for (const fact of snapshot.stock) {
+      const rank = rankOf.get(fact.warehouse_code);
+      if (rank === undefined) continue;
       let bySku = this.#stock.get(fact.sku);
       if (!bySku) {
-        bySku = new Map();
+        bySku = new Array<number>(ranked.length * 2).fill(0);
         this.#stock.set(fact.sku, bySku);
       }
-      bySku.set(fact.warehouse_code, fact);
+      bySku[rank * 2] = fact.unreserved;
+      bySku[rank * 2 + 1] = fact.safety_stock;
     }
   }
 
@@ -117,28 +128,33 @@ export class Screener {
     const count = this.#warehouses.length;
     const levels = this.#stock.get(demand.sku);
     const needed = this.#split ? 1 : demand.qty;
-    const screening: Screening = { excluded: [], eligible: [], available: [] };
+    const filters = this.#filters;
+    const rejected = demand.rejected_by;
+    const screening: Screening = {
+      excluded: new Array(count),
+      eligible: new Array(count),
+      available: new Array(count),
+    };
     for (let warehouse = 0; warehouse < count; warehouse++) {
-      const { code } = this.#warehouses[warehouse] as RoutingWarehouse;
-      const level = levels?.get(code);
-      const unreserved = level?.unreserved ?? 0;
-      const safety = level?.safety_stock ?? 0;
-      screening.available.push(unreserved - safety);
+      const unreserved = levels === undefined ? 0 : (levels[warehouse * 2] as number);
+      const safety = levels === undefined ? 0 : (levels[warehouse * 2 + 1] as number);
+      const available = unreserved - safety;
+      screening.available[warehouse] = available;
       const fixed = this.#static[warehouse] as (ExclusionReason | null)[];
       let excluded: ExclusionReason | null = null;
       let eligible = true;
-      for (let index = 0; index < this.#filters.length; index++) {
-        const filter = this.#filters[index] as RoutingFilter;
+      for (let index = 0; index < filters.length; index++) {
+        const filter = filters[index] as RoutingFilter;
         let reason: ExclusionReason | null;
         if (filter === 'stock') {
           reason =
-            unreserved - safety >= needed
-              ? null
-              : unreserved >= needed
-                ? 'below_safety_stock'
-                : 'no_stock';
+            available >= needed ? null : unreserved >= needed ? 'below_safety_stock' : 'no_stock';
         } else if (filter === 'not_rejected') {
-          reason = demand.rejected_by.includes(code) ? 'rejected_before' : null;
+          reason =
+            rejected.length > 0 &&
+            rejected.includes((this.#warehouses[warehouse] as RoutingWarehouse).code)
+              ? 'rejected_before'
+              : null;
         } else reason = fixed[index] as ExclusionReason | null;
         if (reason === null) continue;
         excluded ??= reason;
@@ -147,8 +163,8 @@ export class Screener {
           break;
         }
       }
-      screening.excluded.push(excluded);
-      screening.eligible.push(eligible);
+      screening.excluded[warehouse] = excluded;
+      screening.eligible[warehouse] = eligible;
     }
     return screening;
   }
