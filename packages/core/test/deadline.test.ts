@@ -5,10 +5,10 @@ import {
   deadlineStatus,
   deriveFulfillBy,
   fulfillByOf,
-  isTimeZone,
   parseIsoDateTime,
   type WarehouseCalendar,
 } from '../src/domain/deadline.js';
+import { isTimeZone } from '../src/domain/time-zone.js';
 
 const weekdays: WarehouseCalendar['working_days'] = ['mon', 'tue', 'wed', 'thu', 'fri'];
 const everyDay: WarehouseCalendar['working_days'] = [...weekdays, 'sat', 'sun'];

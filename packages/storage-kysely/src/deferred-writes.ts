@@ -7,7 +7,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
-import { savepoints, withDriver } from './wrapped-dialect.js';
+import { ForwardingDriver, withDriver } from './wrapped-dialect.js';
 
 /**
  * Writes whose answer nobody reads (an audit event, a stock delta, an order's changed columns)
@@ -124,84 +124,44 @@ class DeferringConnection implements DatabaseConnection {
 const deferringOf = (connection: DatabaseConnection) => connection as DeferringConnection;
 
 /** kysely's driver of `dialect`, handing out {@link DeferringConnection}s. */
-class DeferringDriver implements Driver {
-  readonly #inner: Driver;
-  readonly #keep: ((sql: string) => void) | undefined;
-  readonly #wrapped = new WeakMap<DatabaseConnection, DeferringConnection>();
-
+class DeferringDriver extends ForwardingDriver<DeferringConnection> {
   constructor(inner: Driver, keep: ((sql: string) => void) | undefined) {
-    this.#inner = inner;
-    this.#keep = keep;
+    super(inner, (connection) => new DeferringConnection(connection, keep));
   }
 
-  init(): Promise<void> {
-    return this.#inner.init();
-  }
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await this.#inner.acquireConnection();
-    let wrapped = this.#wrapped.get(connection);
-    if (!wrapped) {
-      wrapped = new DeferringConnection(connection, this.#keep);
-      this.#wrapped.set(connection, wrapped);
-    }
-    return wrapped;
-  }
-
-  async beginTransaction(
+  override async beginTransaction(
     connection: DatabaseConnection,
     settings: TransactionSettings,
   ): Promise<void> {
-    await this.#inner.beginTransaction(connection, settings);
+    await this.inner.beginTransaction(connection, settings);
     deferringOf(connection).began();
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
     // A waiting write that fails fails the commit: kysely then rolls the transaction back.
     await deferringOf(connection).flush();
-    await this.#inner.commitTransaction(connection);
+    await this.inner.commitTransaction(connection);
     deferringOf(connection).ended();
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     deferringOf(connection).ended();
-    await this.#inner.rollbackTransaction(connection);
+    await this.inner.rollbackTransaction(connection);
   }
 
-  async savepoint(
-    connection: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await savepoints(this.#inner).savepoint(connection, name, compile);
-  }
-
-  async rollbackToSavepoint(
+  override async rollbackToSavepoint(
     connection: DatabaseConnection,
     name: string,
     compile: QueryCompiler['compileQuery'],
   ): Promise<void> {
     // What waits was written after the savepoint (its statement ran every write before it).
     deferringOf(connection).dropWaiting();
-    await savepoints(this.#inner).rollbackToSavepoint(connection, name, compile);
+    await super.rollbackToSavepoint(connection, name, compile);
   }
 
-  async releaseSavepoint(
-    connection: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await savepoints(this.#inner).releaseSavepoint(connection, name, compile);
-  }
-
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const wrapped = deferringOf(connection);
-    wrapped.ended();
-    return this.#inner.releaseConnection(wrapped.inner);
-  }
-
-  destroy(): Promise<void> {
-    return this.#inner.destroy();
+  override releaseConnection(connection: DatabaseConnection): Promise<void> {
+    deferringOf(connection).ended();
+    return super.releaseConnection(connection);
   }
 }
 

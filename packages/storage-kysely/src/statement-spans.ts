@@ -1,14 +1,6 @@
 import { defined, Probe, type Settle, type SpanShape } from '@fulfil/core';
-import type {
-  CompiledQuery,
-  DatabaseConnection,
-  Dialect,
-  Driver,
-  QueryCompiler,
-  QueryResult,
-  TransactionSettings,
-} from 'kysely';
-import { savepoints, withDriver } from './wrapped-dialect.js';
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+import { ForwardingDriver, withDriver } from './wrapped-dialect.js';
 
 /** Which database statements run on, as OpenTelemetry's database conventions name it. */
 export interface StatementTarget {
@@ -239,77 +231,11 @@ const rowsOf = {
 };
 
 /** kysely's driver of `dialect`, handing out {@link TracedConnection}s. */
-class TracedDriver implements Driver {
-  readonly #inner: Driver;
-  readonly #shapes: StatementShapes;
-  /** One traced connection per connection of the driver, for its whole life. */
-  readonly #traced = new WeakMap<DatabaseConnection, TracedConnection>();
-
+class TracedDriver extends ForwardingDriver<TracedConnection> {
   constructor(inner: Driver, target: StatementTarget) {
-    this.#inner = inner;
-    this.#shapes = new StatementShapes(target);
-  }
-
-  init(): Promise<void> {
-    return this.#inner.init();
-  }
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await this.#inner.acquireConnection();
-    let traced = this.#traced.get(connection);
-    if (!traced) {
-      traced = new TracedConnection(connection, this.#shapes);
-      this.#traced.set(connection, traced);
-    }
-    return traced;
-  }
-
-  // BEGIN, COMMIT and ROLLBACK go through the traced connection: they are statements too.
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.#inner.beginTransaction(connection, settings);
-  }
-
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.#inner.commitTransaction(connection);
-  }
-
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.#inner.rollbackTransaction(connection);
-  }
-
-  async savepoint(
-    connection: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await savepoints(this.#inner).savepoint(connection, name, compile);
-  }
-
-  async rollbackToSavepoint(
-    connection: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await savepoints(this.#inner).rollbackToSavepoint(connection, name, compile);
-  }
-
-  async releaseSavepoint(
-    connection: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await savepoints(this.#inner).releaseSavepoint(connection, name, compile);
-  }
-
-  // The driver releases its own connection object (pg's goes back to its pool).
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.#inner.releaseConnection(
-      connection instanceof TracedConnection ? connection.inner : connection,
-    );
-  }
-
-  destroy(): Promise<void> {
-    return this.#inner.destroy();
+    const shapes = new StatementShapes(target);
+    // BEGIN, COMMIT and ROLLBACK go through the traced connection: they are statements too.
+    super(inner, (connection) => new TracedConnection(connection, shapes));
   }
 }
 

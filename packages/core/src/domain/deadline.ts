@@ -1,3 +1,5 @@
+import type { CalendarFields, WarehouseCalendar, Weekday } from './calendar.js';
+import { WEEKDAYS } from './calendar.js';
 import { formatTimestamp, type Timestamp } from './timestamp.js';
 import type { FulfillmentOrder, OrderStatus } from './types.js';
 
@@ -6,24 +8,7 @@ import type { FulfillmentOrder, OrderStatus } from './types.js';
  * stands against that moment. Pure: the time zone rules come from the runtime's Intl data.
  */
 
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-
-/** A warehouse's working calendar, every field present. */
-export interface WarehouseCalendar {
-  /** Working days an order is given, the day it starts counting as the first (at least 1). */
-  processing_days: number;
-  working_days: Weekday[];
-  /** Local dates `YYYY-MM-DD` nothing leaves on. */
-  holidays: string[];
-  /** Local `HH:MM`: an order taken in at or after it starts the next working day. */
-  cutoff: string;
-  /** IANA time zone the calendar is read in. */
-  timezone: string;
-}
-
-/** The calendar fields a warehouse or a store may set; null or absent: the next default. */
-export type CalendarFields = { [K in keyof WarehouseCalendar]?: WarehouseCalendar[K] | null };
+export { type CalendarFields, type WarehouseCalendar, WEEKDAYS, type Weekday } from './calendar.js';
 
 /** The calendar of a warehouse and a store that set none. */
 export const DEFAULT_CALENDAR: Readonly<WarehouseCalendar> = Object.freeze({
@@ -70,17 +55,6 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
     formatters.set(timeZone, formatter);
   }
   return formatter;
-}
-
-/** Whether the runtime knows the IANA time zone. */
-export function isTimeZone(name: string): boolean {
-  if (name.trim() === '') return false;
-  try {
-    formatterOf(name);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The local wall time at an instant, as the epoch milliseconds of the same fields read in UTC. */

@@ -1,4 +1,4 @@
-import type { CalendarFields, Weekday } from './deadline.js';
+import type { CalendarFields, Weekday } from './calendar.js';
 import type { Money } from './money.js';
 import type { RoutingRule, WhenShort } from './routing/rules.js';
 import type { Timestamp } from './timestamp.js';

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { isTimeZone, parseIsoDateTime, WEEKDAYS } from '../domain/deadline.js';
+import { parseIsoDateTime, WEEKDAYS } from '../domain/deadline.js';
+import { isTimeZone } from '../domain/time-zone.js';
 
 /**
  * A warehouse's calendar fields (docs/deadlines.md), as a warehouse and a store's `calendar`

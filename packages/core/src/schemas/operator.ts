@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { isRolePreset, ROLE_PRESET_NAMES } from '../domain/acl.js';
 import { ATTENTION_QUEUES } from '../domain/attention.js';
 import { isCountryCode } from '../domain/countries.js';
-import { isTimeZone } from '../domain/routing/local-day.js';
 import { ROUTING_RULES, WHEN_SHORT } from '../domain/routing/rules.js';
+import { isTimeZone } from '../domain/time-zone.js';
 import { atRiskHours, CalendarFieldsInput } from './calendar.js';
 import {
   boundedText,

@@ -21,17 +21,6 @@ function formatOf(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-/** Whether the runtime knows `name` as a time zone (IANA names, as `Europe/Rome`). */
-export function isTimeZone(name: string): boolean {
-  if (name.length === 0 || name.length > 64) return false;
-  try {
-    formatOf(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function localDay(at: Date, timeZone: string | null | undefined): string {
   return formatOf(timeZone || 'UTC').format(at);
 }
