@@ -1,6 +1,7 @@
 /**
  * Accepting a whole order of 3 lines: `engine.accept` (validation, store, lock and load the
- * order, decide, save, reserve stock, audit, present; one transaction) against one better-sqlite3
+ * order, decide, save, audit, present; one transaction; its stock was reserved when intake routed
+ * it) against one better-sqlite3
  * transaction doing the same reads and writes by hand. Each operation accepts a fresh order.
  */
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ interface ItemRow {
 
 /**
  * The floor: read the order and its items (to check the request against them), set the 3 lines
- * and the order to pending_allocation, reserve the 3 quantities, append the audit event and
+ * and the order to pending_allocation, append the audit event and
  * rewrite the order's queue entries; in one `BEGIN IMMEDIATE` transaction, as the adapter does.
  */
 function rawAccepter(db: RawDb, storeId: number, actor: string) {
@@ -42,10 +43,6 @@ function rawAccepter(db: RawDb, storeId: number, actor: string) {
   const setItem = db.prepare('update order_items set status = ? where id = ?');
   const setOrder = db.prepare(
     'update fulfillment_orders set status = ?, updated_at = ? where id = ?',
-  );
-  const reserve = db.prepare(
-    `insert into stock (store_id, warehouse_code, sku, on_hand, reserved) values (?, ?, ?, 0, ?)
-     on conflict (store_id, warehouse_code, sku) do update set reserved = reserved + excluded.reserved`,
   );
   const audit = db.prepare(
     'insert into audit_events (order_id, at, actor, action, details) values (?, ?, ?, ?, ?)',
@@ -65,7 +62,6 @@ function rawAccepter(db: RawDb, storeId: number, actor: string) {
         throw new Error(`bench accept: item ${entry.item_id} cannot be accepted`);
       }
       setItem.run('pending_allocation', item.id);
-      reserve.run(storeId, item.warehouse_code, item.sku, entry.qty);
     }
     setOrder.run('pending_allocation', now, order.id);
     audit.run(
@@ -119,7 +115,7 @@ async function acceptOn(where: 'file' | 'memory', dir: string, plan: Plan): Prom
       report(`accept (1 order x 3 lines, ${db})`, result, {
         fulfil: 'engine.accept(partner, { order: { order_id, items: 3 x { item_id, qty } } })',
         floor:
-          'BEGIN IMMEDIATE; select order, select items; 3 item updates, order update, 3 stock upserts, audit insert, queue delete+insert; COMMIT',
+          'BEGIN IMMEDIATE; select order, select items; 3 item updates, order update, audit insert, queue delete+insert; COMMIT',
       });
     } finally {
       raw.close();

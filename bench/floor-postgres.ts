@@ -88,6 +88,8 @@ export async function openFloorPostgres(
                 line.qty,
               ]);
               items.push({ item_id: Number(item?.id), qty: line.qty });
+              // Stock is committed when routed: intake reserves, accept does not.
+              await run(client, 'reserve', [line.qty, warehouse, line.sku]);
             }
             await run(client, 'insertQueue', [id, 'pending_accept', warehouse, at]);
             await run(client, 'insertAudit', [id, at, 'bench', 'intake', '{}']);
@@ -114,7 +116,6 @@ export async function openFloorPostgres(
         const at = floorTimestamp();
         for (const item of items) {
           await run(client, 'setItem', ['pending_allocation', item.id]);
-          await run(client, 'reserve', [item.qty, item.warehouse_code, item.sku]);
         }
         await run(client, 'setOrder', ['pending_allocation', at, order.id]);
         await run(client, 'insertAudit', [

@@ -57,6 +57,8 @@ export function openFloorSqlite(path: string, create: boolean): FloorStore {
           line.name,
           line.qty,
         ) as { id: number };
+        // Stock is committed when routed: intake reserves, accept does not.
+        statement('reserve').run(line.qty, warehouse, line.sku);
         return { item_id: item.id, qty: line.qty };
       });
       statement('insertQueue').run(id, 'pending_accept', warehouse, at);
@@ -74,7 +76,6 @@ export function openFloorSqlite(path: string, create: boolean): FloorStore {
     const at = floorTimestamp();
     for (const item of items) {
       statement('setItem').run('pending_allocation', item.id);
-      statement('reserve').run(item.qty, item.warehouse_code, item.sku);
     }
     statement('setOrder').run('pending_allocation', at, order.id);
     statement('insertAudit').run(

@@ -6,7 +6,8 @@
  * - one 2-line sales order a request (`POST /V1/salesOrders`). Fulfil writes the fulfillment
  *   order, its lines, its queue entry and document, the sales order as taken in, its feed entry,
  *   the sequence claim and the audit event; the floor writes the order (the sales order as its
- *   header), its lines, its queue entry, the audit event and the stock rows of its skus.
+ *   header), its lines, its queue entry, the audit event and the stock rows of its skus,
+ *   reserving its lines (stock is committed when routed).
  * - batches of 100 (`POST /V1/salesOrders/batch`), orders a second.
  *
  * Afterwards each side must hold exactly as many orders as it answered 201 for.

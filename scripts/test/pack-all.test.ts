@@ -70,6 +70,7 @@ describe('pack:all', () => {
       '@fulfil/client',
       '@fulfil/console',
       '@fulfil/core',
+      '@fulfil/geo',
       '@fulfil/server',
       '@fulfil/storage-kysely',
       '@fulfil/storage-sqlite',
