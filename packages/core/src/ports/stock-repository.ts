@@ -23,6 +23,13 @@ export interface StockQuery {
 /** The stock operations of a transaction (docs/behaviour.md, Stock); part of `RepositoryTx`. */
 export interface StockRepositoryTx {
   /**
+   * True where this transaction excludes every other writer from its start to its commit (a
+   * SQLite write transaction, begun `IMMEDIATE`): the stock it reads stays as read, so a read to
+   * route needs neither a row lock nor a second look before it reserves. False or absent where
+   * writers run side by side (Postgres) or the transaction does not write.
+   */
+  readonly writersExcluded?: boolean;
+  /**
    * Sets the on-hand quantity of every (warehouse_code, sku) in one set-based write, creating
    * missing rows with `reserved` 0 and leaving `reserved` untouched on existing rows.
    */
