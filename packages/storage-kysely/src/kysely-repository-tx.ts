@@ -29,6 +29,7 @@ import type {
   StockHistoryQuery,
   StockLevel,
   StockQuery,
+  StockSetContext,
   StockSetRecord,
   Store,
   StoreSettings,
@@ -249,6 +250,20 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
 
   insertStockSets(records: readonly StockSetRecord[]): Promise<void> {
     return historySql.insertStockSets(this.#db, this.#bulk, records);
+  }
+
+  recordStockSets(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; qty: number; change_from?: number }[],
+    context: StockSetContext,
+  ): Promise<void> {
+    return historySql.recordStockSets(
+      this.#db,
+      this.#bulk.arrayParameters,
+      storeId,
+      entries,
+      context,
+    );
   }
 
   stockHistory(query: StockHistoryQuery): Promise<StockHistoryEntry[]> {
