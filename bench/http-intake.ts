@@ -161,67 +161,45 @@ export async function benchHttpIntake(
   );
 
   const perSecond = (result: LoadResult) => Math.round(result.requestsPerSecond * BATCH_SIZE);
-  const singleRow = (
+  /** One summary row: `side` against `floor`, of the single or the batch intakes. */
+  const row = (
+    kind: keyof IntakeRun,
     scenario: string,
-    fulfilSide: LoadResult,
-    floorSide: LoadResult,
+    side: IntakeRun,
+    floor: IntakeRun,
     target: string,
     label = '',
-  ) =>
+  ) => {
+    const ours = side[kind].result;
+    const theirs = floor[kind].result;
+    const batch = kind === 'batch';
     addRow({
-      scenario: `${scenario}, 1 sales order x 2 lines per request, ${database.label}`,
-      fulfil: `${label}${describeLoad(fulfilSide)}`,
-      floor: describeLoad(floorSide),
-      ratio: ratioOf(fulfilSide.requestsPerSecond, floorSide.requestsPerSecond),
+      scenario: `${batch ? 'batch ' : ''}${scenario}, ${batch ? '100 sales orders' : '1 sales order'} x 2 lines per request, ${database.label}`,
+      fulfil: `${label}${batch ? `${perSecond(ours)} orders/s (${describeLoad(ours)})` : describeLoad(ours)}`,
+      floor: batch ? `${perSecond(theirs)} orders/s` : describeLoad(theirs),
+      ratio: ratioOf(ours.requestsPerSecond, theirs.requestsPerSecond),
       target,
     });
-  const batchRow = (
-    scenario: string,
-    fulfilSide: LoadResult,
-    floorSide: LoadResult,
-    target: string,
-    label = '',
-  ) =>
-    addRow({
-      scenario: `${scenario}, 100 sales orders x 2 lines per request, ${database.label}`,
-      fulfil: `${label}${perSecond(fulfilSide)} orders/s (${describeLoad(fulfilSide)})`,
-      floor: `${perSecond(floorSide)} orders/s`,
-      ratio: ratioOf(fulfilSide.requestsPerSecond, floorSide.requestsPerSecond),
-      target,
-    });
-  singleRow('intake over HTTP', ours.single.result, reserving.single.result, '≥ 0.5');
-  batchRow(
-    'batch intake over HTTP',
-    ours.batch.result,
-    reserving.batch.result,
+  };
+  row('single', 'intake over HTTP', ours, reserving, '≥ 0.5');
+  row(
+    'batch',
+    'intake over HTTP',
+    ours,
+    reserving,
     database.kind === 'sqlite' ? '≥ 5,000 orders/s' : '—',
   );
   // Side by side, same run: what the reservation costs the floor, and Fulfil against the floor
   // that does not reserve (the floor's intake before stock was committed at routing).
-  singleRow(
-    'intake over HTTP, floor reserving vs floor not reserving',
-    reserving.single.result,
-    notReserving.single.result,
-    '—',
-    'floor reserving: ',
-  );
-  singleRow(
-    'intake over HTTP vs floor not reserving',
-    ours.single.result,
-    notReserving.single.result,
-    '—',
-  );
-  batchRow(
-    'batch intake over HTTP, floor reserving vs floor not reserving',
-    reserving.batch.result,
-    notReserving.batch.result,
-    '—',
-    'floor reserving: ',
-  );
-  batchRow(
-    'batch intake over HTTP vs floor not reserving',
-    ours.batch.result,
-    notReserving.batch.result,
-    '—',
-  );
+  for (const kind of ['single', 'batch'] as const) {
+    row(
+      kind,
+      'intake over HTTP, floor reserving vs floor not reserving',
+      reserving,
+      notReserving,
+      '—',
+      'floor reserving: ',
+    );
+    row(kind, 'intake over HTTP vs floor not reserving', ours, notReserving, '—');
+  }
 }
