@@ -57,6 +57,7 @@ export async function setOnHand(
     await insertStock(db, bulk, storeId, entries, 'set on hand');
     return;
   }
+  // SQLite: the entries as one JSON array in one statement, instead of five values bound a row.
   const rows = lastPerKey(entries);
   if (rows.length === 0) return;
   const listed = JSON.stringify(
@@ -66,7 +67,8 @@ export async function setOnHand(
     insert into stock (store_id, warehouse_code, sku, on_hand, reserved)
     select ${storeId}, e.value ->> 0, e.value ->> 1, e.value ->> 2, 0
     from json_each(${listed}) e where true
-    on conflict (store_id, warehouse_code, sku) do update set on_hand = excluded.on_hand`.execute(db);
+    on conflict (store_id, warehouse_code, sku)
+    do update set on_hand = excluded.on_hand`.execute(db);
 }
 
 /**
