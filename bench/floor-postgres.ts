@@ -15,6 +15,7 @@ import {
 import {
   FLOOR_ACTOR,
   FLOOR_BATCH,
+  type FloorReservation,
   type FloorSalesOrder,
   type FloorStore,
   floorHeader,
@@ -27,6 +28,7 @@ export async function openFloorPostgres(
   url: string,
   schema: string,
   create: boolean,
+  reservation: FloorReservation = 'reserving',
 ): Promise<FloorStore> {
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
   const run = async <R>(client: PgClient, name: FloorStatement, values: unknown[], suffix = '') =>
@@ -89,7 +91,8 @@ export async function openFloorPostgres(
               ]);
               items.push({ item_id: Number(item?.id), qty: line.qty });
               // Stock is committed when routed: intake reserves, accept does not.
-              await run(client, 'reserve', [line.qty, warehouse, line.sku]);
+              if (reservation === 'reserving')
+                await run(client, 'reserve', [line.qty, warehouse, line.sku]);
             }
             await run(client, 'insertQueue', [id, 'pending_accept', warehouse, at]);
             await run(client, 'insertAudit', [id, at, 'bench', 'intake', '{}']);

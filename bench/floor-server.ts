@@ -8,16 +8,17 @@
  *                                    `{"pending_allocation":<n>}`
  *   wake                             the long-poll floor: GET is held until a POST, which answers
  *                                    every held GET with `[]`, then itself with `{"woke":<n>}`
- *   intake-sqlite <file>             takes in the sales orders of a POST (`sales_order`, or up
- *   intake-postgres <url> <schema>   to 100 `sales_orders`) in one transaction; answers 201 with
- *                                    their accepts; GET answers `{"pending_accept":<n>}`
+ *   intake-sqlite <file> <r>         takes in the sales orders of a POST (`sales_order`, or up
+ *   intake-postgres <url> <schema> <r>  to 100 `sales_orders`) in one transaction; answers 201
+ *                                    with their accepts; GET answers `{"pending_accept":<n>}`.
+ *                                    <r>: `reserving` or `not-reserving` (floor-store.ts)
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { openFloorPostgres } from './floor-postgres.js';
 import type { AcceptRequest } from './floor-schema.js';
 import { openFloorSqlite } from './floor-sqlite.js';
-import type { FloorSalesOrder, FloorStore } from './floor-store.js';
+import type { FloorReservation, FloorSalesOrder, FloorStore } from './floor-store.js';
 
 type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => Promise<void> | void;
 
@@ -96,6 +97,13 @@ function wakeHandler(): Handler {
   };
 }
 
+/** `reserving` or `not-reserving`, as the intake modes take it. */
+function reservationOf(arg: string | undefined): FloorReservation {
+  if (arg === 'reserving') return 'reserving';
+  if (arg === 'not-reserving') return 'not reserving';
+  throw new Error(`floor-server: "reserving" or "not-reserving", not "${arg}"`);
+}
+
 async function handlerFor(mode: string, args: string[]): Promise<[Handler, () => Promise<void>]> {
   const [first = '', second = ''] = args;
   switch (mode) {
@@ -112,11 +120,11 @@ async function handlerFor(mode: string, args: string[]): Promise<[Handler, () =>
     case 'wake':
       return [wakeHandler(), async () => {}];
     case 'intake-sqlite': {
-      const store = openFloorSqlite(first, false);
+      const store = openFloorSqlite(first, false, reservationOf(args[1]));
       return [intakeHandler(store), () => store.close()];
     }
     case 'intake-postgres': {
-      const store = await openFloorPostgres(first, second, false);
+      const store = await openFloorPostgres(first, second, false, reservationOf(args[2]));
       return [intakeHandler(store), () => store.close()];
     }
     default:

@@ -11,6 +11,7 @@ import {
 import {
   FLOOR_ACTOR,
   FLOOR_BATCH,
+  type FloorReservation,
   type FloorSalesOrder,
   type FloorStore,
   floorHeader,
@@ -19,7 +20,11 @@ import {
 } from './floor-store.js';
 import { Sqlite, type Statement } from './raw-sqlite.js';
 
-export function openFloorSqlite(path: string, create: boolean): FloorStore {
+export function openFloorSqlite(
+  path: string,
+  create: boolean,
+  reservation: FloorReservation = 'reserving',
+): FloorStore {
   const db = new Sqlite(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -58,7 +63,7 @@ export function openFloorSqlite(path: string, create: boolean): FloorStore {
           line.qty,
         ) as { id: number };
         // Stock is committed when routed: intake reserves, accept does not.
-        statement('reserve').run(line.qty, warehouse, line.sku);
+        if (reservation === 'reserving') statement('reserve').run(line.qty, warehouse, line.sku);
         return { item_id: item.id, qty: line.qty };
       });
       statement('insertQueue').run(id, 'pending_accept', warehouse, at);

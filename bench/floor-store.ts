@@ -11,6 +11,14 @@ export interface FloorSalesOrder {
   items: { sku: string; name: string; qty: number }[];
 }
 
+/**
+ * Whether the floor's intake reserves each line's qty at its warehouse (`reserving`: one
+ * `reserved = reserved + qty` update a line, as committing stock at routing asks) or only writes
+ * the stock rows of its skus (`not reserving`: the intake as it was before stock was committed at
+ * routing). Accepts never reserve.
+ */
+export type FloorReservation = 'reserving' | 'not reserving';
+
 export interface FloorStore {
   /** Stores the orders in pending_accept, a thousand per transaction; the accept of each. */
   intake(orders: readonly FloorSalesOrder[]): Promise<AcceptRequest[]>;

@@ -10,6 +10,13 @@
  *   reserving its lines (stock is committed when routed).
  * - batches of 100 (`POST /V1/salesOrders/batch`), orders a second.
  *
+ * The floor runs twice, each in a database of its own: reserving (one `reserved = reserved + qty`
+ * update a line) and not reserving (the stock rows written, nothing reserved: its intake before
+ * stock was committed at routing). Rows side by side in one run: Fulfil against the floor
+ * reserving (the target), the floor reserving against the floor not reserving (what the
+ * reservation costs the floor), and Fulfil against the floor not reserving. Fulfil has no intake
+ * that does not reserve: it is measured once.
+ *
  * Afterwards each side must hold exactly as many orders as it answered 201 for.
  */
 import { join } from 'node:path';
@@ -18,6 +25,7 @@ import type { BenchDatabase } from './databases.js';
 import { benchSalesOrder, CHANNEL_SECRET, fillStore, ordersInQueue, STORE } from './fill-store.js';
 import { openFloorPostgres } from './floor-postgres.js';
 import { openFloorSqlite } from './floor-sqlite.js';
+import type { FloorReservation } from './floor-store.js';
 import { CONNECTIONS, describeLoad, type LoadResult, load } from './load.js';
 import type { Sizes } from './options.js';
 import { dropSchema } from './raw-postgres.js';
@@ -57,19 +65,64 @@ const hundred = (base: number) => (n: number) =>
     ),
   });
 
-async function floorPlace(database: BenchDatabase, dir: string, postgresUrl?: string) {
+/** A floor's database of its own, `reservation` naming it: a file, or a Postgres schema. */
+async function floorPlace(
+  database: BenchDatabase,
+  dir: string,
+  reservation: FloorReservation,
+  postgresUrl?: string,
+) {
+  const name = reservation === 'reserving' ? 'reserving' : 'not_reserving';
+  const arg = reservation === 'reserving' ? 'reserving' : 'not-reserving';
   if (database.kind === 'sqlite' || !postgresUrl) {
-    const file = join(dir, 'floor-intake.db');
+    const file = join(dir, `floor-intake-${name}.db`);
     await openFloorSqlite(file, true).close();
-    return { mode: 'intake-sqlite', args: [file], drop: async () => {} };
+    return { mode: 'intake-sqlite', args: [file, arg], drop: async () => {} };
   }
-  const schema = `fulfil_bench_floor_intake_${process.pid}`;
+  const schema = `fulfil_bench_floor_intake_${name}_${process.pid}`;
   await (await openFloorPostgres(postgresUrl, schema, true)).close();
   return {
     mode: 'intake-postgres',
-    args: [postgresUrl, schema],
+    args: [postgresUrl, schema, arg],
     drop: () => dropSchema(postgresUrl, schema),
   };
+}
+
+interface IntakeRun {
+  single: Awaited<ReturnType<typeof measure>>;
+  batch: Awaited<ReturnType<typeof measure>>;
+}
+
+/** The floor's singles then batches, in a database of its own; checks what it holds after. */
+async function measureFloor(
+  database: BenchDatabase,
+  dir: string,
+  reservation: FloorReservation,
+  singles: number,
+  batches: number,
+  postgresUrl?: string,
+): Promise<IntakeRun> {
+  const place = await floorPlace(database, dir, reservation, postgresUrl);
+  try {
+    const server = await startFloor(dir, place.mode, place.args);
+    try {
+      const single = await measure(server.url, one(10_000_000), singles);
+      const batch = await measure(server.url, hundred(20_000_000), batches);
+      const answer = await fetch(server.url);
+      const held = ((await answer.json()) as { pending_accept: number }).pending_accept;
+      const expected = single.sent + batch.sent * BATCH_SIZE;
+      if (held !== expected) {
+        throw new Error(
+          `intake: the floor ${reservation} holds ${held} orders of ${expected} answered 201`,
+        );
+      }
+      return { single, batch };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await place.drop();
+  }
 }
 
 export async function benchHttpIntake(
@@ -83,52 +136,70 @@ export async function benchHttpIntake(
   const batches = Math.max(CONNECTIONS, Math.round(sizes.acceptRequests / 40));
 
   const fulfil = await startFulfil(dir, database.url);
-  let ours: Awaited<ReturnType<typeof measure>>;
-  let oursBatch: Awaited<ReturnType<typeof measure>>;
+  let ours: IntakeRun;
   try {
-    ours = await measure(fulfil.url + ONE, one(10_000_000), singles);
-    oursBatch = await measure(fulfil.url + BATCH, hundred(20_000_000), batches);
+    ours = {
+      single: await measure(fulfil.url + ONE, one(10_000_000), singles),
+      batch: await measure(fulfil.url + BATCH, hundred(20_000_000), batches),
+    };
   } finally {
     await fulfil.stop();
   }
-  const place = await floorPlace(database, dir, postgresUrl);
-  let floor: Awaited<ReturnType<typeof measure>>;
-  let floorBatch: Awaited<ReturnType<typeof measure>>;
-  let floorHeld: number;
-  try {
-    const server = await startFloor(dir, place.mode, place.args);
-    try {
-      floor = await measure(server.url, one(10_000_000), singles);
-      floorBatch = await measure(server.url, hundred(20_000_000), batches);
-      const answer = await fetch(server.url);
-      floorHeld = ((await answer.json()) as { pending_accept: number }).pending_accept;
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await place.drop();
-  }
   const held = (await ordersInQueue(database, 'pending_accept')).length;
-  const expected = ours.sent + oursBatch.sent * BATCH_SIZE;
-  const floorExpected = floor.sent + floorBatch.sent * BATCH_SIZE;
-  if (held !== expected || floorHeld !== floorExpected) {
-    throw new Error(
-      `intake: Fulfil holds ${held} orders of ${expected} answered 201, the floor ${floorHeld} of ${floorExpected}`,
-    );
+  const expected = ours.single.sent + ours.batch.sent * BATCH_SIZE;
+  if (held !== expected) {
+    throw new Error(`intake: Fulfil holds ${held} orders of ${expected} answered 201`);
   }
-  addRow({
-    scenario: `intake over HTTP, 1 sales order x 2 lines per request, ${database.label}`,
-    fulfil: describeLoad(ours.result),
-    floor: describeLoad(floor.result),
-    ratio: ratioOf(ours.result.requestsPerSecond, floor.result.requestsPerSecond),
-    target: '≥ 0.5',
-  });
+  const reserving = await measureFloor(database, dir, 'reserving', singles, batches, postgresUrl);
+  const notReserving = await measureFloor(
+    database,
+    dir,
+    'not reserving',
+    singles,
+    batches,
+    postgresUrl,
+  );
+
   const perSecond = (result: LoadResult) => Math.round(result.requestsPerSecond * BATCH_SIZE);
-  addRow({
-    scenario: `batch intake over HTTP, 100 sales orders x 2 lines per request, ${database.label}`,
-    fulfil: `${perSecond(oursBatch.result)} orders/s (${describeLoad(oursBatch.result)})`,
-    floor: `${perSecond(floorBatch.result)} orders/s`,
-    ratio: ratioOf(oursBatch.result.requestsPerSecond, floorBatch.result.requestsPerSecond),
-    target: database.kind === 'sqlite' ? '≥ 5,000 orders/s' : '—',
-  });
+  /** One summary row: `side` against `floor`, of the single or the batch intakes. */
+  const row = (
+    kind: keyof IntakeRun,
+    scenario: string,
+    side: IntakeRun,
+    floor: IntakeRun,
+    target: string,
+    label = '',
+  ) => {
+    const ours = side[kind].result;
+    const theirs = floor[kind].result;
+    const batch = kind === 'batch';
+    addRow({
+      scenario: `${batch ? 'batch ' : ''}${scenario}, ${batch ? '100 sales orders' : '1 sales order'} x 2 lines per request, ${database.label}`,
+      fulfil: `${label}${batch ? `${perSecond(ours)} orders/s (${describeLoad(ours)})` : describeLoad(ours)}`,
+      floor: batch ? `${perSecond(theirs)} orders/s` : describeLoad(theirs),
+      ratio: ratioOf(ours.requestsPerSecond, theirs.requestsPerSecond),
+      target,
+    });
+  };
+  row('single', 'intake over HTTP', ours, reserving, '≥ 0.5');
+  row(
+    'batch',
+    'intake over HTTP',
+    ours,
+    reserving,
+    database.kind === 'sqlite' ? '≥ 5,000 orders/s' : '—',
+  );
+  // Side by side, same run: what the reservation costs the floor, and Fulfil against the floor
+  // that does not reserve (the floor's intake before stock was committed at routing).
+  for (const kind of ['single', 'batch'] as const) {
+    row(
+      kind,
+      'intake over HTTP, floor reserving vs floor not reserving',
+      reserving,
+      notReserving,
+      '—',
+      'floor reserving: ',
+    );
+    row(kind, 'intake over HTTP vs floor not reserving', ours, notReserving, '—');
+  }
 }

@@ -80,6 +80,11 @@ export class BulkStatements {
     this.#arrays = options.arrayParameters ?? false;
   }
 
+  /** Whether the database binds arrays (`BulkStatementsOptions.arrayParameters`): Postgres. */
+  get arrayParameters(): boolean {
+    return this.#arrays;
+  }
+
   /** Inserts `rows` as `shape` says, in as few statements as the database allows; their rows out. */
   async run<T extends keyof Database & string, Row, Out>(
     db: Kysely<Database>,

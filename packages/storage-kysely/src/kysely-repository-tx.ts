@@ -29,6 +29,7 @@ import type {
   StockHistoryQuery,
   StockLevel,
   StockQuery,
+  StockSetContext,
   StockSetRecord,
   Store,
   StoreSettings,
@@ -93,6 +94,11 @@ export interface KyselyRepositoryTxOptions {
    * lock (a read-only transaction, which reads one snapshot instead).
    */
   rowLocks: boolean;
+  /**
+   * The transaction excludes every other writer from its start to its commit (a SQLite write
+   * transaction): `RepositoryTx.writersExcluded`. False when absent.
+   */
+  writersExcluded?: boolean;
   /** The repository's prepared queries, compiled once for all its transactions. */
   prepared?: PreparedQueries;
   /** The repository's compiled multi-row statements, kept across its transactions. */
@@ -135,6 +141,7 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
   readonly #lockedOrderChange: { id: string; announce: string } | undefined;
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
+  readonly writersExcluded: boolean;
   /** The sales orders it moves in their feed, written when its work is done (`finish`). */
   readonly #moves: SalesOrderMoves;
 
@@ -154,6 +161,7 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
     super(db, resources);
     this.#db = db;
     this.#rowLocks = resources.rowLocks;
+    this.writersExcluded = options.writersExcluded === true;
     this.#prepared = resources.prepared;
     this.#bulk = resources.bulk;
     this.#changeFeed = changeFeed;
@@ -242,6 +250,20 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
 
   insertStockSets(records: readonly StockSetRecord[]): Promise<void> {
     return historySql.insertStockSets(this.#db, this.#bulk, records);
+  }
+
+  recordStockSets(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; qty: number; change_from?: number }[],
+    context: StockSetContext,
+  ): Promise<void> {
+    return historySql.recordStockSets(
+      this.#db,
+      this.#bulk.arrayParameters,
+      storeId,
+      entries,
+      context,
+    );
   }
 
   stockHistory(query: StockHistoryQuery): Promise<StockHistoryEntry[]> {

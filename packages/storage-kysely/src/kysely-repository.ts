@@ -242,6 +242,8 @@ export class KyselyRepository implements Repository {
       runInside(inside, () => {
         const tx = new KyselyRepositoryTx(trx, {
           rowLocks,
+          // Without row locks, a write transaction holds the database's one write lock.
+          writersExcluded: !this.#profile.rowLocks && mode === 'write',
           prepared: this.#prepared,
           bulkStatements: this.bulkStatements,
           changeFeed: this.#profile,

@@ -2,10 +2,12 @@ import {
   mergeHistory,
   type StockHistoryEntry,
   type StockHistoryQuery,
+  type StockSetContext,
   type StockSetRecord,
   type StockSetSource,
 } from '@fulfil/core';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { arrayLiteral } from './array-literal.js';
 import type { BulkStatements } from './bulk-statements.js';
 import type { Database } from './database.js';
 
@@ -43,6 +45,62 @@ export async function insertStockSets(
     },
     records,
   );
+}
+
+/** What one entry of a set asks: the on hand after, and the figure its sender believed current. */
+interface SetEntry {
+  warehouse_code: string;
+  sku: string;
+  qty: number;
+  change_from?: number;
+}
+
+/**
+ * `RepositoryTx.recordStockSets`: one INSERT … SELECT whose rows are the entries (the last per
+ * key, where each key first came) joined to their stock rows for the on hand before. The entries
+ * go in as one parameter per column: Postgres unnests arrays, SQLite walks one JSON array.
+ */
+export async function recordStockSets(
+  db: Db,
+  arrays: boolean,
+  storeId: number,
+  entries: readonly SetEntry[],
+  context: StockSetContext,
+): Promise<void> {
+  const last = new Map<string, SetEntry>();
+  for (const entry of entries) last.set(`${entry.warehouse_code}\u0000${entry.sku}`, entry);
+  if (last.size === 0) return;
+  const rows = [...last.values()];
+  const { actor, source, request_id: requestId, created_at: createdAt } = context;
+  if (arrays) {
+    await sql`
+      insert into stock_sets (store_id, warehouse_code, sku, on_hand_before, on_hand_after,
+        change_from, actor, source, request_id, created_at)
+      select ${storeId}, e.warehouse_code, e.sku, coalesce(s.on_hand, 0), e.qty, e.change_from,
+        ${actor}, ${source}, ${requestId}, ${createdAt}
+      from unnest(
+        ${arrayLiteral(rows.map((row) => row.warehouse_code))}::text[],
+        ${arrayLiteral(rows.map((row) => row.sku))}::text[],
+        ${arrayLiteral(rows.map((row) => row.qty))}::bigint[],
+        ${arrayLiteral(rows.map((row) => row.change_from ?? null))}::bigint[]
+      ) with ordinality as e(warehouse_code, sku, qty, change_from, n)
+      left join stock s
+        on s.store_id = ${storeId} and s.warehouse_code = e.warehouse_code and s.sku = e.sku
+      order by e.n`.execute(db);
+    return;
+  }
+  const listed = JSON.stringify(
+    rows.map((row) => [row.warehouse_code, row.sku, row.qty, row.change_from ?? null]),
+  );
+  await sql`
+    insert into stock_sets (store_id, warehouse_code, sku, on_hand_before, on_hand_after,
+      change_from, actor, source, request_id, created_at)
+    select ${storeId}, e.value ->> 0, e.value ->> 1, coalesce(s.on_hand, 0), e.value ->> 2,
+      e.value ->> 3, ${actor}, ${source}, ${requestId}, ${createdAt}
+    from json_each(${listed}) e
+    left join stock s
+      on s.store_id = ${storeId} and s.warehouse_code = e.value ->> 0 and s.sku = e.value ->> 1
+    order by e.key`.execute(db);
 }
 
 /**

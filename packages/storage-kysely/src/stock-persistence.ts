@@ -53,7 +53,22 @@ export async function setOnHand(
   storeId: number,
   entries: readonly StockEntry[],
 ): Promise<void> {
-  await insertStock(db, bulk, storeId, entries, 'set on hand');
+  if (bulk.arrayParameters) {
+    await insertStock(db, bulk, storeId, entries, 'set on hand');
+    return;
+  }
+  // SQLite: the entries as one JSON array in one statement, instead of five values bound a row.
+  const rows = lastPerKey(entries);
+  if (rows.length === 0) return;
+  const listed = JSON.stringify(
+    rows.map((entry) => [entry.warehouse_code, entry.sku, assertQuantity(entry.qty, 'qty')]),
+  );
+  await sql`
+    insert into stock (store_id, warehouse_code, sku, on_hand, reserved)
+    select ${storeId}, e.value ->> 0, e.value ->> 1, e.value ->> 2, 0
+    from json_each(${listed}) e where true
+    on conflict (store_id, warehouse_code, sku)
+    do update set on_hand = excluded.on_hand`.execute(db);
 }
 
 /**
@@ -158,6 +173,7 @@ export async function lockStock(
   rowLocks: boolean,
 ): Promise<StockLevel[]> {
   const unique = [...new Map(keys.map((key) => [stockKey(key), key])).values()];
+  if (unique.length === 0) return [];
   if (!rowLocks) {
     // Nothing to lock: a missing row reads as 0, and is created by the write that follows.
     const found = new Map(

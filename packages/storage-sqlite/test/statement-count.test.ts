@@ -179,6 +179,26 @@ describe('statements per action', () => {
     ]);
   });
 
+  it('an intake reads its skus’ stock once: its write transaction already excludes every other writer', async () => {
+    const from = recorded.length;
+    await engine.intake(
+      'default',
+      fixtures.salesOrder('1002', [
+        { sku: 'SKU-1', qty: 1 },
+        { sku: 'SKU-2', qty: 3 },
+      ]),
+    );
+    const stockStatements = statementsSince(from).filter((text) => /\b"?stock"?\s/i.test(text));
+    // The read the routing decides on, then the reservation; no second read to confirm the units
+    // promised (on Postgres, where writers run side by side, that read locks the rows).
+    expect(stockStatements.map((text) => text.split(' ')[0])).toEqual(['select', 'insert']);
+    const levels = await engine.listStock('default');
+    expect(levels.map(({ sku, reserved }) => ({ sku, reserved }))).toEqual([
+      { sku: 'SKU-1', reserved: 3 },
+      { sku: 'SKU-2', reserved: 4 },
+    ]);
+  });
+
   it('a second accept builds no query: each statement is compiled once per repository', async () => {
     await engine.intake(
       'default',

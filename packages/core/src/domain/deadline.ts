@@ -57,12 +57,25 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+/**
+ * Wall times already read, by time zone and second. Every order taken in reads a few (its
+ * deadline), and the orders of one second read the same ones: `formatToParts` is then paid once.
+ */
+const wallClocks = new Map<string, number>();
+/** Enough for the seconds of many time zones at once; emptied whole when full. */
+const WALL_CLOCKS_KEPT = 4096;
+
 /** The local wall time at an instant, as the epoch milliseconds of the same fields read in UTC. */
 function wallClockOf(timeZone: string, epochMs: number): number {
+  // The fields stop at the second: every instant of one second reads the same wall time.
+  const second = Math.floor(epochMs / 1000) * 1000;
+  const key = `${timeZone}\u0000${second}`;
+  const known = wallClocks.get(key);
+  if (known !== undefined) return known;
   const fields: Record<string, number> = {};
-  for (const part of formatterOf(timeZone).formatToParts(new Date(epochMs)))
+  for (const part of formatterOf(timeZone).formatToParts(new Date(second)))
     if (part.type !== 'literal') fields[part.type] = Number(part.value);
-  return Date.UTC(
+  const wall = Date.UTC(
     fields.year as number,
     (fields.month as number) - 1,
     fields.day as number,
@@ -70,6 +83,9 @@ function wallClockOf(timeZone: string, epochMs: number): number {
     fields.minute as number,
     fields.second as number,
   );
+  if (wallClocks.size >= WALL_CLOCKS_KEPT) wallClocks.clear();
+  wallClocks.set(key, wall);
+  return wall;
 }
 
 /** How far local time is ahead of UTC at an instant, in milliseconds. */

@@ -2,6 +2,7 @@ import type { StockAdjustmentRecord } from '../domain/stock-adjustment.js';
 import type {
   StockHistoryEntry,
   StockHistoryQuery,
+  StockSetContext,
   StockSetRecord,
 } from '../domain/stock-history.js';
 import type { StockDelta, StockLevel } from '../domain/types.js';
@@ -22,6 +23,13 @@ export interface StockQuery {
 
 /** The stock operations of a transaction (docs/behaviour.md, Stock); part of `RepositoryTx`. */
 export interface StockRepositoryTx {
+  /**
+   * True where this transaction excludes every other writer from its start to its commit (a
+   * SQLite write transaction, begun `IMMEDIATE`): the stock it reads stays as read, so a read to
+   * route needs neither a row lock nor a second look before it reserves. False or absent where
+   * writers run side by side (Postgres) or the transaction does not write.
+   */
+  readonly writersExcluded?: boolean;
   /**
    * Sets the on-hand quantity of every (warehouse_code, sku) in one set-based write, creating
    * missing rows with `reserved` 0 and leaving `reserved` untouched on existing rows.
@@ -73,6 +81,18 @@ export interface StockRepositoryTx {
   insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null>;
   /** Stores absolute sets in the stock history, in one set-based write. */
   insertStockSets(records: readonly StockSetRecord[]): Promise<void>;
+  /**
+   * Stores in the stock history the sets `entries` are about to make, one per (warehouse_code,
+   * sku) with the last entry for it winning, as `setOnHand` does: the on hand before is read from
+   * each stock row as it is now (0 where there is none) by the statement that writes the history
+   * (INSERT … SELECT), so nothing of the rows goes through the caller. Call it before `setOnHand`,
+   * with the rows locked (`lockStock`) unless the transaction excludes every other writer.
+   */
+  recordStockSets(
+    storeId: number,
+    entries: readonly { warehouse_code: string; sku: string; qty: number; change_from?: number }[],
+    context: StockSetContext,
+  ): Promise<void>;
   /**
    * One (warehouse, sku)'s stock history, sets and adjustment lines merged, newest first (see
    * `newestFirst`), at most `limit` entries older than `before`.

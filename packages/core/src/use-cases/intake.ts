@@ -113,7 +113,9 @@ interface ClaimedSalesOrder {
  * Opens an intake session in `tx`. With `lockStock` the stock is read under its rows' locks,
  * held to the commit; without, it is read as it is, and the units routed as in stock are
  * checked under the locks before they are reserved (stock-promises.ts). A custom router's
- * decisions say nothing of what is in stock: they always read under the locks.
+ * decisions say nothing of what is in stock: they always read under the locks. Where the
+ * transaction excludes every other writer (`writersExcluded`, SQLite), the stock read is the
+ * stock at the commit: it is read once, as if locked, and never checked again.
  */
 export async function openIntakeSession(
   deps: EngineDeps,
@@ -123,7 +125,8 @@ export async function openIntakeSession(
   options: { lockStock?: boolean } = {},
 ): Promise<IntakeSession> {
   const store = await requireStore(tx, storeCode);
-  const lockStock = options.lockStock !== false || deps.router !== null;
+  const lockStock =
+    options.lockStock !== false || deps.router !== null || tx.writersExcluded === true;
   const facts = await RoutingFacts.read(tx, store, deps.clock.now(), { lockStock });
   const promises = new StockPromises();
   let claimed: ClaimedSalesOrder[] = [];

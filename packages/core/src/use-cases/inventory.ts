@@ -2,7 +2,6 @@ import { PAGE_SIZE } from '../domain/paging.js';
 import type { StockItemResource, WarehouseResource } from '../domain/resources.js';
 import { type StockView, withSafetyStock } from '../domain/safety-stock.js';
 import { assertStockUnchanged, assertValidStockBatch } from '../domain/stock-batch.js';
-import { stockSetRecords } from '../domain/stock-history.js';
 import type { Actor, Warehouse } from '../domain/types.js';
 import { assertWellFormed, parseWith } from '../schemas/parse.js';
 import { PollParams, StockItemsRequest } from '../schemas/requests.js';
@@ -45,18 +44,24 @@ export async function syncStock(
     const store = await requireStore(tx, actor.store_code);
     const visible = await tx.listWarehouses(store.id, actor.warehouses);
     assertValidStockBatch(batch, new Set(visible.map((warehouse) => warehouse.code)));
-    // Every row locked, guarded or not: the history's before figures are then exact.
-    const locked = await tx.lockStock(store.id, batch.stock_items);
-    assertStockUnchanged(batch, locked);
-    await tx.setOnHand(store.id, batch.stock_items);
-    await tx.insertStockSets(
-      stockSetRecords(store.id, batch.stock_items, locked, {
-        actor: actor.name,
-        source: 'stock_items',
-        request_id: actor.request_id ?? null,
-        created_at: now(deps),
-      }),
+    // Where writers run side by side, every row is locked, guarded or not, so that the history's
+    // before figures are exact; where this transaction excludes them (SQLite), no row can change
+    // meanwhile, and only the guarded ones are read, to be compared.
+    const locked = await tx.lockStock(
+      store.id,
+      tx.writersExcluded
+        ? batch.stock_items.filter((entry) => entry.change_from !== undefined)
+        : batch.stock_items,
     );
+    assertStockUnchanged(batch, locked);
+    // The history first: its statement reads the on hand each set replaces.
+    await tx.recordStockSets(store.id, batch.stock_items, {
+      actor: actor.name,
+      source: 'stock_items',
+      request_id: actor.request_id ?? null,
+      created_at: now(deps),
+    });
+    await tx.setOnHand(store.id, batch.stock_items);
     await releaseRoutable(
       deps,
       tx,

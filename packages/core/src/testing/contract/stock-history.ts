@@ -86,6 +86,52 @@ export function stockHistoryContract(h: ContractHarness): void {
       expect(history[3]).not.toHaveProperty('request_id');
     });
 
+    it('records a batch of sets with the on hand each replaces, read from the stock rows as they are', async () => {
+      const store = await seedStore();
+      const other = await seedStore('other');
+      await write(async (tx) => {
+        await tx.setOnHand(store.id, [
+          { warehouse_code: 'WH-A', sku: 'S1', qty: 5 },
+          { warehouse_code: 'WH-B', sku: 'S1', qty: 2 },
+        ]);
+        await tx.setOnHand(other.id, [{ warehouse_code: 'WH-A', sku: 'S2', qty: 40 }]);
+        const entries = [
+          { warehouse_code: 'WH-A', sku: 'S1', qty: 8, change_from: 5 },
+          // No row yet, and not the other store's: the set replaced 0.
+          { warehouse_code: 'WH-A', sku: 'S2', qty: 3 },
+          { warehouse_code: 'WH-B', sku: 'S1', qty: 1 },
+          // The last entry of a key wins, as `setOnHand` writes it.
+          { warehouse_code: 'WH-A', sku: 'S1', qty: 9 },
+        ];
+        await tx.recordStockSets(store.id, entries, {
+          actor: 'partner',
+          source: 'stock_items',
+          request_id: 'req-2',
+          created_at: '2026-11-28 10:00:00',
+        });
+        await tx.setOnHand(store.id, entries);
+      });
+      const historyOf = (warehouse_code: string, sku: string) =>
+        read((tx) => tx.stockHistory({ store_id: store.id, warehouse_code, sku, limit: 10 }));
+      const [s1] = await historyOf('WH-A', 'S1');
+      expect(s1).toMatchObject({
+        kind: 'set',
+        on_hand_before: 5,
+        on_hand_after: 9,
+        delta: 4,
+        by: 'partner',
+        source: 'stock_items',
+        request_id: 'req-2',
+      });
+      expect(await historyOf('WH-A', 'S2')).toMatchObject([
+        { on_hand_before: 0, on_hand_after: 3, delta: 3 },
+      ]);
+      expect(await historyOf('WH-B', 'S1')).toMatchObject([
+        { on_hand_before: 2, on_hand_after: 1, delta: -1 },
+      ]);
+      expect(await historyOf('WH-A', 'S1')).toHaveLength(1);
+    });
+
     it('pages by the last entry read, without skipping or repeating one of either kind', async () => {
       const store = await seedStore();
       await write(async (tx) => {
