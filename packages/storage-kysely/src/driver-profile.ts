@@ -74,6 +74,13 @@ export interface DriverProfile {
    */
   arrayParameters?: boolean;
   /**
+   * Whether the dialect defers the writes marked deferrable (deferred-writes.ts): a write that can
+   * do without its answer then costs no round trip of its own, and the repository writes so
+   * (a queue entry or a feed entry moved whether or not it was there). Where absent (SQLite, in
+   * process), a write reads its answer where that saves a statement.
+   */
+  deferredWrites?: boolean;
+  /**
    * Whether write transactions that queue for the connection share one COMMIT (group-commit.ts):
    * for a database with one connection per process whose every commit waits for the disk, as a
    * SQLite file's does. Off when absent.

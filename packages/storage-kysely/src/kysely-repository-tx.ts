@@ -93,6 +93,8 @@ export interface KyselyRepositoryTxOptions {
    * lock (a read-only transaction, which reads one snapshot instead).
    */
   rowLocks: boolean;
+  /** The dialect defers writes (`DriverProfile.deferredWrites`). Default false. */
+  deferredWrites?: boolean;
   /** The repository's prepared queries, compiled once for all its transactions. */
   prepared?: PreparedQueries;
   /** The repository's compiled multi-row statements, kept across its transactions. */
@@ -121,12 +123,15 @@ export interface KyselyRepositoryTxOptions {
 export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
+  readonly #deferredWrites: boolean;
   readonly #bulk: BulkStatements;
   /**
    * The orders this transaction has read or written, as they now stand in it: `saveOrder`
    * writes only what differs from them, without reading them again.
    */
   readonly #held = new Map<number, FulfillmentOrder>();
+  /** The orders this transaction inserted: their sales orders may have no record yet. */
+  readonly #inserted = new Set<number>();
   readonly #prepared: PreparedQueries;
   readonly #changeFeed: ChangeFeedSql;
   readonly #sharedReads: SharedReads | undefined;
@@ -146,14 +151,16 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
     };
     const resources: TransactionResources = {
       rowLocks: options.rowLocks,
+      deferredWrites: options.deferredWrites === true,
       prepared: options.prepared ?? new PreparedQueries(),
       bulk: options.bulkStatements ?? new BulkStatements(),
       changes: new TransactionChanges(db, changeFeed),
-      moves: new SalesOrderMoves(),
+      moves: new SalesOrderMoves(options.deferredWrites === true),
     };
     super(db, resources);
     this.#db = db;
     this.#rowLocks = resources.rowLocks;
+    this.#deferredWrites = resources.deferredWrites;
     this.#prepared = resources.prepared;
     this.#bulk = resources.bulk;
     this.#changeFeed = changeFeed;
@@ -349,6 +356,7 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
   async insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
     const changeId = await this.changes.idFor([order.store_id]);
     const [stored] = await insertOrders(this.#db, this.#bulk, [order], changeId);
+    if (stored) this.#inserted.add(stored.id);
     this.#moves.moveOf(order);
     return stored as FulfillmentOrder;
   }
@@ -359,6 +367,7 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
     const stored = await insertOrders(this.#db, this.#bulk, orders, changeId);
     for (const order of stored) {
       this.#held.set(order.id, order);
+      this.#inserted.add(order.id);
       this.#moves.moveOf(order);
     }
     return stored;
@@ -369,9 +378,17 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
     // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
     if (!before) throw new Error(`fulfil: order ${order.id} was not read in this transaction`);
     const changeId = await this.changes.idFor([order.store_id]);
-    const saved = await saveOrder(this.#db, this.#bulk, order, before, changeId, this.#prepared);
+    const saved = await saveOrder(
+      this.#db,
+      this.#bulk,
+      order,
+      before,
+      changeId,
+      this.#prepared,
+      this.#deferredWrites,
+    );
     this.#held.set(saved.order.id, saved.order);
-    if (saved.shown) this.#moves.moveOf(saved.order);
+    if (saved.shown) this.#moves.moveOf(saved.order, !this.#inserted.has(order.id));
     return saved.order;
   }
 

@@ -242,6 +242,7 @@ export class KyselyRepository implements Repository {
       runInside(inside, () => {
         const tx = new KyselyRepositoryTx(trx, {
           rowLocks,
+          deferredWrites: this.#profile.deferredWrites === true,
           prepared: this.#prepared,
           bulkStatements: this.bulkStatements,
           changeFeed: this.#profile,

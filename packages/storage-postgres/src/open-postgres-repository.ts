@@ -132,6 +132,8 @@ function postgresProfile(maxAttempts: number, names: StatementNames | undefined)
     // text whatever the row count, so no statement is parsed per row count, and no limit of
     // bound values.
     arrayParameters: true,
+    // Writes whose answer is not read wait for the next statement (deferWrites below).
+    deferredWrites: true,
     // Polls of one page at once share its read (shared-reads.ts).
     sharedReads: true,
     // Each connection plans a poll statement once, not on every run (poll-query.ts).
