@@ -1,11 +1,11 @@
-import type {
+import {
   CompiledQuery,
-  DatabaseConnection,
-  Dialect,
-  Driver,
-  QueryCompiler,
-  QueryResult,
-  TransactionSettings,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
 import { ForwardingDriver, withDriver } from './wrapped-dialect.js';
 
@@ -33,6 +33,14 @@ export function deferrable<Q extends CompiledQuery>(query: Q, alongside: object 
   DEFERRABLE.set(query, alongside);
   return query;
 }
+
+/**
+ * A statement that sends nothing of its own: run in a transaction of a dialect that defers
+ * writes, it runs the writes that wait, now, and fails as they do. Never run it elsewhere.
+ */
+export const runWaitingWrites: CompiledQuery = Object.freeze(
+  CompiledQuery.raw('/* the writes that wait */'),
+);
 
 /** The table a plain `insert into` / `update` / `delete from` statement writes; null otherwise. */
 const WRITTEN_TABLE = /^(?:insert into|update|delete from) "([^"]+)"/;
@@ -109,6 +117,10 @@ class DeferringConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (query === runWaitingWrites) {
+      await this.flush();
+      return NO_ROWS;
+    }
     const alongside = this.#inTransaction ? DEFERRABLE.get(query) : undefined;
     const table = alongside === undefined ? null : mergeable(query.sql);
     if (table !== null && alongside !== undefined) {

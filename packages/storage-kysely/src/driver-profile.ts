@@ -83,9 +83,10 @@ export interface DriverProfile {
   /**
    * Whether write transactions that queue for the connection share one COMMIT (group-commit.ts):
    * for a database with one connection per process whose every commit waits for the disk, as a
-   * SQLite file's does. Off when absent.
+   * SQLite file's does. With a pool (Postgres), how many members a group takes at most and how
+   * many groups run at once, each on a connection of its own. Off when absent.
    */
-  groupCommit?: boolean;
+  groupCommit?: boolean | { size?: number; lanes?: number };
   /**
    * Whether polls outside transactions (`autocommit`) that ask for the same page versions while
    * that read is on its way share the next one (shared-reads.ts): for a database server, where
