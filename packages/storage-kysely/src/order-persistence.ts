@@ -8,7 +8,14 @@ import {
   type Shipment,
   type Track,
 } from '@fulfil/core';
-import { type Compilable, CompiledQuery, type Kysely, type Selectable, sql } from 'kysely';
+import {
+  type Compilable,
+  CompiledQuery,
+  type Kysely,
+  type OnConflictBuilder,
+  type Selectable,
+  sql,
+} from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type {
@@ -351,19 +358,24 @@ export async function writeQueueEntries(
   await db
     .insertInto('queue_entries')
     .values(upserted)
-    .onConflict((oc) =>
-      oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
-        warehouse_code: eb.ref('excluded.warehouse_code'),
-        updated_at: eb.ref('excluded.updated_at'),
-        fulfill_by: eb.ref('excluded.fulfill_by'),
-        document: eb.ref('excluded.document'),
-        ...(changeId === null ? {} : { change_id: eb.ref('excluded.change_id') }),
-      })),
-    )
+    .onConflict((oc) => rewriteEntry(oc, changeId !== null))
     .execute();
 }
 
 type QueueEntryRow = ReturnType<typeof queueEntryRows>[number];
+
+/**
+ * An upsert's rewrite of the order's row of a queue that is there: its columns from the row
+ * written; `withChange`, its change id too.
+ */
+const rewriteEntry = (oc: OnConflictBuilder<Database, 'queue_entries'>, withChange: boolean) =>
+  oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
+    warehouse_code: eb.ref('excluded.warehouse_code'),
+    updated_at: eb.ref('excluded.updated_at'),
+    fulfill_by: eb.ref('excluded.fulfill_by'),
+    document: eb.ref('excluded.document'),
+    ...(withChange ? { change_id: eb.ref('excluded.change_id') } : {}),
+  }));
 type Argument = <T>(index: number) => T;
 
 /** Rewrites the order's row of queue `$5` in place; arguments as {@link queueEntryArguments}. */
@@ -418,15 +430,7 @@ const writeEntryUnlessMoved = (db: Db, argument: Argument) =>
           ),
         ),
     )
-    .onConflict((oc) =>
-      oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
-        warehouse_code: eb.ref('excluded.warehouse_code'),
-        updated_at: eb.ref('excluded.updated_at'),
-        fulfill_by: eb.ref('excluded.fulfill_by'),
-        document: eb.ref('excluded.document'),
-        change_id: eb.ref('excluded.change_id'),
-      })),
-    );
+    .onConflict((oc) => rewriteEntry(oc, true));
 
 /**
  * Rewrites the order's row of queue `from` as `row`, in place; false when there was no such row
