@@ -72,7 +72,8 @@ const OWN_PARAMETERS: Record<string, { valid: RegExp; says: string }> = {
     says: 'takes one name of lowercase letters, digits and _, starting with a letter or _',
   },
   prepared_statements: { valid: /^(on|off)$/, says: 'takes on or off' },
-  pool_max: { valid: /^([1-9]\d{0,2}|1000)$/, says: 'takes a whole number from 1 to 1000' },
+  // Two at least: migrating holds one connection for its lock while it works on another.
+  pool_max: { valid: /^([2-9]|[1-9]\d{1,2}|1000)$/, says: 'takes a whole number from 2 to 1000' },
   group_commit: { valid: /^(on|off)$/, says: 'takes on or off' },
   group_size: { valid: /^([1-9]\d{0,2}|1000)$/, says: 'takes a whole number from 1 to 1000' },
   group_lanes: { valid: /^([1-9]\d{0,2}|1000)$/, says: 'takes a whole number from 1 to 1000' },

@@ -108,6 +108,7 @@ describe('parseDatabaseUrl', () => {
     });
     for (const url of [
       'postgres://h/db?pool_max=0',
+      'postgres://h/db?pool_max=1',
       'postgres://h/db?pool_max=1001',
       'postgres://h/db?pool_max=ten',
       'postgres://h/db?group_commit=yes',
