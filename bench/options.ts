@@ -41,6 +41,11 @@ export interface BenchOptions {
   cpuProfDir: string | undefined;
   /** The Postgres scenarios run when this is set (`FULFIL_TEST_POSTGRES_URL`). */
   postgresUrl: string | undefined;
+  /**
+   * `--server-db-params`: what the write path's server adds to its Postgres URL, such as
+   * `group_commit=on&group_lanes=2` (docs/operations.md), to compare settings run after run.
+   */
+  serverDbParams: string | undefined;
 }
 
 const DEFAULT_ORDERS = 1_000_000;
@@ -54,6 +59,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       orders: { type: 'string' },
       only: { type: 'string', multiple: true },
       'cpu-prof': { type: 'string' },
+      'server-db-params': { type: 'string' },
     },
     strict: true,
   });
@@ -74,6 +80,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     only: new Set((only.length > 0 ? only : SCENARIOS) as Scenario[]),
     cpuProfDir: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
     postgresUrl: env.FULFIL_TEST_POSTGRES_URL || undefined,
+    serverDbParams: values['server-db-params'] || undefined,
   };
 }
 

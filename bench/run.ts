@@ -148,7 +148,12 @@ try {
     }
     if (runs('write-path') && kind === 'postgres' && options.postgresUrl) {
       section('Postgres: the write path against pgbench TPC-B');
-      await benchWritePath(dir, options.postgresUrl, writePathSizes(options.quick));
+      await benchWritePath(
+        dir,
+        options.postgresUrl,
+        writePathSizes(options.quick),
+        options.serverDbParams,
+      );
     }
     if (runs('poll-scale')) {
       const small = database(kind, 'small');

@@ -190,6 +190,7 @@ export async function benchWritePath(
   dir: string,
   postgresUrl: string,
   sizes: WritePathSizes,
+  serverDbParams?: string,
 ): Promise<void> {
   const floor = await pgbenchTps(postgresUrl, sizes);
   const database = postgresDatabase(postgresUrl, 'write-path');
@@ -197,7 +198,9 @@ export async function benchWritePath(
   const results: [string, StageResult][] = [];
   try {
     await fillStore(database, { invoiced: 0, pending: SLACK_ORDERS });
-    const server = await startFulfil(dir, database.url, 1, [], {
+    const serverUrl = serverDbParams ? `${database.url}&${serverDbParams}` : database.url;
+    if (serverDbParams) console.log(`  the server's database URL adds ${serverDbParams}`);
+    const server = await startFulfil(dir, serverUrl, 1, [], {
       NODE_OPTIONS: `--import=${COUNTER}`,
       FULFIL_BENCH_COUNTS: countsFile,
     });

@@ -54,6 +54,10 @@ export type DatabaseTarget =
       schema?: string;
       /** False with `prepared_statements=off`: no statement is kept prepared by name. */
       preparedStatements?: boolean;
+      /** `pool_max=`: connections of this process at most. */
+      poolMax?: number;
+      /** `group_commit=on`, with `group_size=` and `group_lanes=` when given. */
+      groupCommit?: { size?: number; lanes?: number };
     };
 
 const EXPECTED = 'expected sqlite:<path>, sqlite::memory: or postgres://…';
@@ -68,6 +72,11 @@ const OWN_PARAMETERS: Record<string, { valid: RegExp; says: string }> = {
     says: 'takes one name of lowercase letters, digits and _, starting with a letter or _',
   },
   prepared_statements: { valid: /^(on|off)$/, says: 'takes on or off' },
+  // Two at least: migrating holds one connection for its lock while it works on another.
+  pool_max: { valid: /^([2-9]|[1-9]\d{1,2}|1000)$/, says: 'takes a whole number from 2 to 1000' },
+  group_commit: { valid: /^(on|off)$/, says: 'takes on or off' },
+  group_size: { valid: /^([1-9]\d{0,2}|1000)$/, says: 'takes a whole number from 1 to 1000' },
+  group_lanes: { valid: /^([1-9]\d{0,2}|1000)$/, says: 'takes a whole number from 1 to 1000' },
 };
 
 /**
@@ -101,20 +110,39 @@ function postgresTarget(url: string, text: string): DatabaseTarget {
   const connectionString = text.slice(0, mark) + (rest.length ? `?${rest.join('&')}` : '');
   const schema = own.get('schema');
   const prepared = own.get('prepared_statements');
+  const poolMax = own.get('pool_max');
+  const groupSize = own.get('group_size');
+  const groupLanes = own.get('group_lanes');
+  if (own.get('group_commit') !== 'on' && (groupSize ?? groupLanes) !== undefined) {
+    throw new InvalidDatabaseUrlError(
+      `database URL "${redactDatabaseUrl(url)}": group_size= and group_lanes= need group_commit=on`,
+    );
+  }
   return {
     kind: 'postgres',
     connectionString,
     ...(schema === undefined ? {} : { schema }),
     ...(prepared === undefined ? {} : { preparedStatements: prepared === 'on' }),
+    ...(poolMax === undefined ? {} : { poolMax: Number(poolMax) }),
+    ...(own.get('group_commit') === 'on'
+      ? {
+          groupCommit: {
+            ...(groupSize === undefined ? {} : { size: Number(groupSize) }),
+            ...(groupLanes === undefined ? {} : { lanes: Number(groupLanes) }),
+          },
+        }
+      : {}),
   };
 }
 
 /**
  * Reads a database URL: `sqlite:<path>` (a file; relative paths resolve against `baseDir`),
  * `sqlite::memory:`, or `postgres://…` / `postgresql://…` (passed to the driver as is, except
- * two query parameters: `schema=<name>`, the Postgres schema to keep the tables in, created when
- * missing, default the server's `search_path`; and `prepared_statements=off`, for a pooler that
- * cannot follow statements prepared by name). Throws InvalidDatabaseUrlError for anything else.
+ * Fulfil's own query parameters: `schema=<name>`, the Postgres schema to keep the tables in,
+ * created when missing, default the server's `search_path`; `prepared_statements=off`, for a
+ * pooler that cannot follow statements prepared by name; `pool_max=<n>`, the process's
+ * connections; `group_commit=on` with `group_size=<n>` and `group_lanes=<n>`, see
+ * docs/operations.md). Throws InvalidDatabaseUrlError for anything else.
  */
 export function parseDatabaseUrl(url: string, baseDir: string = process.cwd()): DatabaseTarget {
   const text = url.trim();
@@ -177,9 +205,13 @@ export async function openRepository(
     return openPostgresRepository({
       connectionString: target.connectionString,
       ...(target.schema === undefined ? {} : { schema: target.schema }),
-      ...(target.preparedStatements === undefined
-        ? {}
-        : { pool: { preparedStatements: target.preparedStatements } }),
+      pool: {
+        ...(target.preparedStatements === undefined
+          ? {}
+          : { preparedStatements: target.preparedStatements }),
+        ...(target.poolMax === undefined ? {} : { max: target.poolMax }),
+      },
+      ...(target.groupCommit === undefined ? {} : { groupCommit: target.groupCommit }),
       skipMigrations,
       ...onMigrated,
       ...tracing,

@@ -1,11 +1,11 @@
-import type {
+import {
   CompiledQuery,
-  DatabaseConnection,
-  Dialect,
-  Driver,
-  QueryCompiler,
-  QueryResult,
-  TransactionSettings,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
 import { ForwardingDriver, withDriver } from './wrapped-dialect.js';
 
@@ -16,16 +16,31 @@ import { ForwardingDriver, withDriver } from './wrapped-dialect.js';
  * every statement is a round trip, an action's writes then cost one round trip instead of one
  * each. Nothing changes what the transaction does: every statement that reads (or writes and
  * reads its answer), the COMMIT included, runs only after every write before it has run, and a
- * write waits only behind writes to other tables (two writes of one table run in their order).
+ * write waits only behind writes to other tables (two writes of one table run in their order,
+ * unless their caller marked them as writes that may run as one: see `deferrable`).
  */
 
-const DEFERRABLE = new WeakSet<CompiledQuery>();
+/** Each deferrable write, with what it may share a statement with (`deferrable`'s `alongside`). */
+const DEFERRABLE = new WeakMap<CompiledQuery, object>();
 
-/** Marks `query` as a write whose answer its caller ignores: it may run later in its transaction. */
-export function deferrable<Q extends CompiledQuery>(query: Q): Q {
-  DEFERRABLE.add(query);
+/**
+ * Marks `query` as a write whose answer its caller ignores: it may run later in its transaction.
+ * Writes of one table wait together only when they carry the same `alongside` token: their
+ * caller vouches that they have the same effect whichever runs first, or both as one statement
+ * (on one snapshot). Without a token, a write of a table waits alone: the ones before it run first.
+ */
+export function deferrable<Q extends CompiledQuery>(query: Q, alongside: object = query): Q {
+  DEFERRABLE.set(query, alongside);
   return query;
 }
+
+/**
+ * A statement that sends nothing of its own: run in a transaction of a dialect that defers
+ * writes, it runs the writes that wait, now, and fails as they do. Never run it elsewhere.
+ */
+export const runWaitingWrites: CompiledQuery = Object.freeze(
+  CompiledQuery.raw('/* the writes that wait */'),
+);
 
 /** The table a plain `insert into` / `update` / `delete from` statement writes; null otherwise. */
 const WRITTEN_TABLE = /^(?:insert into|update|delete from) "([^"]+)"/;
@@ -63,7 +78,8 @@ const NO_ROWS: QueryResult<never> = Object.freeze({ rows: [] }) as QueryResult<n
 class DeferringConnection implements DatabaseConnection {
   #inTransaction = false;
   #waiting: CompiledQuery[] = [];
-  readonly #tables = new Set<string>();
+  /** The tables the waiting writes change, each with the `alongside` token of those writes. */
+  readonly #tables = new Map<string, object>();
 
   constructor(
     readonly inner: DatabaseConnection,
@@ -101,11 +117,17 @@ class DeferringConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const table = this.#inTransaction && DEFERRABLE.has(query) ? mergeable(query.sql) : null;
-    if (table !== null) {
-      if (this.#tables.has(table)) await this.flush();
+    if (query === runWaitingWrites) {
+      await this.flush();
+      return NO_ROWS;
+    }
+    const alongside = this.#inTransaction ? DEFERRABLE.get(query) : undefined;
+    const table = alongside === undefined ? null : mergeable(query.sql);
+    if (table !== null && alongside !== undefined) {
+      const waiting = this.#tables.get(table);
+      if (waiting !== undefined && waiting !== alongside) await this.flush();
       this.#waiting.push(query);
-      this.#tables.add(table);
+      this.#tables.set(table, alongside);
       return NO_ROWS;
     }
     await this.flush();

@@ -74,11 +74,19 @@ export interface DriverProfile {
    */
   arrayParameters?: boolean;
   /**
+   * Whether the dialect defers the writes marked deferrable (deferred-writes.ts): a write that can
+   * do without its answer then costs no round trip of its own, and the repository writes so
+   * (a queue entry or a feed entry moved whether or not it was there). Where absent (SQLite, in
+   * process), a write reads its answer where that saves a statement.
+   */
+  deferredWrites?: boolean;
+  /**
    * Whether write transactions that queue for the connection share one COMMIT (group-commit.ts):
    * for a database with one connection per process whose every commit waits for the disk, as a
-   * SQLite file's does. Off when absent.
+   * SQLite file's does. With a pool (Postgres), how many members a group takes at most and how
+   * many groups run at once, each on a connection of its own. Off when absent.
    */
-  groupCommit?: boolean;
+  groupCommit?: boolean | { size?: number; lanes?: number };
   /**
    * Whether polls outside transactions (`autocommit`) that ask for the same page versions while
    * that read is on its way share the next one (shared-reads.ts): for a database server, where

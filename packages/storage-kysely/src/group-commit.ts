@@ -3,11 +3,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { currentSpanContext, Probe } from '@fulfil/core';
 import { CompiledQuery, type Kysely, type Transaction, type TransactionBuilder } from 'kysely';
 import type { Database } from './database.js';
+import { runWaitingWrites } from './deferred-writes.js';
 import type { DriverProfile } from './driver-profile.js';
 import { reportedFailure, retryDelayMs } from './transaction-retry.js';
 
-/** The most actions one commit carries: bounds how long the first of a group waits for the last. */
-const MAX_GROUP = 64;
+/** The most actions one commit carries by default: bounds how long the first of a group waits for the last. */
+export const DEFAULT_GROUP_SIZE = 64;
+
+/** How many actions a group carries, and how many groups run at once. */
+export interface GroupCommitOptions {
+  /** Members of one group at most. Default {@link DEFAULT_GROUP_SIZE}. */
+  size?: number;
+  /**
+   * Groups under way at once, each on a connection of its own: 1 where the database has one
+   * connection (SQLite). Default 1.
+   */
+  lanes?: number;
+  /** False: no span of the group (`groupCommitProbe`). Default true. */
+  traced?: boolean;
+}
 
 const SAVEPOINT = 'fulfil_action';
 const savepoint = CompiledQuery.raw(`savepoint ${SAVEPOINT}`);
@@ -65,8 +79,9 @@ class GroupUndone extends Error {
 /**
  * Group commit: the write transactions of one process that queue for its connection run
  * together in one database transaction, each inside a savepoint of its own, with one COMMIT for
- * the group. Where every commit waits for the disk (a SQLite file syncs its WAL), that is one
- * sync for many actions instead of one each.
+ * the group. Where every commit waits for the disk (a SQLite file syncs its WAL, Postgres
+ * flushes its WAL), that is one sync for many actions instead of one each, and on a database
+ * server one BEGIN and one COMMIT round trip for the group instead of one each.
  *
  * Each member keeps the guarantees of a transaction of its own:
  * - it is atomic: when its work rejects, it is rolled back to its savepoint and gets its own
@@ -79,36 +94,48 @@ class GroupUndone extends Error {
  *   disk or an I/O error), that member gets its failure and the others run again in the next
  *   group: none of them was answered;
  * - a transient conflict (`profile.isRetryable`: SQLite's lock held by another process at BEGIN
- *   or COMMIT) runs the member's work again in a later group, after the profile's backoff on a
- *   timer, up to `profile.maxAttempts` tries and for `profile.retryForMs` at most; then it gets
- *   the failure (`unavailable`). Nothing waits for the lock on the thread: reads, and every
- *   other request, are served meanwhile.
+ *   or COMMIT; a Postgres deadlock, which fails one member's statement: it is rolled back to its
+ *   savepoint, which frees its row locks, and the others go on) runs the member's work again in
+ *   a later group, after the profile's backoff on a timer, up to `profile.maxAttempts` tries and
+ *   for `profile.retryForMs` at most; then it gets the failure (`unavailable`). Nothing waits for
+ *   the lock on the thread: reads, and every other request, are served meanwhile.
+ *
+ * What it costs: a member holds its row locks until its group commits, so a member of another
+ * group (of this process or another) that wants the same row waits for the whole group; and
+ * members of two groups that lock rows in opposite orders deadlock where two transactions of one
+ * action each would not (Postgres finds it after `deadlock_timeout`, and one member runs again).
  *
  * A group starts on the turn of the event loop after its first member queued (`setImmediate`):
- * every request already read from the sockets in this turn queues its action first. While a group
- * runs, new members queue for the next one.
+ * every request already read from the sockets in this turn queues its action first; that is the
+ * only wait, well under a millisecond. Up to `lanes` groups run at once (a pool of connections):
+ * a member queued while all of them run waits for the first lane to end its group, which then
+ * takes up to `size` waiting members as its next group.
  */
 export class GroupCommit {
   readonly #begin: () => TransactionBuilder<Database>;
   readonly #profile: DriverProfile;
   readonly #traced: boolean;
+  readonly #size: number;
+  readonly #lanes: number;
   readonly #queue: Member[] = [];
-  /** A group is about to start (`setImmediate`). */
+  /** A lane is about to start (`setImmediate`). */
   #scheduled = false;
-  /** Groups are running, one after another, until the queue is empty. */
-  #running = false;
-  #draining: Promise<void> = Promise.resolve();
+  /** The lanes under way, each running groups one after another until the queue is empty. */
+  readonly #running = new Set<Promise<void>>();
   /** Members waiting for the timer of their next try; each settles once it has queued again. */
   readonly #retries = new Set<Promise<void>>();
 
-  /**
-   * `begin` returns the builder of one write transaction, its settings set; `traced` false: no
-   * span of the group (`groupCommitProbe`).
-   */
-  constructor(begin: () => TransactionBuilder<Database>, profile: DriverProfile, traced = true) {
+  /** `begin` returns the builder of one write transaction, its settings set. */
+  constructor(
+    begin: () => TransactionBuilder<Database>,
+    profile: DriverProfile,
+    options: GroupCommitOptions = {},
+  ) {
     this.#begin = begin;
     this.#profile = profile;
-    this.#traced = traced;
+    this.#traced = options.traced !== false;
+    this.#size = Math.max(1, options.size ?? DEFAULT_GROUP_SIZE);
+    this.#lanes = Math.max(1, options.lanes ?? 1);
   }
 
   /** Runs `work` in the next group; settles once that group's transaction has ended. */
@@ -131,8 +158,8 @@ export class GroupCommit {
    * (for a lock held elsewhere: up to the profile's `retryForMs`).
    */
   async idle(): Promise<void> {
-    while (this.#scheduled || this.#running || this.#retries.size > 0) {
-      if (this.#running) await this.#draining;
+    while (this.#scheduled || this.#running.size > 0 || this.#retries.size > 0) {
+      if (this.#running.size > 0) await Promise.all(this.#running);
       else if (this.#scheduled) await new Promise((resolve) => setImmediate(resolve));
       else await Promise.race(this.#retries);
     }
@@ -140,25 +167,33 @@ export class GroupCommit {
 
   #enqueue(member: Member): void {
     this.#queue.push(member);
-    if (this.#scheduled || this.#running) return;
+    this.#schedule();
+  }
+
+  /** Starts a lane on the next turn, while members wait and one more lane may run. */
+  #schedule(): void {
+    if (this.#scheduled || this.#queue.length === 0 || this.#running.size >= this.#lanes) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      this.#draining = this.#drain();
+      if (this.#queue.length === 0 || this.#running.size >= this.#lanes) return;
+      // Its first group is taken at once: what remains may start the next lane.
+      const lane = this.#drain().finally(() => {
+        this.#running.delete(lane);
+        // Members may have queued after its last look while every lane was under way.
+        this.#schedule();
+      });
+      this.#running.add(lane);
+      this.#schedule();
     });
   }
 
   async #drain(): Promise<void> {
-    this.#running = true;
-    try {
-      while (this.#queue.length > 0) {
-        const group = this.#queue.splice(0, MAX_GROUP);
-        // In the context of the group's first member: not in that of whichever caller began the
-        // drain, which may be long answered.
-        await (group[0] as Member).caller.runInAsyncScope(() => this.#traceGroup(group));
-      }
-    } finally {
-      this.#running = false;
+    while (this.#queue.length > 0) {
+      const group = this.#queue.splice(0, this.#size);
+      // In the context of the group's first member: not in that of whichever caller began the
+      // drain, which may be long answered.
+      await (group[0] as Member).caller.runInAsyncScope(() => this.#traceGroup(group));
     }
   }
 
@@ -197,8 +232,11 @@ export class GroupCommit {
         outcomes.push({ member: only, ok: true, value: await only.run(trx) });
         return;
       }
+      const deferred = this.#profile.deferredWrites === true;
       for (const member of group) {
-        outcomes.push(await member.caller.runInAsyncScope(runMember, undefined, trx, member));
+        outcomes.push(
+          await member.caller.runInAsyncScope(runMember, undefined, trx, member, deferred),
+        );
       }
     });
   }
@@ -237,12 +275,22 @@ export class GroupCommit {
   }
 }
 
-/** Runs one member inside a savepoint of the group's transaction: kept, or undone alone. */
-async function runMember(trx: Transaction<Database>, member: Member): Promise<Outcome> {
+/**
+ * Runs one member inside a savepoint of the group's transaction: kept, or undone alone. A kept
+ * member's savepoint is not released: the next member's nests in it (a rollback returns to the
+ * latest of the name), and COMMIT ends them all, a statement less per member than a RELEASE.
+ * `deferred`: the dialect defers writes; the member's writes that wait run before its savepoint
+ * is left behind, so that their failure is its own.
+ */
+async function runMember(
+  trx: Transaction<Database>,
+  member: Member,
+  deferred: boolean,
+): Promise<Outcome> {
   await trx.executeQuery(savepoint);
   try {
     const value = await member.run(trx);
-    await trx.executeQuery(release);
+    if (deferred) await trx.executeQuery(runWaitingWrites);
     return { member, ok: true, value };
   } catch (error) {
     try {

@@ -99,6 +99,8 @@ export interface KyselyRepositoryTxOptions {
    * transaction): `RepositoryTx.writersExcluded`. False when absent.
    */
   writersExcluded?: boolean;
+  /** The dialect defers writes (`DriverProfile.deferredWrites`). Default false. */
+  deferredWrites?: boolean;
   /** The repository's prepared queries, compiled once for all its transactions. */
   prepared?: PreparedQueries;
   /** The repository's compiled multi-row statements, kept across its transactions. */
@@ -127,12 +129,15 @@ export interface KyselyRepositoryTxOptions {
 export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
+  readonly #deferredWrites: boolean;
   readonly #bulk: BulkStatements;
   /**
    * The orders this transaction has read or written, as they now stand in it: `saveOrder`
    * writes only what differs from them, without reading them again.
    */
   readonly #held = new Map<number, FulfillmentOrder>();
+  /** The orders this transaction inserted: their sales orders may have no record yet. */
+  readonly #inserted = new Set<number>();
   readonly #prepared: PreparedQueries;
   readonly #changeFeed: ChangeFeedSql;
   readonly #sharedReads: SharedReads | undefined;
@@ -153,15 +158,17 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
     };
     const resources: TransactionResources = {
       rowLocks: options.rowLocks,
+      deferredWrites: options.deferredWrites === true,
       prepared: options.prepared ?? new PreparedQueries(),
       bulk: options.bulkStatements ?? new BulkStatements(),
       changes: new TransactionChanges(db, changeFeed),
-      moves: new SalesOrderMoves(),
+      moves: new SalesOrderMoves(options.deferredWrites === true),
     };
     super(db, resources);
     this.#db = db;
     this.#rowLocks = resources.rowLocks;
     this.writersExcluded = options.writersExcluded === true;
+    this.#deferredWrites = resources.deferredWrites;
     this.#prepared = resources.prepared;
     this.#bulk = resources.bulk;
     this.#changeFeed = changeFeed;
@@ -371,6 +378,7 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
   async insertOrder(order: NewFulfillmentOrder): Promise<FulfillmentOrder> {
     const changeId = await this.changes.idFor([order.store_id]);
     const [stored] = await insertOrders(this.#db, this.#bulk, [order], changeId);
+    if (stored) this.#inserted.add(stored.id);
     this.#moves.moveOf(order);
     return stored as FulfillmentOrder;
   }
@@ -381,6 +389,7 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
     const stored = await insertOrders(this.#db, this.#bulk, orders, changeId);
     for (const order of stored) {
       this.#held.set(order.id, order);
+      this.#inserted.add(order.id);
       this.#moves.moveOf(order);
     }
     return stored;
@@ -391,9 +400,17 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
     // A bug upstream (saveOrder is only for orders read in this transaction), not a 404.
     if (!before) throw new Error(`fulfil: order ${order.id} was not read in this transaction`);
     const changeId = await this.changes.idFor([order.store_id]);
-    const saved = await saveOrder(this.#db, this.#bulk, order, before, changeId, this.#prepared);
+    const saved = await saveOrder(
+      this.#db,
+      this.#bulk,
+      order,
+      before,
+      changeId,
+      this.#prepared,
+      this.#deferredWrites,
+    );
     this.#held.set(saved.order.id, saved.order);
-    if (saved.shown) this.#moves.moveOf(saved.order);
+    if (saved.shown) this.#moves.moveOf(saved.order, !this.#inserted.has(order.id));
     return saved.order;
   }
 

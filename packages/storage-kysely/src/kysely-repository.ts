@@ -181,12 +181,12 @@ export class KyselyRepository implements Repository {
       options.tokenWatch ??
       (options.otherCommits && { version: options.otherCommits, close: async () => {} });
     this.#tokens = tokenWatch && new TokenCache(tokenWatch);
-    this.#groups = options.profile.groupCommit
-      ? new GroupCommit(
-          () => this.#withSettings(this.db.transaction(), 'write'),
-          options.profile,
-          options.tracing !== false,
-        )
+    const grouped = options.profile.groupCommit;
+    this.#groups = grouped
+      ? new GroupCommit(() => this.#withSettings(this.db.transaction(), 'write'), options.profile, {
+          ...(grouped === true ? {} : grouped),
+          traced: options.tracing !== false,
+        })
       : undefined;
     this.#sharedReads = options.profile.sharedReads
       ? new SharedReads(this.db, this.#prepared)
@@ -244,6 +244,7 @@ export class KyselyRepository implements Repository {
           rowLocks,
           // Without row locks, a write transaction holds the database's one write lock.
           writersExcluded: !this.#profile.rowLocks && mode === 'write',
+          deferredWrites: this.#profile.deferredWrites === true,
           prepared: this.#prepared,
           bulkStatements: this.bulkStatements,
           changeFeed: this.#profile,

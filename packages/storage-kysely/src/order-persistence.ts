@@ -8,7 +8,14 @@ import {
   type Shipment,
   type Track,
 } from '@fulfil/core';
-import { type Compilable, CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import {
+  type Compilable,
+  CompiledQuery,
+  type Kysely,
+  type OnConflictBuilder,
+  type Selectable,
+  sql,
+} from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
 import { chunk, IN_LIST_SIZE } from './chunk.js';
 import type {
@@ -315,7 +322,8 @@ async function insertQueueEntries(
  * row rewritten in place, its table page the only one touched (an accept moves the order from
  * pending_accept to pending_allocation: one statement, not a delete and an insert at the table's
  * end); rows of other queues it left go, the rest are written in place. Without `before`, every
- * row of a queue that no longer lists it goes.
+ * row of a queue that no longer lists it goes. `deferred`: the dialect defers writes
+ * (`moveQueueEntry`).
  */
 export async function writeQueueEntries(
   db: Db,
@@ -323,6 +331,7 @@ export async function writeQueueEntries(
   before: FulfillmentOrder | null,
   changeId: number | null,
   prepared = new PreparedQueries(),
+  deferred = false,
 ): Promise<void> {
   const rows = queueEntryRows(order, changeId);
   const queues = rows.map((row) => row.queue);
@@ -334,7 +343,7 @@ export async function writeQueueEntries(
     const moved =
       from !== undefined &&
       changeId !== null &&
-      (await moveQueueEntry(db, prepared, from, row, changeId));
+      (await moveQueueEntry(db, prepared, from, row, changeId, deferred));
     if (!moved) upserted.push(row);
   }
   if (held === null || left.length > 0) {
@@ -349,54 +358,117 @@ export async function writeQueueEntries(
   await db
     .insertInto('queue_entries')
     .values(upserted)
-    .onConflict((oc) =>
-      oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
-        warehouse_code: eb.ref('excluded.warehouse_code'),
-        updated_at: eb.ref('excluded.updated_at'),
-        fulfill_by: eb.ref('excluded.fulfill_by'),
-        document: eb.ref('excluded.document'),
-        ...(changeId === null ? {} : { change_id: eb.ref('excluded.change_id') }),
-      })),
-    )
+    .onConflict((oc) => rewriteEntry(oc, changeId !== null))
     .execute();
 }
 
-/** Rewrites the order's row of queue `from` as `row`; false when there was no such row. */
+type QueueEntryRow = ReturnType<typeof queueEntryRows>[number];
+
+/**
+ * An upsert's rewrite of the order's row of a queue that is there: its columns from the row
+ * written; `withChange`, its change id too.
+ */
+const rewriteEntry = (oc: OnConflictBuilder<Database, 'queue_entries'>, withChange: boolean) =>
+  oc.columns(['order_id', 'queue']).doUpdateSet((eb) => ({
+    warehouse_code: eb.ref('excluded.warehouse_code'),
+    updated_at: eb.ref('excluded.updated_at'),
+    fulfill_by: eb.ref('excluded.fulfill_by'),
+    document: eb.ref('excluded.document'),
+    ...(withChange ? { change_id: eb.ref('excluded.change_id') } : {}),
+  }));
+type Argument = <T>(index: number) => T;
+
+/** Rewrites the order's row of queue `$5` in place; arguments as {@link queueEntryArguments}. */
+const moveEntry = (db: Db, argument: Argument) =>
+  db
+    .updateTable('queue_entries')
+    .set({
+      queue: argument<string>(0),
+      warehouse_code: argument<string>(1),
+      updated_at: argument<string>(2),
+      document: argument<string>(3),
+      change_id: argument<number>(6),
+      fulfill_by: argument<string>(7),
+    })
+    .where('order_id', '=', argument<number>(4))
+    .where('queue', '=', argument<string>(5));
+
+/** Writes the row as an upsert unless the order has a row of queue `$5`. */
+const writeEntryUnlessMoved = (db: Db, argument: Argument) =>
+  db
+    .insertInto('queue_entries')
+    .columns([
+      'order_id',
+      'store_id',
+      'queue',
+      'warehouse_code',
+      'updated_at',
+      'fulfill_by',
+      'document',
+      'change_id',
+    ])
+    .expression(
+      db
+        .selectNoFrom([
+          sql<number>`cast(${argument(4)} as bigint)`.as('order_id'),
+          sql<number>`cast(${argument(8)} as bigint)`.as('store_id'),
+          sql<string>`cast(${argument(0)} as text)`.as('queue'),
+          sql<string>`cast(${argument(1)} as text)`.as('warehouse_code'),
+          sql<string>`cast(${argument(2)} as text)`.as('updated_at'),
+          sql<string>`cast(${argument(7)} as text)`.as('fulfill_by'),
+          sql<string>`cast(${argument(3)} as text)`.as('document'),
+          sql<number>`cast(${argument(6)} as bigint)`.as('change_id'),
+        ])
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('queue_entries')
+                .select('order_id')
+                .where('order_id', '=', argument<number>(4))
+                .where('queue', '=', argument<string>(5)),
+            ),
+          ),
+        ),
+    )
+    .onConflict((oc) => rewriteEntry(oc, true));
+
+/**
+ * Rewrites the order's row of queue `from` as `row`, in place; false when there was no such row
+ * (an order whose entries an older release wrote otherwise: the caller writes `row` then).
+ *
+ * `deferred` (the dialect defers writes, deferred-writes.ts): the row is written either way, in
+ * two writes whose answer is not read, and true is returned. Whichever of them runs first, or both
+ * as one statement on one snapshot, exactly one does something, so they wait for the next
+ * statement together instead of costing a round trip each.
+ */
 async function moveQueueEntry(
   db: Db,
   prepared: PreparedQueries,
   from: string,
-  row: ReturnType<typeof queueEntryRows>[number],
+  row: QueueEntryRow,
   changeId: number,
+  deferred: boolean,
 ): Promise<boolean> {
-  const { numAffectedRows } = await prepared.run(
-    db,
-    'move a queue entry',
-    [
-      row.queue,
-      row.warehouse_code,
-      row.updated_at,
-      row.document,
-      row.order_id,
-      from,
-      changeId,
-      row.fulfill_by,
-    ],
-    (trx, argument) =>
-      trx
-        .updateTable('queue_entries')
-        .set({
-          queue: argument<string>(0),
-          warehouse_code: argument<string>(1),
-          updated_at: argument<string>(2),
-          document: argument<string>(3),
-          change_id: argument<number>(6),
-          fulfill_by: argument<string>(7),
-        })
-        .where('order_id', '=', argument<number>(4))
-        .where('queue', '=', argument<string>(5)),
-  );
-  return (numAffectedRows ?? 0n) > 0n;
+  const args = [
+    row.queue,
+    row.warehouse_code,
+    row.updated_at,
+    row.document,
+    row.order_id,
+    from,
+    changeId,
+    row.fulfill_by,
+    row.store_id,
+  ];
+  if (!deferred) {
+    const { numAffectedRows } = await prepared.run(db, 'move a queue entry', args, moveEntry);
+    return (numAffectedRows ?? 0n) > 0n;
+  }
+  const alongside = {};
+  const later = { deferrable: true, alongside };
+  await prepared.run(db, 'write a queue entry unless moved', args, writeEntryUnlessMoved, later);
+  await prepared.run(db, 'move a queue entry', args, moveEntry, later);
+  return true;
 }
 
 /**
@@ -488,6 +560,7 @@ export async function saveOrder(
   before: FulfillmentOrder,
   changeId: number,
   prepared = new PreparedQueries(),
+  deferred = false,
 ): Promise<SavedOrder> {
   if (order.id !== before.id || order.store_id !== before.store_id) {
     throw new Error(`fulfil: order ${order.id} is not the order ${before.id} read before`);
@@ -530,7 +603,7 @@ export async function saveOrder(
   // The rows whose ids the order needs are inserted first and its queue entries written; the
   // header's and the changed items' updates, answered by nobody, come last, so that they may
   // wait for the action's other such writes and go with them (deferred-writes.ts).
-  await writeQueueEntries(db, stored, before, changeId, prepared);
+  await writeQueueEntries(db, stored, before, changeId, prepared, deferred);
 
   if (headerColumns.length > 0) {
     // Compiled once per set of changed columns: an action changes the same few each time.

@@ -62,14 +62,15 @@ export class PreparedQueries {
 
   /**
    * Runs the query `name` (built by `build` the first time) with `args`. `deferrable`: the caller
-   * ignores its answer, so inside a transaction it may run later (deferred-writes.ts).
+   * ignores its answer, so inside a transaction it may run later (deferred-writes.ts); with
+   * `alongside`, in one statement with other writes of its table carrying the same token.
    */
   run<R>(
     db: Kysely<Database>,
     name: string,
     args: readonly unknown[],
     build: (db: Kysely<Database>, argument: ArgumentOf) => Compilable<R>,
-    options?: { deferrable?: boolean },
+    options?: { deferrable?: boolean; alongside?: object },
   ): Promise<QueryResult<R>> {
     let compiled = this.#compiled.get(name);
     if (!compiled) {
@@ -86,7 +87,9 @@ export class PreparedQueries {
         parameter instanceof Argument ? args[parameter.index] : parameter,
       ),
     };
-    return db.executeQuery(options?.deferrable ? deferrable(bound) : bound);
+    return db.executeQuery(
+      options?.deferrable ? deferrable(bound, options.alongside ?? bound) : bound,
+    );
   }
 
   /**

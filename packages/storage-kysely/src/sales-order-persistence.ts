@@ -155,6 +155,11 @@ export type SalesOrderOf = Pick<
 interface Move {
   /** Where a missing record is made from; absent for an explicit `touchSalesOrders`. */
   order?: SalesOrderOf;
+  /**
+   * The sales order has its record: one of its fulfillment orders was stored before this
+   * transaction, and the transaction that stored it made the record (or migration 0013 did).
+   */
+  recorded?: boolean;
 }
 
 const keyOf = (storeId: number, number: string) => `${storeId}\u0000${number}`;
@@ -172,9 +177,15 @@ export class SalesOrderMoves {
   /** The latest `updated_at` of what moved: the entries' `updated_at` rises to it. */
   #latest: Timestamp = '';
 
-  /** Moves the sales order of a fulfillment order this transaction wrote. */
-  moveOf(order: SalesOrderOf): void {
-    this.#add(order.store_id, order.sales_order_number, { order });
+  /** @param deferred the dialect defers writes (`moveRecorded`). */
+  constructor(readonly deferred = false) {}
+
+  /**
+   * Moves the sales order of a fulfillment order this transaction wrote; `stored`: an order
+   * stored before this transaction, so its sales order has its record.
+   */
+  moveOf(order: SalesOrderOf, stored = false): void {
+    this.#add(order.store_id, order.sales_order_number, { order, recorded: stored });
     if (order.updated_at > this.#latest) this.#latest = order.updated_at;
   }
 
@@ -195,7 +206,12 @@ export class SalesOrderMoves {
       moves = new Map();
       this.#moves.set(storeId, moves);
     }
-    if (!moves.get(number)?.order) moves.set(number, move);
+    const held = moves.get(number);
+    const order = held?.order ?? move.order;
+    moves.set(number, {
+      ...(order ? { order } : {}),
+      recorded: held?.recorded === true || move.recorded === true,
+    });
   }
 
   /** Writes the moves with the change `changeIdOf` gives for their store; then forgets them. */
@@ -212,22 +228,23 @@ export class SalesOrderMoves {
       if (numbers.length === 0) continue;
       const changeId = await changeIdOf(storeId);
       const latest = this.#latest;
+      const [only] = numbers;
+      if (
+        this.deferred &&
+        numbers.length === 1 &&
+        only !== undefined &&
+        moves.get(only)?.recorded
+      ) {
+        await moveRecorded(db, prepared, [changeId, latest, storeId, only, FEED]);
+        continue;
+      }
       let moved = 0;
       if (numbers.length === 1) {
         const { numAffectedRows } = await prepared.run(
           db,
           'move a sales order',
-          [changeId, latest, storeId, numbers[0]],
-          (trx, argument) =>
-            moveEntries(trx, argument<number>(0), argument<string>(1)).where(
-              'entry_id',
-              'in',
-              trx
-                .selectFrom('sales_orders')
-                .select('id')
-                .where('store_id', '=', argument<number>(2))
-                .where('sales_order_number', '=', argument<string>(3)),
-            ),
+          [changeId, latest, storeId, numbers[0], FEED],
+          moveOne,
         );
         moved = Number(numAffectedRows ?? 0n);
       } else {
@@ -252,6 +269,76 @@ export class SalesOrderMoves {
     }
     this.#moves.clear();
   }
+}
+
+type Argument = <T>(index: number) => T;
+
+/**
+ * The update of one sales order's entry; arguments: the change, the latest `updated_at`, the
+ * store, the sales order's number, the feed.
+ */
+const moveOne = (db: Db, argument: Argument) =>
+  moveEntries(db, argument<number>(0), argument<string>(1)).where(
+    'entry_id',
+    'in',
+    db
+      .selectFrom('sales_orders')
+      .select('id')
+      .where('store_id', '=', argument<number>(2))
+      .where('sales_order_number', '=', argument<string>(3)),
+  );
+
+/**
+ * Where the dialect defers writes: moves the entry of one sales order that has its record,
+ * making the entry if it has none (nothing reads whether it had one). Two
+ * writes whose answer is not read. Whichever runs first, or both as one statement on one
+ * snapshot, the entry ends the same, so they may wait for the next statement together
+ * (deferred-writes.ts) instead of costing a round trip each. Arguments as {@link moveOne}'s.
+ */
+async function moveRecorded(
+  db: Db,
+  prepared: PreparedQueries,
+  args: readonly unknown[],
+): Promise<void> {
+  const alongside = {};
+  await prepared.run(
+    db,
+    'make the entry of a recorded sales order',
+    args,
+    (trx, argument) =>
+      trx
+        .insertInto('feed_entries')
+        .columns(['feed', 'entry_id', 'store_id', 'warehouse_code', 'updated_at', 'change_id'])
+        .expression(
+          trx
+            .selectFrom('sales_orders as s')
+            .select([
+              sql<string>`cast(${argument(4)} as text)`.as('feed'),
+              's.id',
+              's.store_id',
+              sql<null>`null`.as('warehouse_code'),
+              sql<string>`case when s.created_at < ${argument(1)} then ${argument(1)} else s.created_at end`.as(
+                'updated_at',
+              ),
+              sql<number>`cast(${argument(0)} as bigint)`.as('change_id'),
+            ])
+            .where('s.store_id', '=', argument<number>(2))
+            .where('s.sales_order_number', '=', argument<string>(3))
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom('feed_entries as f')
+                    .select('f.entry_id')
+                    .where('f.feed', '=', argument<string>(4))
+                    .whereRef('f.entry_id', '=', 's.id'),
+                ),
+              ),
+            ),
+        )
+        .onConflict((oc) => oc.columns(['feed', 'entry_id']).doNothing()),
+    { deferrable: true, alongside },
+  );
+  await prepared.run(db, 'move a sales order', args, moveOne, { deferrable: true, alongside });
 }
 
 /** The update of entries to `changeId`, their `updated_at` raised to `latest`. */

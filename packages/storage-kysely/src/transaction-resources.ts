@@ -10,6 +10,8 @@ import type { SalesOrderMoves } from './sales-order-persistence.js';
 export interface TransactionResources {
   /** Take row locks (`KyselyRepositoryTxOptions.rowLocks`). */
   rowLocks: boolean;
+  /** The dialect defers writes (`DriverProfile.deferredWrites`). */
+  deferredWrites: boolean;
   /** The repository's prepared queries, compiled once for all its transactions. */
   prepared: PreparedQueries;
   /** The repository's compiled multi-row statements, kept across its transactions. */

@@ -52,6 +52,13 @@ export interface PostgresRepositoryOptions {
   pool?: PostgresPoolOptions;
   /** Attempts of a transaction that hits a deadlock or serialization failure. Default 5. */
   maxAttempts?: number;
+  /**
+   * Group commit: the write transactions of this process that queue at once share one
+   * transaction, each in a savepoint of its own (one failing is rolled back alone), with one
+   * COMMIT (docs/operations.md). `size`: members of a group at most (default 64); `lanes`: groups
+   * under way at once, each holding a connection of the pool (default 2). Off by default.
+   */
+  groupCommit?: boolean | { size?: number; lanes?: number };
   /** Skip the migrations on open (the schema must already be current). Default false. */
   skipMigrations?: boolean;
   /** Told the names of the migrations this open applied, once they are; empty when none was due. */
@@ -108,7 +115,15 @@ const ORDER_PARTS_SQL =
   ' (select json_agg(s order by s.id) from shipments s where s.order_id = $1) as shipments,' +
   ' (select json_agg(v order by v.id) from invoices v where v.order_id = $1) as invoices';
 
-function postgresProfile(maxAttempts: number, names: StatementNames | undefined): DriverProfile {
+/** Groups under way at once by default, when group commit is on: leaves the pool room for reads. */
+const DEFAULT_GROUP_LANES = 2;
+
+function postgresProfile(
+  maxAttempts: number,
+  names: StatementNames | undefined,
+  groupCommit: PostgresRepositoryOptions['groupCommit'],
+): DriverProfile {
+  const grouped = groupCommit === true ? {} : groupCommit || undefined;
   return {
     // Reads see one snapshot across their several queries; writes run at read committed and
     // rely on row locks (`lockOrder` … FOR UPDATE) and atomic upserts.
@@ -132,11 +147,14 @@ function postgresProfile(maxAttempts: number, names: StatementNames | undefined)
     // text whatever the row count, so no statement is parsed per row count, and no limit of
     // bound values.
     arrayParameters: true,
+    // Writes whose answer is not read wait for the next statement (deferWrites below).
+    deferredWrites: true,
     // Polls of one page at once share its read (shared-reads.ts).
     sharedReads: true,
     // Each connection plans a poll statement once, not on every run (poll-query.ts).
     opaquePollArguments: true,
     ...(names ? { keepPrepared: (sql: string) => names.add(sql) } : {}),
+    ...(grouped ? { groupCommit: { lanes: DEFAULT_GROUP_LANES, ...grouped } } : {}),
     maxAttempts,
     retryBaseDelayMs: 20,
   };
@@ -211,7 +229,7 @@ export async function openPostgresRepository(
   const db = new Kysely<Database>({
     dialect: deferWrites(traced, names ? (sql) => names.add(sql) : undefined),
   });
-  const profile = postgresProfile(options.maxAttempts ?? 5, names);
+  const profile = postgresProfile(options.maxAttempts ?? 5, names, options.groupCommit);
   try {
     if (!options.skipMigrations) {
       const applied = await migrateWithLock(db, POSTGRES_SCHEMA_FLAGS, schema, profile);

@@ -109,6 +109,31 @@ describe('deferred writes on Postgres', () => {
     expect(rows).toEqual([{ n: '5' }]);
   });
 
+  it('sends two writes of one table as one statement when they are marked to go alongside', async () => {
+    await reset();
+    await sql`insert into a (id, n) values (6, 1)`.execute(db);
+    texts.length = 0;
+    const token = {};
+    await db.transaction().execute(async (trx) => {
+      await trx.executeQuery(
+        deferrable(trx.insertInto('a').values({ id: 7, n: 1 }).compile(), token),
+      );
+      await trx.executeQuery(
+        deferrable(trx.updateTable('a').set({ n: 2 }).where('id', '=', 6).compile(), token),
+      );
+      // Another write of the table without the token waits behind them.
+      await trx.executeQuery(later(trx.updateTable('a').set({ n: 3 }).where('id', '=', 7)));
+    });
+    const statements = texts.filter((text) => !/^(begin|commit)/i.test(text));
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toMatch(/^with w1 as \(insert into "a".*w2 as \(update "a"/);
+    const rows = await db.selectFrom('a').select(['id', 'n']).orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: '6', n: '2' },
+      { id: '7', n: '3' },
+    ]);
+  });
+
   it('drops what waits when the transaction rolls back: the database never sees it', async () => {
     await reset();
     await expect(

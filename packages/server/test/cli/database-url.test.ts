@@ -88,6 +88,38 @@ describe('parseDatabaseUrl', () => {
     }
   });
 
+  it('takes the pool size and group commit for Postgres out of the URL', () => {
+    expect(
+      parseDatabaseUrl('postgres://h/db?pool_max=20&group_commit=on&group_size=8&group_lanes=3'),
+    ).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://h/db',
+      poolMax: 20,
+      groupCommit: { size: 8, lanes: 3 },
+    });
+    expect(parseDatabaseUrl('postgres://h/db?group_commit=on&sslmode=require')).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://h/db?sslmode=require',
+      groupCommit: {},
+    });
+    expect(parseDatabaseUrl('postgres://h/db?group_commit=off')).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://h/db',
+    });
+    for (const url of [
+      'postgres://h/db?pool_max=0',
+      'postgres://h/db?pool_max=1',
+      'postgres://h/db?pool_max=1001',
+      'postgres://h/db?pool_max=ten',
+      'postgres://h/db?group_commit=yes',
+      'postgres://h/db?group_size=8',
+      'postgres://h/db?group_commit=off&group_lanes=2',
+      'postgres://h/db?group_commit=on&group_size=0',
+    ]) {
+      expect(() => parseDatabaseUrl(url), url).toThrow(InvalidDatabaseUrlError);
+    }
+  });
+
   it('rejects anything else', () => {
     for (const url of ['', 'mysql://h/db', '/tmp/x.db', 'sqlite:', 'file:x.db']) {
       expect(() => parseDatabaseUrl(url), url).toThrow(InvalidDatabaseUrlError);
