@@ -324,7 +324,11 @@ export class Probe<Message extends object> {
     return endAfter(span, () => api.context.with(context, work), settle);
   }
 
-  /** The span of `shape`, made after its work only when that took `minMs` or more, or failed. */
+  /**
+   * The span of `shape`, made after its work only when that took `minMs` or more, or failed.
+   * Its parent is the context active when the work began: a promise's callbacks run in the
+   * context they were attached in, so it is read only when a span is made.
+   */
   #recordedIfSlow<Result>(
     tracer: Tracer,
     shape: SpanShape<Message>,
@@ -332,14 +336,12 @@ export class Probe<Message extends object> {
     settle: Settle<Result> | undefined,
     minMs: number,
   ): Promise<Result> {
-    const parent = (openTelemetry as NonNullable<typeof openTelemetry>).context.active();
     const started = performance.now();
-    const record = () => tracer.startSpan(shape.name, this.#optionsOf(shape, started), parent);
     let running: Promise<Result>;
     try {
       running = work();
     } catch (error) {
-      return failSpan(record(), error, settle);
+      return failSpan(this.#madeAfter(tracer, shape, started), error, settle);
     }
     // A leaf is done on return: a quick one costs two clock reads, not a promise more.
     if (shape.leaf && performance.now() - started < minMs) return running;
@@ -347,13 +349,13 @@ export class Probe<Message extends object> {
       (result) => {
         const ended = performance.now();
         if (ended - started >= minMs) {
-          const span = record();
+          const span = this.#madeAfter(tracer, shape, started);
           if (settle?.result) settleResult(span, settle.result(result));
           span.end(ended);
         }
         return result;
       },
-      (error: unknown) => failSpan(record(), error, settle),
+      (error: unknown) => failSpan(this.#madeAfter(tracer, shape, started), error, settle),
     );
   }
 
@@ -365,16 +367,20 @@ export class Probe<Message extends object> {
     minMs: number,
   ): Result {
     const started = performance.now();
-    const record = () => tracer.startSpan(shape.name, this.#optionsOf(shape, started));
     let result: Result;
     try {
       result = work();
     } catch (error) {
-      return failSpan(record(), error, undefined);
+      return failSpan(this.#madeAfter(tracer, shape, started), error, undefined);
     }
     const ended = performance.now();
-    if (ended - started >= minMs) record().end(ended);
+    if (ended - started >= minMs) this.#madeAfter(tracer, shape, started).end(ended);
     return result;
+  }
+
+  /** A span of `shape` made once its work is done, started when the work was, in this context. */
+  #madeAfter(tracer: Tracer, shape: SpanShape<Message>, started: number): Span {
+    return tracer.startSpan(shape.name, this.#optionsOf(shape, started));
   }
 
   /** The options of a span of `shape`; `startTime` (a `performance.now()`) for one made after. */

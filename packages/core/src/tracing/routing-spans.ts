@@ -28,19 +28,21 @@ export const routeProbe = new Probe<RouteMessage>({
  */
 export function traceRouting(router: Router): Router {
   return (order, context) =>
-    routeProbe.traceSync(
-      () => ({
-        lines: order.items.length,
-        ...(order.warehouse_code ? { pinned: order.warehouse_code } : {}),
-      }),
-      () => router(order, context),
-      {
-        result: (routes) => ({
-          'fulfil.order_count': routes.length,
-          'fulfil.route.warehouses': [...new Set(routes.map((route) => route.warehouse_code))],
-        }),
-      },
-    );
+    !routeProbe.enabled
+      ? router(order, context)
+      : routeProbe.traceSync(
+          () => ({
+            lines: order.items.length,
+            ...(order.warehouse_code ? { pinned: order.warehouse_code } : {}),
+          }),
+          () => router(order, context),
+          {
+            result: (routes) => ({
+              'fulfil.order_count': routes.length,
+              'fulfil.route.warehouses': [...new Set(routes.map((route) => route.warehouse_code))],
+            }),
+          },
+        );
 }
 
 /** `decide` (the rules engine) in a span of the `fulfil:route` probe, as a custom router is. */
@@ -48,19 +50,21 @@ export function traceDecisions(
   decide: (snapshot: RoutingSnapshot) => RoutingDecision,
 ): (snapshot: RoutingSnapshot) => RoutingDecision {
   return (snapshot) =>
-    routeProbe.traceSync(
-      () => ({
-        lines: snapshot.lines.length,
-        ...(snapshot.pinned ? { pinned: snapshot.pinned } : {}),
-      }),
-      () => decide(snapshot),
-      {
-        result: (decision) => ({
-          'fulfil.order_count': decision.assignments.length,
-          'fulfil.route.warehouses': decision.assignments.map(
-            (assignment) => assignment.warehouse_code,
-          ),
-        }),
-      },
-    );
+    !routeProbe.enabled
+      ? decide(snapshot)
+      : routeProbe.traceSync(
+          () => ({
+            lines: snapshot.lines.length,
+            ...(snapshot.pinned ? { pinned: snapshot.pinned } : {}),
+          }),
+          () => decide(snapshot),
+          {
+            result: (decision) => ({
+              'fulfil.order_count': decision.assignments.length,
+              'fulfil.route.warehouses': decision.assignments.map(
+                (assignment) => assignment.warehouse_code,
+              ),
+            }),
+          },
+        );
 }

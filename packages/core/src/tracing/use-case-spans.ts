@@ -137,12 +137,15 @@ export function traceUseCases<Surface extends object>(
     }
     const action = `${prefix}${name}`;
     const useCase = member as (...args: unknown[]) => Promise<unknown>;
+    // Nobody listening (the usual case): the use case itself, no closure made.
     traced[name] = (...args: unknown[]) =>
-      actionProbe.trace(
-        () => ({ action, ...(scoped ? scopeOf(args[0]) : {}) }),
-        () => useCase(...args),
-        settle,
-      );
+      actionProbe.enabled
+        ? actionProbe.trace(
+            () => ({ action, ...(scoped ? scopeOf(args[0]) : {}) }),
+            () => useCase(...args),
+            settle,
+          )
+        : useCase(...args);
   }
   return traced as Surface;
 }

@@ -72,14 +72,17 @@ function messageOf(request: Omit<HttpRequest, 'body'>): RequestMessage {
  * none: nothing of it is known, not even its trace.
  */
 export function traceRequests(handler: RequestHandler): RequestHandler {
+  // Nobody listening (the usual case): the handler itself, no closure made.
   const traced = ((request: HttpRequest) =>
-    requestProbe.trace(
-      () => messageOf(request),
-      () => handler(request),
-      settle,
-    )) as RequestHandler;
+    requestProbe.enabled
+      ? requestProbe.trace(
+          () => messageOf(request),
+          () => handler(request),
+          settle,
+        )
+      : handler(request)) as RequestHandler;
   traced.fail = (request, error) =>
-    request.method === '-'
+    request.method === '-' || !requestProbe.enabled
       ? handler.fail(request, error)
       : requestProbe.traceSync(
           () => messageOf(request),

@@ -1,5 +1,5 @@
 import { recordStatementSpansFrom } from '@fulfil/storage-kysely';
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Place, places } from './places.js';
@@ -45,6 +45,27 @@ describe.each(places)('statement spans on %s', (_name, makePlace) => {
     expect(statementSpans(exporter.getFinishedSpans()).map((span) => span.name)).toEqual([
       'SELECT',
     ]);
+  });
+
+  test('a span made once its statement is done is a child of the span the statement ran in', async () => {
+    open = await makePlace();
+    const { db } = open.repository;
+    // Above 0, so each span is made after its statement, yet below anything a statement takes.
+    recordStatementSpansFrom(Number.MIN_VALUE);
+    exporter.reset();
+    const tracer = trace.getTracer('test');
+    await tracer.startActiveSpan('outer', async (outer) => {
+      await sql`select 1 as one`.execute(db);
+      await expect(sql`select * from no_such_table`.execute(db)).rejects.toThrow();
+      outer.end();
+    });
+    const finished = exporter.getFinishedSpans();
+    const outer = finished.find((span) => span.name === 'outer');
+    const spans = statementSpans(finished);
+    expect(spans.map((span) => span.name)).toEqual(['SELECT', 'SELECT no_such_table']);
+    for (const span of spans) {
+      expect(span.parentSpanContext?.spanId, span.name).toBe(outer?.spanContext().spanId);
+    }
   });
 
   test('a threshold is a number of ms, 0 or more', () => {
