@@ -52,7 +52,7 @@ describe.each(places)('an accept over HTTP on %s', (_name, makePlace) => {
     };
     exporter.reset();
 
-    const statements = countStatements(place.system);
+    const statements = countStatements(place.system, caller.traceId);
     let status: number;
     try {
       const reply = await call(server, 'POST', '/V1/fulfillmentOrder/accept', {
