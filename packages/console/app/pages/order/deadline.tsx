@@ -17,6 +17,15 @@ function localInput(fulfillBy: string | null): string {
 }
 
 /**
+ * What a datetime-local input holds, in the operator's time zone, as UTC for the API; as typed
+ * when it is no time at all, for the server to refuse naming `fulfill_by`.
+ */
+export function utcOfLocalInput(when: string): string {
+  const at = new Date(when);
+  return Number.isNaN(at.getTime()) ? when : at.toISOString();
+}
+
+/**
  * The order's deadline (docs/deadlines.md), and for an operator a way to change it: the time is
  * typed in the operator's own time zone and sent in UTC, with the reason the timeline keeps.
  */
@@ -37,8 +46,7 @@ export function DeadlineCard({
   const number = detail.order.fulfillment_order_number;
   const save = async (event: Event) => {
     event.preventDefault();
-    const at = new Date(when);
-    const fulfill_by = Number.isNaN(at.getTime()) ? when : at.toISOString();
+    const fulfill_by = utcOfLocalInput(when);
     const done = await action.run(() =>
       api('POST', `${orderPath(store, number)}/fulfill-by`, { fulfill_by, reason }),
     );
