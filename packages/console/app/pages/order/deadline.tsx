@@ -63,21 +63,7 @@ export function DeadlineCard({
       </p>
       {operator && (
         <form class="stack" onSubmit={save} aria-label="Change the deadline">
-          <Field label="Must leave by" hint="your time zone">
-            <input
-              type="datetime-local"
-              value={when}
-              required
-              onInput={(event) => setWhen(event.currentTarget.value)}
-            />
-          </Field>
-          <Field label="Reason">
-            <input
-              value={reason}
-              required
-              onInput={(event) => setReason(event.currentTarget.value)}
-            />
-          </Field>
+          <DeadlineFields when={when} setWhen={setWhen} reason={reason} setReason={setReason} />
           <ErrorBanner error={action.error} />
           <div>
             <Button type="submit" busy={action.busy}>
@@ -87,5 +73,34 @@ export function DeadlineCard({
         </form>
       )}
     </Card>
+  );
+}
+
+/** A new deadline as an operator types it (in their own time zone), and why it changes. */
+export function DeadlineFields({
+  when,
+  setWhen,
+  reason,
+  setReason,
+}: {
+  when: string;
+  setWhen: (when: string) => void;
+  reason: string;
+  setReason: (reason: string) => void;
+}) {
+  return (
+    <>
+      <Field label="Must leave by" hint="your time zone">
+        <input
+          type="datetime-local"
+          value={when}
+          required
+          onInput={(event) => setWhen(event.currentTarget.value)}
+        />
+      </Field>
+      <Field label="Reason">
+        <input value={reason} required onInput={(event) => setReason(event.currentTarget.value)} />
+      </Field>
+    </>
   );
 }
