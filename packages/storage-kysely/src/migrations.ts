@@ -75,7 +75,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0028_reserved_when_routed': reservedWhenRoutedMigration(this.#flags),
       '0029_routing_capacity': routingCapacityMigration(),
       '0030_deadlines': deadlinesMigration(),
-      '0031_shipped_by_deadline': shippedByDeadlineMigration(),
+      '0031_shipped_by_deadline': shippedByDeadlineMigration(this.#flags),
     };
   }
 }
