@@ -9,6 +9,8 @@
  */
 import {
   createEngine,
+  DEFAULT_CALENDAR,
+  deriveFulfillBy,
   type Engine,
   type FulfillmentOrder,
   INTAKE_BATCH_SIZE,
@@ -200,5 +202,7 @@ export function invoicedOrder(storeId: number, n: number): FulfillmentOrder {
     allocated_at: at,
     shipped_at: at,
     invoiced_at: at,
+    // The deadline intake gives it: none would have the database give it one as it opens.
+    fulfill_by: deriveFulfillBy(DEFAULT_CALENDAR, at),
   });
 }

@@ -7,6 +7,7 @@ import {
   openAt,
   withConsole,
 } from './browser.js';
+import { HOSTILE_NOTE } from './server.js';
 
 /**
  * Deadlines in the console (docs/deadlines.md): the dashboard counts the overdue orders of each
@@ -70,7 +71,7 @@ describe('deadlines in the console', { timeout: BROWSER_TEST_MS, ...browserOrSki
   test('the order search filters by deadline status', async () => {
     tab = await openAt(running, '#/default/orders');
     const { page } = tab;
-    await page.getByLabel('Deadline').selectOption('on_track');
+    await page.getByLabel('Deadline', { exact: true }).selectOption('on_track');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('button', { name: /Remove filter.*Deadline: On track/ }).waitFor();
     await page
@@ -124,5 +125,94 @@ describe('deadlines in the console', { timeout: BROWSER_TEST_MS, ...browserOrSki
       action: 'change_fulfill_by',
       reason: 'customer asked for next week',
     });
+  });
+
+  test('an operator ticks orders in the Past due list and gives them a new deadline, each on its timeline', async () => {
+    tab = await openAt(running, '#/default/past-due');
+    const { page } = tab;
+    await page.getByRole('heading', { level: 1, name: 'Past due' }).waitFor();
+    const form = page.getByRole('form', { name: 'Change the deadline of the selected orders' });
+    // Nothing ticked, nothing to change.
+    expect(await form.getByRole('button', { name: /Change 0 deadlines/ }).isDisabled()).toBe(true);
+    const boxes = page.getByRole('checkbox', { name: /^Select / });
+    await expect.poll(() => boxes.count()).toBeGreaterThan(2);
+    const picked: string[] = [];
+    for (const index of [0, 1]) {
+      const box = boxes.nth(index);
+      picked.push(((await box.getAttribute('aria-label')) as string).replace('Select ', ''));
+      await box.check();
+    }
+    await form.getByLabel('Must leave by').fill('2026-03-10T15:30');
+    // A reason of blanks only: the server refuses it naming the field, and nothing changes.
+    await form.getByLabel('Reason', { exact: true }).fill('   ');
+    await form.getByRole('button', { name: 'Change 2 deadlines' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/reason/)
+      .waitFor();
+    type Detail = {
+      deadline: { fulfill_by: string };
+      timeline: { action: string; reason: string | null }[];
+    };
+    const detailOf = (number: string) =>
+      running.server.adminApi<Detail>('GET', `stores/default/orders/${number}`);
+    const before = await detailOf(picked[0] as string);
+    expect(before.timeline.at(-1)?.action).not.toBe('change_fulfill_by');
+
+    // A hostile reason is kept and shown as text.
+    await form.getByLabel('Reason', { exact: true }).fill(HOSTILE_NOTE);
+    await form.getByRole('button', { name: 'Change 2 deadlines' }).click();
+    await page.getByRole('status').getByText('Done 2, skipped 0, failed 0.').waitFor();
+    const expected = new Date('2026-03-10T15:30').toISOString().slice(0, 19).replace('T', ' ');
+    for (const number of picked) {
+      const detail = await detailOf(number);
+      expect(detail.deadline.fulfill_by).toBe(expected);
+      expect(detail.timeline.at(-1)).toMatchObject({
+        action: 'change_fulfill_by',
+        reason: HOSTILE_NOTE,
+      });
+    }
+    // No longer overdue: the list has them no more, and nothing stays ticked.
+    await expect
+      .poll(() => page.getByRole('checkbox', { name: `Select ${picked[0]}` }).count())
+      .toBe(0);
+    await form.getByRole('button', { name: /Change 0 deadlines/ }).waitFor();
+    await page.getByRole('link', { name: picked[0] as string }).click();
+    await page.getByText(HOSTILE_NOTE).first().waitFor();
+  });
+
+  test("the store's calendar is set in its settings, and one that cannot work is refused naming the field", async () => {
+    tab = await openAt(running, '#/default/settings');
+    const { page } = tab;
+    const form = page.getByRole('form', { name: 'Store calendar' });
+    await form.getByLabel('Time zone').fill('Mars/Olympus');
+    await form.getByRole('button', { name: 'Save store calendar' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/settings\.calendar\.timezone/)
+      .waitFor();
+    await form.getByLabel('Time zone').fill(HOSTILE_NOTE);
+    await form.getByRole('button', { name: 'Save store calendar' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/settings\.calendar\.timezone/)
+      .waitFor();
+    const read = () =>
+      running.server.adminApi<{ settings: { calendar?: Record<string, unknown> } }>(
+        'GET',
+        'stores/default',
+      );
+    expect((await read()).settings.calendar ?? {}).not.toMatchObject({ timezone: HOSTILE_NOTE });
+    await form.getByLabel('Time zone').fill('Europe/Rome');
+    await form.getByLabel('Cutoff').fill('15:00');
+    await form.getByLabel('Processing days').fill('2');
+    await form.getByRole('button', { name: 'Save store calendar' }).click();
+    await expect
+      .poll(async () => (await read()).settings.calendar)
+      .toMatchObject({ timezone: 'Europe/Rome', cutoff: '15:00', processing_days: 2 });
+    // Shown again as saved when the page opens anew.
+    await page.reload();
+    const again = page.getByRole('form', { name: 'Store calendar' });
+    await expect.poll(() => again.getByLabel('Cutoff').inputValue()).toBe('15:00');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  backfilledFulfillBy,
   calendarOf,
   DEFAULT_CALENDAR,
   deadlineStatus,
@@ -248,5 +249,27 @@ describe('deadlineStatus', () => {
   it("takes the store's at_risk_hours", () => {
     expect(deadlineStatus(open, '2026-03-23 10:00:00', 2)).toBe('on_track');
     expect(deadlineStatus(open, '2026-03-23 11:30:00', 2)).toBe('at_risk');
+  });
+});
+
+describe('the deadline of an order taken in before deadlines were kept', () => {
+  it("is intake's: the warehouse's calendar over the store's, from its creation", () => {
+    // Friday 2026-03-06 18:00 UTC: after a 17:00 cutoff, so Monday's.
+    const created = '2026-03-06 18:00:00';
+    expect(backfilledFulfillBy(null, null, created)).toBe('2026-03-09 17:00:00');
+    expect(backfilledFulfillBy({ cutoff: '19:00' }, { cutoff: '12:00' }, created)).toBe(
+      '2026-03-06 19:00:00',
+    );
+    expect(backfilledFulfillBy({ cutoff: null }, { processing_days: 2 }, created)).toBe(
+      deriveFulfillBy(calendarOf(null, { processing_days: 2 }), created),
+    );
+  });
+
+  it('falls back to the defaults when a stored calendar cannot work, never failing', () => {
+    const created = '2026-03-06 18:00:00';
+    expect(backfilledFulfillBy({ timezone: 'Mars/Olympus' }, null, created)).toBe(
+      '2026-03-09 17:00:00',
+    );
+    expect(backfilledFulfillBy({ working_days: [] }, null, created)).toBe('2026-03-09 17:00:00');
   });
 });

@@ -17,6 +17,8 @@ const list = (values: readonly string[]) => sql.join(values.map((value) => sql.l
 export const shipped = sql<boolean>`status in (${list(SHIPPED_STATUSES)})`;
 export const open = sql<boolean>`status not in (${list([...SHIPPED_STATUSES, ...ENDED_STATUSES])})`;
 export const hasDeadline = sql<boolean>`fulfill_by <> ${sql.lit(NO_DEADLINE)}`;
+/** The comparison migration 0031 indexes, as written there: compared to a constant. */
+const shippedLate = sql<boolean>`(shipped_at > fulfill_by)`;
 
 /** The orders in `status` at `clock`; each bound on `fulfill_by` a range of its index. */
 export function deadlineWhere(status: DeadlineStatus, clock: DeadlineClock): RawBuilder<boolean> {
@@ -28,10 +30,13 @@ export function deadlineWhere(status: DeadlineStatus, clock: DeadlineClock): Raw
     case 'on_track':
       return sql`(fulfill_by >= ${clock.at_risk_until} and ${hasDeadline} and ${open})`;
     case 'met':
-      return sql`(${hasDeadline} and ${shipped} and shipped_at <= fulfill_by)`;
+      // `shipped_at <= fulfill_by` (shipped_at is never null once shipped), as migration 0031's
+      // indexes say it; "none" is no deadline kept.
+      return sql`(${shippedLate} = false and ${shipped} and ${hasDeadline})`;
     case 'missed':
-      // The terms of the partial index `fulfillment_orders_missed` (migration 0030), as written.
-      return sql`(${hasDeadline} and ${shipped} and shipped_at > fulfill_by)`;
+      // Nothing ships after "none", so no `hasDeadline`: the terms of 0031's expression index,
+      // and (folded by Postgres into `shipped_at > fulfill_by`) of 0030's partial one.
+      return sql`(${shippedLate} = true and ${shipped})`;
   }
 }
 

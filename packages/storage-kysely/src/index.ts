@@ -37,6 +37,11 @@ export type {
   TokenTable,
   WarehouseTable,
 } from './database.js';
+export {
+  backfillDeadlines,
+  DEADLINE_BACKFILL_REASON,
+  DEADLINE_BACKFILL_STEP,
+} from './deadline-backfill.js';
 export { deferrable, deferWrites, mergeWrites } from './deferred-writes.js';
 export type { DriverProfile } from './driver-profile.js';
 export { type GroupCommitMessage, groupCommitProbe } from './group-commit.js';

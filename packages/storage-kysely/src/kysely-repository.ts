@@ -17,6 +17,7 @@ import {
 import { BulkStatements } from './bulk-statements.js';
 import type { TransactionChanges } from './change-feed.js';
 import type { Database } from './database.js';
+import { backfillDeadlines } from './deadline-backfill.js';
 import type { DriverProfile } from './driver-profile.js';
 import { GroupCommit } from './group-commit.js';
 import { KyselyRepositoryTx } from './kysely-repository-tx.js';
@@ -378,10 +379,14 @@ export class KyselyRepository implements Repository {
 
   /**
    * Brings the orders listed for an upgrade (listed-order-upgrades.ts) to this release's rules,
-   * as opening the database does: after an import of a dump an older release wrote.
+   * and gives the orders without a deadline theirs (deadline-backfill.ts), as opening the
+   * database does: after an import of a dump an older release wrote. `deadlineStep`: orders
+   * per transaction of the latter (tests).
    */
-  upgradeListedOrders(): Promise<number> {
-    return upgradeAllListedOrders(this.db, this.#profile);
+  async upgradeListedOrders(options: { deadlineStep?: number } = {}): Promise<number> {
+    const upgraded = await upgradeAllListedOrders(this.db, this.#profile);
+    const filled = await backfillDeadlines(this.db, this.#profile, undefined, options.deadlineStep);
+    return upgraded + filled;
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@ import {
   withBookkeepingIntrospector,
 } from './bookkeeping-introspector.js';
 import type { Database } from './database.js';
+import { backfillDeadlines } from './deadline-backfill.js';
 import type { DriverProfile } from './driver-profile.js';
 import { upgradeAllListedOrders } from './listed-order-upgrades.js';
 import { initialMigration } from './migrations/0001-initial.js';
@@ -29,6 +30,7 @@ import { stockSetsMigration } from './migrations/0027-stock-sets.js';
 import { reservedWhenRoutedMigration } from './migrations/0028-reserved-when-routed.js';
 import { routingCapacityMigration } from './migrations/0029-routing-capacity.js';
 import { deadlinesMigration } from './migrations/0030-deadlines.js';
+import { shippedByDeadlineMigration } from './migrations/0031-shipped-by-deadline.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -73,6 +75,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0028_reserved_when_routed': reservedWhenRoutedMigration(this.#flags),
       '0029_routing_capacity': routingCapacityMigration(),
       '0030_deadlines': deadlinesMigration(),
+      '0031_shipped_by_deadline': shippedByDeadlineMigration(this.#flags),
     };
   }
 }
@@ -93,7 +96,8 @@ export interface MigrateOptions {
  * the read model's missing documents (`fillMissingDocuments`) and brings the orders migration
  * 0010 listed to the live-lines rule (`LIVE_TOTALS_UPGRADE`) and releases the holds of the
  * canceled orders migration 0022 listed (`ENDED_HOLDS_ORDER_UPGRADE`), each through
- * `upgradeListedOrders`.
+ * `upgradeListedOrders`, and gives the orders taken in before 0030 their deadline
+ * (`backfillDeadlines`).
  * Returns the names of the migrations applied now (empty when the schema was current).
  * Throws when one fails; the ones before it stay applied. Throws, changing nothing, when a newer
  * release migrated the database (it has applied migrations this code does not know).
@@ -138,5 +142,6 @@ export async function migrateToLatest(
   }
   await fillMissingDocuments(db);
   await upgradeAllListedOrders(db, options.profile);
+  await backfillDeadlines(db, options.profile);
   return results.filter((result) => result.status === 'Success').map((r) => r.migrationName);
 }

@@ -31,4 +31,14 @@ export interface SchemaFlags {
    * - `setting`: a setting each transaction sets as it begins; statement triggers (Postgres).
    */
   writerDeclaration: 'function' | 'setting';
+  /**
+   * How an index serves a filter on how two columns compare (`shipped_at > fulfill_by`: late or
+   * not), whose share of the rows no planner can estimate:
+   * - `expression`: the comparison is a key of one index, and the query's equality on it a
+   *   range of that index (SQLite plans by it);
+   * - `partial`: a partial index for each outcome, which the query's terms imply and which then
+   *   answers without reading the table (Postgres folds `(a > b) = false` into `a <= b` and
+   *   proves the predicate from it).
+   */
+  comparisonIndexes: 'expression' | 'partial';
 }

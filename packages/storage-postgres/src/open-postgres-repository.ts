@@ -85,6 +85,7 @@ export const POSTGRES_SCHEMA_FLAGS: SchemaFlags = Object.freeze({
   binaryCollation: true,
   tokenNotifications: true,
   writerDeclaration: 'setting',
+  comparisonIndexes: 'partial',
 });
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

@@ -52,6 +52,7 @@ describe('openPostgresRepository', () => {
       binaryCollation: true,
       tokenNotifications: true,
       writerDeclaration: 'setting',
+      comparisonIndexes: 'partial',
     }).getMigrations();
     expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(all));
     const tables = await sql<{ n: number }>`

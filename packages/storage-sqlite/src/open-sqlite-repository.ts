@@ -60,6 +60,7 @@ export const SQLITE_SCHEMA_FLAGS: SchemaFlags = Object.freeze({
   binaryCollation: false,
   tokenNotifications: false,
   writerDeclaration: 'function',
+  comparisonIndexes: 'expression',
 });
 
 function isMemory(filename: string): boolean {

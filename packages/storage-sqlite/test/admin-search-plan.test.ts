@@ -1,4 +1,4 @@
-import { createEngine } from '@fulfil/core';
+import { createEngine, deadlineClockOf, type OrderFilter, type OrderSearch } from '@fulfil/core';
 import { fixtures } from '@fulfil/core/testing';
 import {
   courierDueQuery,
@@ -123,6 +123,56 @@ describe("the courier loop's due orders", () => {
       ),
     );
     expect(index.rows[0]?.sql).toMatch(/where "courier_next_attempt_at" is not null$/i);
+    await repository.close();
+  });
+});
+
+describe('the search by deadline', () => {
+  it('reads each deadline filter and the sort from an index in the order of the page', async () => {
+    const repository = await openSqliteRepository(':memory:');
+    const clock = deadlineClockOf({}, '2026-07-01 12:00:00');
+    const planOf = async (compiled: { sql: string; parameters: readonly unknown[] }) =>
+      (
+        await repository.db.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+        )
+      ).rows.map((row) => row.detail);
+    const expected: [Partial<OrderSearch>, RegExp][] = [
+      [
+        { sort: 'fulfill_by' },
+        /USING (COVERING )?INDEX fulfillment_orders_fulfill_by \(store_id=\?\)/,
+      ],
+      [{ deadline: 'overdue' }, /USING (COVERING )?INDEX fulfillment_orders_open_by_deadline/],
+      [{ deadline: 'at_risk' }, /USING (COVERING )?INDEX fulfillment_orders_open_by_deadline/],
+      [{ deadline: 'on_track' }, /USING (COVERING )?INDEX fulfillment_orders_open_by_deadline/],
+      [
+        { deadline: 'met' },
+        /USING (COVERING )?INDEX fulfillment_orders_shipped_by_deadline \(store_id=\? AND <expr>=\?\)/,
+      ],
+      [
+        { deadline: 'missed' },
+        /USING (COVERING )?INDEX fulfillment_orders_shipped_by_deadline \(store_id=\? AND <expr>=\?\)/,
+      ],
+    ];
+    for (const [search, index] of expected) {
+      const filter = search.deadline ? { ...search, deadline_clock: clock } : search;
+      const page = await planOf(
+        orderSearchQuery(repository.db, { ...filter, store_id: 1, limit: 51 }).compile(),
+      );
+      expect(page, JSON.stringify(search)).toContainEqual(expect.stringMatching(index));
+      // No sort of what the index read: the page stops when it is full.
+      if (
+        search.deadline !== 'overdue' &&
+        search.deadline !== 'at_risk' &&
+        search.deadline !== 'on_track'
+      )
+        expect(page.join(' | '), JSON.stringify(search)).not.toMatch(/TEMP B-TREE/);
+      if (!search.deadline) continue;
+      const count = await planOf(
+        orderCountQuery(repository.db, 1, filter as OrderFilter, 10_001).compile(),
+      );
+      expect(count, `count ${JSON.stringify(search)}`).toContainEqual(expect.stringMatching(index));
+    }
     await repository.close();
   });
 });

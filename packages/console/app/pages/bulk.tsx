@@ -73,8 +73,6 @@ export function Bulk({
     toast(`${BULK_ACTION[planned.action]}: ${plural(done, 'order')} done`);
     onDone();
   };
-  const tally = (outcome: BulkResult['outcome']) =>
-    results?.filter((result) => result.outcome === outcome).length ?? 0;
   const verb = planned && BULK_ACTION[planned.action];
   const skipped = planned ? planned.selected - planned.count : 0;
   return (
@@ -135,34 +133,41 @@ export function Bulk({
           {reason && <p>Reason on each timeline: “{reason}”.</p>}
         </ConfirmDialog>
       )}
-      {results && (
-        <>
-          <p role="status">
-            Done {tally('done')}, skipped {tally('skipped')}, failed {tally('failed')}.
-          </p>
-          <DataTable<BulkResult>
-            label="Result per order"
-            rows={results}
-            rowKey={(result) => result.order}
-            columns={[
-              {
-                title: 'Order',
-                primary: true,
-                cell: (result) => <OrderLink store={store} number={result.order} />,
-              },
-              {
-                title: 'Outcome',
-                cell: (result) => (
-                  <Badge tone={BULK_OUTCOME[result.outcome].tone}>
-                    {BULK_OUTCOME[result.outcome].words}
-                  </Badge>
-                ),
-              },
-              { title: 'Why', cell: (result) => ('reason' in result ? result.reason : '') },
-            ]}
-          />
-        </>
-      )}
+      {results && <BulkResults store={store} results={results} />}
     </Card>
+  );
+}
+
+/** What a bulk did to each order: the tally, then a row per order and why one was not done. */
+export function BulkResults({ store, results }: { store: string; results: readonly BulkResult[] }) {
+  const tally = (outcome: BulkResult['outcome']) =>
+    results.filter((result) => result.outcome === outcome).length;
+  return (
+    <>
+      <p role="status">
+        Done {tally('done')}, skipped {tally('skipped')}, failed {tally('failed')}.
+      </p>
+      <DataTable<BulkResult>
+        label="Result per order"
+        rows={results}
+        rowKey={(result) => result.order}
+        columns={[
+          {
+            title: 'Order',
+            primary: true,
+            cell: (result) => <OrderLink store={store} number={result.order} />,
+          },
+          {
+            title: 'Outcome',
+            cell: (result) => (
+              <Badge tone={BULK_OUTCOME[result.outcome].tone}>
+                {BULK_OUTCOME[result.outcome].words}
+              </Badge>
+            ),
+          },
+          { title: 'Why', cell: (result) => ('reason' in result ? result.reason : '') },
+        ]}
+      />
+    </>
   );
 }

@@ -13,11 +13,14 @@ export function OrderRows({
   orders,
   currency,
   empty,
+  selection,
 }: {
   store: string;
   orders: readonly OrderSummary[];
   currency: string | null;
   empty: ComponentChildren;
+  /** Rows an operator can tick, for an action on those orders. */
+  selection?: { selected: ReadonlySet<string>; toggle: (number: string, on: boolean) => void };
 }) {
   return (
     <DataTable<OrderSummary>
@@ -26,6 +29,19 @@ export function OrderRows({
       rowKey={(order) => order.fulfillment_order_number}
       empty={empty}
       columns={[
+        selection !== undefined && {
+          title: 'Select',
+          cell: (order) => (
+            <input
+              type="checkbox"
+              aria-label={`Select ${order.fulfillment_order_number}`}
+              checked={selection.selected.has(order.fulfillment_order_number)}
+              onChange={(event) =>
+                selection.toggle(order.fulfillment_order_number, event.currentTarget.checked)
+              }
+            />
+          ),
+        },
         {
           title: 'Order',
           primary: true,

@@ -15,6 +15,7 @@ import { Page } from '../ui/page.js';
 import { usePagedList } from '../ui/paged.js';
 import { DEADLINE, QUEUE, STATUS } from '../ui/words.js';
 import { Bulk } from './bulk.js';
+import { BulkDeadline } from './bulk-deadline.js';
 import {
   chipLabel,
   FILTER_FIELDS,
@@ -166,6 +167,19 @@ export function OrdersPage({
     navigate(href([store, pastDue ? 'past-due' : 'orders'], chosen));
   };
   const orders = pages.flatMap((page) => page.orders);
+  // The orders ticked for a new deadline: those of this filter only.
+  const [ticked, setTicked] = useState<{ key: string; numbers: ReadonlySet<string> }>({
+    key: filterKey,
+    numbers: new Set(),
+  });
+  const selected = ticked.key === filterKey ? ticked.numbers : new Set<string>();
+  const toggle = (number: string, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(number);
+    else next.delete(number);
+    setTicked({ key: filterKey, numbers: next });
+  };
+  const operator = may(role, 'operator');
   const chips = FILTER_FIELDS.filter((name) => filter[name]).map((name) => ({
     label: chipLabel(name, filter[name] as string),
     onRemove: () => apply({ ...filter, [name]: '' }),
@@ -205,6 +219,7 @@ export function OrdersPage({
             store={store}
             orders={orders}
             currency={currency}
+            {...(operator ? { selection: { selected, toggle } } : {})}
             empty={
               <EmptyState title="No order matches">
                 {chips.length
@@ -222,7 +237,17 @@ export function OrdersPage({
           </div>
         )}
       </Card>
-      {may(role, 'operator') && (
+      {operator && (
+        <BulkDeadline
+          store={store}
+          selected={[...selected]}
+          onDone={() => {
+            setTicked({ key: filterKey, numbers: new Set() });
+            setRound((n) => n + 1);
+          }}
+        />
+      )}
+      {operator && (
         // A new filter starts a new dry run: a count confirmed must be the count of this filter.
         <Bulk
           key={filterKey}

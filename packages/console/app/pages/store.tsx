@@ -15,6 +15,7 @@ import { Page } from '../ui/page.js';
 import { toast } from '../ui/toast.js';
 import { FULFILLED_BY, QUEUE } from '../ui/words.js';
 import { WarehouseSafetyStock } from './safety-stock.js';
+import { StoreCalendar } from './store-calendar.js';
 import { calendarWords, WarehouseCalendar } from './warehouse-calendar.js';
 
 const FLAGS = [
@@ -251,6 +252,7 @@ export function StorePage({ store, role }: { store: string; role: string }) {
           />
         </Card>
       )}
+      {settings && admin && <StoreCalendar store={settings} onSaved={loaded.reload} />}
       {warehouses && admin && warehouses.warehouses.length > 0 && (
         <WarehouseCalendar
           store={store}

@@ -159,6 +159,24 @@ export function deriveFulfillBy(calendar: WarehouseCalendar, createdAt: Timestam
 }
 
 /**
+ * The deadline of an order taken in before deadlines were kept, as intake would have given it
+ * when it was created: its warehouse's calendar over the store's. A calendar that cannot work
+ * (stored before calendars were checked) gives way to the defaults: an upgrade never stops on
+ * one order.
+ */
+export function backfilledFulfillBy(
+  warehouse: CalendarFields | null | undefined,
+  store: CalendarFields | null | undefined,
+  createdAt: Timestamp,
+): Timestamp {
+  try {
+    return deriveFulfillBy(calendarOf(warehouse, store), createdAt);
+  } catch {
+    return deriveFulfillBy(DEFAULT_CALENDAR, createdAt);
+  }
+}
+
+/**
  * ISO 8601 date and time, with seconds and fraction optional and the offset `Z` or `±HH:MM`
  * (read as UTC when absent, as every time of the API), or the API's own `YYYY-MM-DD HH:MM:SS`.
  */

@@ -16,6 +16,7 @@ export const ALL_MIGRATIONS = Object.keys(
     binaryCollation: false,
     tokenNotifications: false,
     writerDeclaration: 'function',
+    comparisonIndexes: 'expression',
   }).getMigrations(),
 ).sort();
 

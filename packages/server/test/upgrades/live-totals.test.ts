@@ -19,7 +19,10 @@ const BEFORE_LIVE_TOTALS = '0009_writer_generation';
 /** The fixture's amounts: two lines of 20.00 and 5.00 shipping, in ten-thousandths. */
 const OLD_TOTALS = fixtures.order({ store_id: 0 }).amounts;
 
-/** Orders as the release before stored them, written straight into the database. */
+/**
+ * Orders as the release before stored them, written straight into the database; with a deadline,
+ * which this code's upgrade would otherwise give them (deadline-backfill.test.ts).
+ */
 function oldOrders(storeId: number): FulfillmentOrder[] {
   const invoice: Invoice = {
     id: 0,
@@ -36,6 +39,7 @@ function oldOrders(storeId: number): FulfillmentOrder[] {
     fixtures.order({
       store_id: storeId,
       sales_order_number: 'OLD-REJECTED',
+      fulfill_by: '2025-12-02 17:00:00',
       items: ['pending_allocation', 'rejected'],
       amounts: { ...OLD_TOTALS, cod_amount: OLD_TOTALS.grand_total as number },
     }),
@@ -43,6 +47,7 @@ function oldOrders(storeId: number): FulfillmentOrder[] {
     fixtures.order({
       store_id: storeId,
       sales_order_number: 'OLD-INVOICED',
+      fulfill_by: '2025-12-02 17:00:00',
       items: [
         fixtures.item('SKU-1', { status: 'invoiced', invoice_number: 'INV-OLD' }),
         fixtures.item('SKU-2', { status: 'rejected' }),
@@ -53,6 +58,7 @@ function oldOrders(storeId: number): FulfillmentOrder[] {
     fixtures.order({
       store_id: storeId,
       sales_order_number: 'OLD-LIVE',
+      fulfill_by: '2025-12-02 17:00:00',
       items: ['pending_allocation', 'pending_allocation'],
       amounts: { ...OLD_TOTALS, grand_total: 430_000 },
     }),

@@ -17,6 +17,15 @@ function localInput(fulfillBy: string | null): string {
 }
 
 /**
+ * What a datetime-local input holds, in the operator's time zone, as UTC for the API; as typed
+ * when it is no time at all, for the server to refuse naming `fulfill_by`.
+ */
+export function utcOfLocalInput(when: string): string {
+  const at = new Date(when);
+  return Number.isNaN(at.getTime()) ? when : at.toISOString();
+}
+
+/**
  * The order's deadline (docs/deadlines.md), and for an operator a way to change it: the time is
  * typed in the operator's own time zone and sent in UTC, with the reason the timeline keeps.
  */
@@ -37,8 +46,7 @@ export function DeadlineCard({
   const number = detail.order.fulfillment_order_number;
   const save = async (event: Event) => {
     event.preventDefault();
-    const at = new Date(when);
-    const fulfill_by = Number.isNaN(at.getTime()) ? when : at.toISOString();
+    const fulfill_by = utcOfLocalInput(when);
     const done = await action.run(() =>
       api('POST', `${orderPath(store, number)}/fulfill-by`, { fulfill_by, reason }),
     );
@@ -55,21 +63,7 @@ export function DeadlineCard({
       </p>
       {operator && (
         <form class="stack" onSubmit={save} aria-label="Change the deadline">
-          <Field label="Must leave by" hint="your time zone">
-            <input
-              type="datetime-local"
-              value={when}
-              required
-              onInput={(event) => setWhen(event.currentTarget.value)}
-            />
-          </Field>
-          <Field label="Reason">
-            <input
-              value={reason}
-              required
-              onInput={(event) => setReason(event.currentTarget.value)}
-            />
-          </Field>
+          <DeadlineFields when={when} setWhen={setWhen} reason={reason} setReason={setReason} />
           <ErrorBanner error={action.error} />
           <div>
             <Button type="submit" busy={action.busy}>
@@ -79,5 +73,34 @@ export function DeadlineCard({
         </form>
       )}
     </Card>
+  );
+}
+
+/** A new deadline as an operator types it (in their own time zone), and why it changes. */
+export function DeadlineFields({
+  when,
+  setWhen,
+  reason,
+  setReason,
+}: {
+  when: string;
+  setWhen: (when: string) => void;
+  reason: string;
+  setReason: (reason: string) => void;
+}) {
+  return (
+    <>
+      <Field label="Must leave by" hint="your time zone">
+        <input
+          type="datetime-local"
+          value={when}
+          required
+          onInput={(event) => setWhen(event.currentTarget.value)}
+        />
+      </Field>
+      <Field label="Reason">
+        <input value={reason} required onInput={(event) => setReason(event.currentTarget.value)} />
+      </Field>
+    </>
   );
 }
