@@ -288,9 +288,7 @@ export function orderCountQuery(
     .select('id')
     .$if(filter.deadline === 'missed', (qb) => qb.orderBy('id', 'desc'))
     .limit(cap);
-  return db
-    .selectFrom(matches.as('matches'))
-    .select((eb) => eb.fn.countAll<number>().as('n'));
+  return db.selectFrom(matches.as('matches')).select((eb) => eb.fn.countAll<number>().as('n'));
 }
 
 /** Whether a stored failure (JSON text) was abandoned, as SQL both databases run. */
