@@ -6,7 +6,7 @@ import { ReturnQueries } from './return-queries.js';
 import type { TransactionResources } from './transaction-resources.js';
 
 /**
- * The repository's deadline reads on the transaction's connection. KyselyRepositoryTx extends
+ * The repository's deadline reads on the transaction's connection. StockQueries extends
  * it.
  */
 export class DeadlineQueries extends ReturnQueries {

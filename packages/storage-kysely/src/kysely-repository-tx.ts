@@ -23,14 +23,6 @@ import type {
   RepositoryTx,
   RoutedCount,
   SequenceClaim,
-  StockAdjustmentRecord,
-  StockDelta,
-  StockHistoryEntry,
-  StockHistoryQuery,
-  StockLevel,
-  StockQuery,
-  StockSetContext,
-  StockSetRecord,
   Store,
   StoreSettings,
   Timestamp,
@@ -54,7 +46,6 @@ import {
 import * as courierSql from './courier-persistence.js';
 import type { Database } from './database.js';
 import { pollWithDeadlines } from './deadline-poll.js';
-import { DeadlineQueries } from './deadline-queries.js';
 import * as feedSql from './feed-persistence.js';
 import {
   insertOrders,
@@ -77,10 +68,7 @@ import { decodeAuditEvent, encodeJson } from './row-codec.js';
 import { SalesOrderMoves } from './sales-order-persistence.js';
 import { claimSequences, knownSalesOrders, nextSequence } from './sequence-claims.js';
 import type { SharedReads } from './shared-reads.js';
-import * as adjustmentSql from './stock-adjustment-persistence.js';
-import * as historySql from './stock-history-persistence.js';
-import type { StockEntry } from './stock-persistence.js';
-import * as stockSql from './stock-persistence.js';
+import { StockQueries } from './stock-queries.js';
 import * as storeSql from './store-persistence.js';
 import * as tokenSql from './token-persistence.js';
 import type { TransactionResources } from './transaction-resources.js';
@@ -126,7 +114,7 @@ export interface KyselyRepositoryTxOptions {
  * adapters lives in these and the modules they import; the only dialect difference they know is
  * whether `FOR UPDATE` exists.
  */
-export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx {
+export class KyselyRepositoryTx extends StockQueries implements RepositoryTx {
   readonly #db: Kysely<Database>;
   readonly #rowLocks: boolean;
   readonly #deferredWrites: boolean;
@@ -217,71 +205,6 @@ export class KyselyRepositoryTx extends DeadlineQueries implements RepositoryTx 
 
   countRouted(storeId: number, key: RoutedCount): Promise<number | null> {
     return warehouseSql.countRouted(this.#db, storeId, key);
-  }
-
-  // ── stock ────────────────────────────────────────────────────────────────────────────────
-
-  setOnHand(storeId: number, entries: readonly StockEntry[]): Promise<void> {
-    return stockSql.setOnHand(this.#db, this.#bulk, storeId, entries);
-  }
-
-  setSafetyStock(
-    storeId: number,
-    entries: readonly { warehouse_code: string; sku: string; safety_stock: number | null }[],
-  ): Promise<void> {
-    return stockSql.setSafetyStock(this.#db, storeId, entries);
-  }
-
-  addMissingStock(storeId: number, entries: readonly StockEntry[]): Promise<number> {
-    return stockSql.addMissingStock(this.#db, this.#bulk, storeId, entries);
-  }
-
-  adjustStock(storeId: number, deltas: readonly StockDelta[]): Promise<void> {
-    return stockSql.adjustStock(this.#db, this.#bulk, storeId, deltas);
-  }
-
-  listStock(query: StockQuery): Promise<StockLevel[]> {
-    return stockSql.listStock(this.#db, this.#prepared, query, this.#rowLocks);
-  }
-
-  lockStock(
-    storeId: number,
-    keys: readonly { warehouse_code: string; sku: string }[],
-  ): Promise<StockLevel[]> {
-    return stockSql.lockStock(this.#db, this.#bulk, storeId, keys, this.#rowLocks);
-  }
-
-  insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null> {
-    return adjustmentSql.insertStockAdjustment(this.#db, record);
-  }
-
-  insertStockSets(records: readonly StockSetRecord[]): Promise<void> {
-    return historySql.insertStockSets(this.#db, this.#bulk, records);
-  }
-
-  recordStockSets(
-    storeId: number,
-    entries: readonly { warehouse_code: string; sku: string; qty: number; change_from?: number }[],
-    context: StockSetContext,
-  ): Promise<void> {
-    return historySql.recordStockSets(
-      this.#db,
-      this.#bulk.arrayParameters,
-      storeId,
-      entries,
-      context,
-    );
-  }
-
-  stockHistory(query: StockHistoryQuery): Promise<StockHistoryEntry[]> {
-    return historySql.stockHistory(this.#db, query);
-  }
-
-  findStockAdjustment(
-    storeId: number,
-    adjustmentNumber: string,
-  ): Promise<StockAdjustmentRecord | null> {
-    return adjustmentSql.findStockAdjustment(this.#db, storeId, adjustmentNumber);
   }
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────

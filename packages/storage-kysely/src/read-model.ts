@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
-import { loadOrdersById, writeQueueEntries } from './order-persistence.js';
+import { loadOrdersById } from './order-persistence.js';
+import { writeQueueEntries } from './queue-entry-writes.js';
 
 /** Orders per transaction while filling documents in. */
 const ORDERS_PER_STEP = 500;
