@@ -3,12 +3,10 @@ import {
   type StockHistoryEntry,
   type StockHistoryQuery,
   type StockSetContext,
-  type StockSetRecord,
   type StockSetSource,
 } from '@fulfil/core';
 import { type Kysely, sql } from 'kysely';
 import { arrayLiteral } from './array-literal.js';
-import type { BulkStatements } from './bulk-statements.js';
 import type { Database } from './database.js';
 
 /**
@@ -17,35 +15,6 @@ import type { Database } from './database.js';
  */
 
 type Db = Kysely<Database>;
-
-/** Through `bulk`: prepared statements of fixed sizes, so that a 10,000-entry sync stays cheap. */
-export async function insertStockSets(
-  db: Db,
-  bulk: BulkStatements,
-  records: readonly StockSetRecord[],
-): Promise<void> {
-  await bulk.run(
-    db,
-    {
-      name: 'record stock sets',
-      table: 'stock_sets',
-      columns: [
-        'store_id',
-        'warehouse_code',
-        'sku',
-        'on_hand_before',
-        'on_hand_after',
-        'change_from',
-        'actor',
-        'source',
-        'request_id',
-        'created_at',
-      ],
-      finish: (insert) => insert,
-    },
-    records,
-  );
-}
 
 /** What one entry of a set asks: the on hand after, and the figure its sender believed current. */
 interface SetEntry {

@@ -6,7 +6,6 @@ import type {
   StockLevel,
   StockQuery,
   StockSetContext,
-  StockSetRecord,
 } from '@fulfil/core';
 import type { Kysely } from 'kysely';
 import type { BulkStatements } from './bulk-statements.js';
@@ -69,10 +68,6 @@ export class StockQueries extends DeadlineQueries {
 
   insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null> {
     return adjustmentSql.insertStockAdjustment(this.#db, record);
-  }
-
-  insertStockSets(records: readonly StockSetRecord[]): Promise<void> {
-    return historySql.insertStockSets(this.#db, this.#bulk, records);
   }
 
   recordStockSets(

@@ -1,5 +1,4 @@
 import type { Timestamp } from './timestamp.js';
-import type { StockLevel } from './types.js';
 
 /** Where an absolute set came from: `POST /V1/stockItems` or an operator's set in the admin API. */
 export type StockSetSource = 'stock_items' | 'admin';
@@ -25,33 +24,6 @@ export type StockSetContext = Pick<
   StockSetRecord,
   'actor' | 'source' | 'request_id' | 'created_at'
 >;
-
-/**
- * The history rows of one batch of sets, one per (warehouse, sku) with the last entry for it
- * winning, as the write does; `locked` is what the rows held under their locks before the set.
- */
-export function stockSetRecords(
-  storeId: number,
-  entries: readonly { warehouse_code: string; sku: string; qty: number; change_from?: number }[],
-  locked: readonly StockLevel[],
-  context: StockSetContext,
-): StockSetRecord[] {
-  const before = new Map(locked.map((row) => [stockKey(row), row.on_hand]));
-  const last = new Map<string, (typeof entries)[number]>();
-  for (const entry of entries) last.set(stockKey(entry), entry);
-  return [...last.entries()].map(([key, entry]) => ({
-    store_id: storeId,
-    warehouse_code: entry.warehouse_code,
-    sku: entry.sku,
-    on_hand_before: before.get(key) ?? 0,
-    on_hand_after: entry.qty,
-    change_from: entry.change_from ?? null,
-    ...context,
-  }));
-}
-
-const stockKey = (entry: { warehouse_code: string; sku: string }): string =>
-  `${entry.warehouse_code}\u0000${entry.sku}`;
 
 /** Where an entry stands in the history: newest first by time, then set before adjustment, id, line. */
 export interface StockHistoryPosition {

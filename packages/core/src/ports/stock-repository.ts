@@ -3,7 +3,6 @@ import type {
   StockHistoryEntry,
   StockHistoryQuery,
   StockSetContext,
-  StockSetRecord,
 } from '../domain/stock-history.js';
 import type { StockDelta, StockLevel } from '../domain/types.js';
 
@@ -79,8 +78,6 @@ export interface StockRepositoryTx {
    * that one has committed: a racing insert waits for it).
    */
   insertStockAdjustment(record: StockAdjustmentRecord): Promise<StockAdjustmentRecord | null>;
-  /** Stores absolute sets in the stock history, in one set-based write. */
-  insertStockSets(records: readonly StockSetRecord[]): Promise<void>;
   /**
    * Stores in the stock history the sets `entries` are about to make, one per (warehouse_code,
    * sku) with the last entry for it winning, as `setOnHand` does: the on hand before is read from

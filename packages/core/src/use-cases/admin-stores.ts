@@ -6,7 +6,6 @@ import { quarantinedBy, quarantineKey } from '../domain/returns/quarantined.js';
 import { type RoutingSettings, routingSettings } from '../domain/routing/rules.js';
 import { type StockView, withSafetyStock } from '../domain/safety-stock.js';
 import { stockChanged } from '../domain/stock-batch.js';
-import { stockSetRecords } from '../domain/stock-history.js';
 import type {
   AttentionQueueName,
   StockLevel,
@@ -249,8 +248,7 @@ export async function setOnHand(
     }
     const stockKey = { warehouse_code: key.warehouse, sku: key.sku };
     // Locked whether guarded or not: the history's before figure is then exact.
-    const locked = await tx.lockStock(store.id, [stockKey]);
-    const [before] = locked;
+    const [before] = await tx.lockStock(store.id, [stockKey]);
     const current = before?.on_hand ?? 0;
     if (change_from !== undefined && current !== change_from) {
       const problem = stockChanged('change_from', change_from, current);
@@ -263,15 +261,14 @@ export async function setOnHand(
         qty: on_hand,
         ...(change_from === undefined ? {} : { change_from }),
       };
+      // The history first: its statement reads the on hand the set replaces.
+      await tx.recordStockSets(store.id, [entry], {
+        actor: operator.name,
+        source: 'admin',
+        request_id: operator.request_id,
+        created_at: now(deps),
+      });
       await tx.setOnHand(store.id, [entry]);
-      await tx.insertStockSets(
-        stockSetRecords(store.id, [entry], locked, {
-          actor: operator.name,
-          source: 'admin',
-          request_id: operator.request_id,
-          created_at: now(deps),
-        }),
-      );
       audit.push(
         storeAuditEvent(operator, store.id, now(deps), 'set_on_hand', {
           warehouse_code: key.warehouse,

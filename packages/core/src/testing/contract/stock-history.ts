@@ -1,28 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import type { StockHistoryEntry, StockSetRecord } from '../../domain/stock-history.js';
+import type { StockHistoryEntry, StockSetSource } from '../../domain/stock-history.js';
+import type { RepositoryTx } from '../../ports/repository.js';
 import type { ContractHarness } from './harness.js';
 
 /** The repository contract: the stock history, sets and adjustment lines merged newest first. */
 export function stockHistoryContract(h: ContractHarness): void {
   const { write, read, seedStore } = h;
 
-  const set = (
-    store_id: number,
+  /** An absolute set of WH-A/S1 (or `sku`) recorded in the history, then applied. */
+  const set = async (
+    tx: RepositoryTx,
+    storeId: number,
     created_at: string,
-    on_hand_before: number,
-    on_hand_after: number,
-  ): StockSetRecord => ({
-    store_id,
-    warehouse_code: 'WH-A',
-    sku: 'S1',
-    on_hand_before,
-    on_hand_after,
-    change_from: null,
-    actor: 'partner',
-    source: 'stock_items',
-    request_id: null,
-    created_at,
-  });
+    qty: number,
+    extra: {
+      sku?: string;
+      change_from?: number;
+      actor?: string;
+      source?: StockSetSource;
+      request_id?: string;
+    } = {},
+  ): Promise<void> => {
+    const entry = {
+      warehouse_code: 'WH-A',
+      sku: extra.sku ?? 'S1',
+      qty,
+      ...(extra.change_from === undefined ? {} : { change_from: extra.change_from }),
+    };
+    await tx.recordStockSets(storeId, [entry], {
+      actor: extra.actor ?? 'partner',
+      source: extra.source ?? 'stock_items',
+      request_id: extra.request_id ?? null,
+      created_at,
+    });
+    await tx.setOnHand(storeId, [entry]);
+  };
 
   const adjust = (store_id: number, adjustment_number: string, created_at: string) => ({
     id: 0,
@@ -45,21 +57,18 @@ export function stockHistoryContract(h: ContractHarness): void {
       const store = await seedStore();
       const other = await seedStore('other');
       await write(async (tx) => {
-        await tx.insertStockSets([
-          set(store.id, '2026-11-28 08:00:00', 0, 5),
-          { ...set(store.id, '2026-11-28 08:00:00', 0, 9), sku: 'S2' },
-          set(other.id, '2026-11-28 08:00:05', 0, 4),
-        ]);
+        await set(tx, store.id, '2026-11-28 08:00:00', 5);
+        await set(tx, store.id, '2026-11-28 08:00:00', 9, { sku: 'S2' });
+        await set(tx, other.id, '2026-11-28 08:00:05', 4);
         await tx.insertStockAdjustment(adjust(store.id, 'ADJ-1', '2026-11-28 08:00:01'));
-        await tx.insertStockSets([
-          {
-            ...set(store.id, '2026-11-28 08:00:02', 7, 2),
-            change_from: 7,
-            actor: 'oscar',
-            source: 'admin',
-            request_id: 'req-1',
-          },
-        ]);
+        // What the adjustment's lines did to the row (the record alone does not touch it).
+        await tx.setOnHand(store.id, [{ warehouse_code: 'WH-A', sku: 'S1', qty: 7 }]);
+        await set(tx, store.id, '2026-11-28 08:00:02', 2, {
+          change_from: 7,
+          actor: 'oscar',
+          source: 'admin',
+          request_id: 'req-1',
+        });
       });
       const history = await read((tx) =>
         tx.stockHistory({ store_id: store.id, warehouse_code: 'WH-A', sku: 'S1', limit: 10 }),
@@ -136,11 +145,11 @@ export function stockHistoryContract(h: ContractHarness): void {
       const store = await seedStore();
       await write(async (tx) => {
         // Sets and adjustments in the same second, and in seconds apart.
-        await tx.insertStockSets([set(store.id, '2026-11-28 09:00:00', 0, 1)]);
+        await set(tx, store.id, '2026-11-28 09:00:00', 1);
         await tx.insertStockAdjustment(adjust(store.id, 'ADJ-1', '2026-11-28 09:00:00'));
-        await tx.insertStockSets([set(store.id, '2026-11-28 09:00:00', 1, 2)]);
+        await set(tx, store.id, '2026-11-28 09:00:00', 2);
         await tx.insertStockAdjustment(adjust(store.id, 'ADJ-2', '2026-11-28 09:00:01'));
-        await tx.insertStockSets([set(store.id, '2026-11-28 09:00:01', 2, 3)]);
+        await set(tx, store.id, '2026-11-28 09:00:01', 3);
       });
       const all = await read((tx) =>
         tx.stockHistory({ store_id: store.id, warehouse_code: 'WH-A', sku: 'S1', limit: 100 }),
