@@ -1,20 +1,19 @@
 import { useState } from 'preact/hooks';
-import { ApiError, api, type BulkResult, orderPath } from '../api.js';
+import { api, type BulkResult, seg } from '../api.js';
 import { ErrorBanner } from '../ui/banner.js';
 import { Button } from '../ui/button.js';
 import { Card } from '../ui/card.js';
 import { plural } from '../ui/format.js';
-import { messageOf, useAction } from '../ui/load.js';
+import { useAction } from '../ui/load.js';
 import { toast } from '../ui/toast.js';
 import { BulkResults } from './bulk.js';
 import { DeadlineFields, utcOfLocalInput } from './order/deadline.js';
 
 /**
  * A new deadline for the orders an operator ticked in a list (docs/deadlines.md): typed in the
- * operator's own time zone, with the reason each order's timeline keeps, sent order by order as
- * the order page does (each change its own action). A refusal of what was typed (400, naming
- * the field) stops at the first order; an order that cannot change says why in its row, as a
- * bulk's results do.
+ * operator's own time zone, with the reason each order's timeline keeps, sent as one bulk
+ * listing the ticked orders (each change its own transaction there). A refusal of what was typed
+ * (400, naming the field) changes nothing; an order that cannot change says why in its row.
  */
 export function BulkDeadline({
   store,
@@ -32,21 +31,14 @@ export function BulkDeadline({
   const save = async (event: Event) => {
     event.preventDefault();
     setResults(undefined);
-    const body = { fulfill_by: utcOfLocalInput(when), reason };
+    const body = { orders: selected, dry_run: false, fulfill_by: utcOfLocalInput(when), reason };
     const outcome = await action.run(async () => {
-      const changed: BulkResult[] = [];
-      for (const order of selected) {
-        try {
-          await api('POST', `${orderPath(store, order)}/fulfill-by`, body);
-          changed.push({ order, outcome: 'done' });
-        } catch (error) {
-          // The input itself refused: every order would refuse it alike.
-          if (error instanceof ApiError && error.status === 400 && changed.length === 0)
-            throw error;
-          changed.push({ order, outcome: 'failed', reason: messageOf(error) });
-        }
-      }
-      return changed;
+      const answer = await api<{ results: BulkResult[] }>(
+        'POST',
+        `stores/${seg(store)}/bulk-fulfill-by`,
+        body,
+      );
+      return answer.results;
     });
     if (!outcome) return;
     setResults(outcome);

@@ -131,11 +131,29 @@ export const MoveLinesInput = v.object({
 export const BULK_ACTIONS = ['requeue', 'abandon', 'cancel'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
-export const BulkInput = v.object({
-  filter: OrderFilterInput,
-  dry_run: v.boolean(),
-  reason: v.optional(v.nullable(note)),
-});
+/** How many order numbers a bulk may list: a page of a list, ticked. */
+export const BULK_ORDERS_LIMIT = 200;
+
+/** The orders a bulk acts on: those `filter` selects, or the order numbers `orders` lists. */
+const bulkTarget = {
+  filter: v.optional(OrderFilterInput),
+  orders: v.optional(
+    v.pipe(
+      v.array(code),
+      v.minLength(1, 'must list at least one order'),
+      v.maxLength(BULK_ORDERS_LIMIT, `must list at most ${BULK_ORDERS_LIMIT} orders`),
+    ),
+  ),
+};
+
+/**
+ * A bulk's body: `entries` beside its orders, given by a filter or by a list (what an operator
+ * ticked in a list); the bulk refuses both or neither.
+ */
+export const bulkBody = <TEntries extends v.ObjectEntries>(entries: TEntries) =>
+  v.object({ ...bulkTarget, ...entries });
+
+export const BulkInput = bulkBody({ dry_run: v.boolean(), reason: v.optional(v.nullable(note)) });
 
 export const SetOnHandInput = v.pipe(
   v.object({

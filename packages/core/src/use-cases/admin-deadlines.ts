@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { OperatorDecision } from '../domain/actions/interventions.js';
 import { touch, unchanged } from '../domain/actions/outcome.js';
-import { OrderFilterInput } from '../schemas/admin.js';
+import { bulkBody } from '../schemas/admin.js';
 import { fulfillByInput } from '../schemas/calendar.js';
 import { note } from '../schemas/fields.js';
 import { parseWith } from '../schemas/parse.js';
@@ -20,8 +20,7 @@ import type { OperatorPrincipal } from './operator-accounts.js';
 const reason = v.pipe(note, v.trim(), v.minLength(1, 'must say why the deadline changes'));
 
 export const FulfillByInput = v.object({ fulfill_by: fulfillByInput, reason });
-export const BulkFulfillByInput = v.object({
-  filter: OrderFilterInput,
+export const BulkFulfillByInput = bulkBody({
   dry_run: v.boolean(),
   fulfill_by: fulfillByInput,
   reason,

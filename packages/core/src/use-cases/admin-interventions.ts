@@ -163,19 +163,37 @@ export async function bulkDecide(
   deps: EngineDeps,
   operator: OperatorPrincipal,
   storeCode: string,
-  input: { filter: Record<string, unknown>; dry_run: boolean; reason?: string | null | undefined },
+  input: {
+    filter?: Record<string, unknown> | undefined;
+    orders?: readonly string[] | undefined;
+    dry_run: boolean;
+    reason?: string | null | undefined;
+  },
   action: string,
   decide: Decide,
 ): Promise<BulkResult> {
-  const { filter: raw } = input;
-  const filter: OrderFilter = Object.fromEntries(
-    Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
-  );
+  const { filter: raw, orders } = input;
+  if ((raw === undefined) === (orders === undefined)) {
+    throw fieldError(
+      'invalid_request',
+      'Give the orders by a filter or by a list (orders), one of the two.',
+      'filter',
+      raw === undefined ? 'neither' : 'both',
+    );
+  }
+  // A list names its orders: none can leave it, so only the action's own decision skips one.
+  const filter: OrderFilter | null = raw
+    ? Object.fromEntries(
+        Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
+      )
+    : null;
   const { numbers, count } = await deps.repository.transaction(async (tx) => {
     const store = await requireStore(tx, storeCode);
     // A deadline status is read at the bulk's start, in the resolve and in each order's check.
-    if (filter.deadline) filter.deadline_clock = deadlineClockOf(store.settings, now(deps));
-    const numbers = await resolveFilter(tx, store.id, filter, COUNT_CAP);
+    if (filter?.deadline) filter.deadline_clock = deadlineClockOf(store.settings, now(deps));
+    const numbers = filter
+      ? await resolveFilter(tx, store.id, filter, COUNT_CAP)
+      : [...new Set(orders)];
     if (numbers.length > COUNT_CAP) {
       throw fieldError(
         'invalid_request',
@@ -195,8 +213,9 @@ export async function bulkDecide(
   }, 'read');
   if (input.dry_run) return { count, selected: numbers.length };
   const actor = operatorActorOf(operator, storeCode, input.reason ?? null);
-  const stillMatches: StillApplies = (tx, order) =>
-    tx.orderMatches(order.store_id, order.id, filter);
+  const stillMatches: StillApplies | undefined = filter
+    ? (tx, order) => tx.orderMatches(order.store_id, order.id, filter)
+    : undefined;
   const results: BulkOutcome[] = [];
   for (const number of numbers) {
     try {

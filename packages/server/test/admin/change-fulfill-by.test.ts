@@ -82,4 +82,45 @@ describe('changing fulfill_by', () => {
     });
     expect(again.body).toEqual({ count: 0, selected: 3 });
   });
+
+  test('in bulk over a list of orders: each listed one changes, an unknown one is skipped', async () => {
+    const server = await serve();
+    const secret = server.secrets.operator;
+    const bulk = (json: object) =>
+      adminCall(server, 'POST', '/stores/default/bulk-fulfill-by', { secret, json });
+    const body = { fulfill_by: '2026-01-03T08:00:00Z', reason: 'promised to the customer' };
+    const orders = ['100001001-1', 'NO-SUCH-ORDER', '100001001-1'];
+    expect((await bulk({ ...body, orders, dry_run: true })).body).toEqual({
+      count: 1,
+      selected: 2,
+    });
+    const run = await bulk({ ...body, orders, dry_run: false });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(run.body.results).toEqual([
+      { order: '100001001-1', outcome: 'done' },
+      { order: 'NO-SUCH-ORDER', outcome: 'skipped', reason: expect.any(String) },
+    ]);
+    const detail = await adminCall(server, 'GET', '/stores/default/orders/100001001-1', {
+      secret,
+    });
+    expect(detail.body.deadline.fulfill_by).toBe('2026-01-03 08:00:00');
+
+    // Both ways of naming the orders, neither, an empty or too long list: 400, nothing changes.
+    for (const json of [
+      { ...body, orders, filter: {}, dry_run: false },
+      { ...body, dry_run: false },
+      { ...body, orders: [], dry_run: false },
+      { ...body, orders: Array.from({ length: 201 }, (_, i) => `FO-${i}`), dry_run: false },
+      { ...body, orders: ['100001001-1'], dry_run: false, reason: ' ' },
+    ]) {
+      const refused = await bulk(json);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    }
+    const after = await adminCall(server, 'GET', '/stores/default/orders/100001001-1', {
+      secret,
+    });
+    expect(
+      after.body.timeline.filter((e: { action: string }) => e.action === 'change_fulfill_by'),
+    ).toHaveLength(1);
+  });
 });
