@@ -84,7 +84,9 @@ async function backfillStep(
         store.settings.calendar,
         order.created_at,
       );
-      byDeadline.set(fulfillBy, [...(byDeadline.get(fulfillBy) ?? []), Number(order.id)]);
+      const ids = byDeadline.get(fulfillBy);
+      if (ids) ids.push(Number(order.id));
+      else byDeadline.set(fulfillBy, [Number(order.id)]);
     }
     const entries: { order_id: number; fulfill_by: string }[] = [];
     for (const [fulfillBy, ids] of byDeadline) {
