@@ -68,20 +68,30 @@ export async function benchHttpAccept(
   const bodies = pending.map(acceptBody);
   const fulfil = await startFulfil(dir, database.url);
   let ours: LoadResult;
+  let ourCpu = 0;
   try {
-    ours = await measureAccept(fulfil.url + ACCEPT_PATH, bodies, sizes);
+    ourCpu = -fulfil.cpuMs();
+    ours = await measureAccept(fulfil.url + ACCEPT_PATH, bodies, sizes, () => {
+      ourCpu = -fulfil.cpuMs();
+    });
+    ourCpu = (ourCpu + fulfil.cpuMs()) / ours.requests;
   } finally {
     await fulfil.stop();
   }
   const floorServer = await startFloor(dir, floorPlace.mode, floorPlace.args);
   let floor: LoadResult;
   let floorAccepted: number;
+  let floorCpu = 0;
   try {
     floor = await measureAccept(
       floorServer.url,
       floorRequests.map((request) => JSON.stringify(request)),
       sizes,
+      () => {
+        floorCpu = -floorServer.cpuMs();
+      },
     );
+    floorCpu = (floorCpu + floorServer.cpuMs()) / floor.requests;
     const answer = await fetch(floorServer.url);
     floorAccepted = ((await answer.json()) as { pending_allocation: number }).pending_allocation;
   } finally {
@@ -96,8 +106,9 @@ export async function benchHttpAccept(
   }
   addRow({
     scenario: `accept over HTTP, 1 fresh order x 2 lines per request, ${database.label}`,
-    fulfil: describeLoad(ours),
-    floor: describeLoad(floor),
+    // The server's CPU time per measured request: what the work costs, however loaded the machine.
+    fulfil: `${describeLoad(ours)}, ${ourCpu.toFixed(2)} ms CPU/request`,
+    floor: `${describeLoad(floor)}, ${floorCpu.toFixed(2)} ms CPU/request`,
     ratio: ratioOf(ours.requestsPerSecond, floor.requestsPerSecond),
     target: database.kind === 'sqlite' ? '≥ 0.5' : '—',
   });

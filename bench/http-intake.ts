@@ -35,12 +35,16 @@ const ONE = `/rest/${STORE}/V1/salesOrders`;
 const BATCH = `/rest/${STORE}/V1/salesOrders/batch`;
 const BATCH_SIZE = 100;
 
-/** Warm-up, then the measured load; each request takes fresh sales orders from `first`. */
+/**
+ * Warm-up, then the measured load; each request takes fresh sales orders from `first`. With the
+ * server's CPU time so far (`cpuMs`), also the CPU the server spent per measured request.
+ */
 async function measure(
   url: string,
   bodyOf: (n: number) => string,
   requests: number,
-): Promise<{ result: LoadResult; sent: number }> {
+  cpuMs: () => number,
+): Promise<{ result: LoadResult; sent: number; cpuPerRequest: number }> {
   const headers = { authorization: `Bearer ${CHANNEL_SECRET}`, 'content-type': 'application/json' };
   let used = 0;
   const run = async (amount: number) => {
@@ -52,8 +56,9 @@ async function measure(
   // autocannon wants at least one request per connection.
   const warmup = Math.max(CONNECTIONS, Math.round(requests / 8));
   await run(warmup);
+  const before = cpuMs();
   const result = await run(requests);
-  return { result, sent: warmup + requests };
+  return { result, sent: warmup + requests, cpuPerRequest: (cpuMs() - before) / result.requests };
 }
 
 const one = (base: number) => (n: number) =>
@@ -106,8 +111,8 @@ async function measureFloor(
   try {
     const server = await startFloor(dir, place.mode, place.args);
     try {
-      const single = await measure(server.url, one(10_000_000), singles);
-      const batch = await measure(server.url, hundred(20_000_000), batches);
+      const single = await measure(server.url, one(10_000_000), singles, server.cpuMs);
+      const batch = await measure(server.url, hundred(20_000_000), batches, server.cpuMs);
       const answer = await fetch(server.url);
       const held = ((await answer.json()) as { pending_accept: number }).pending_accept;
       const expected = single.sent + batch.sent * BATCH_SIZE;
@@ -139,8 +144,8 @@ export async function benchHttpIntake(
   let ours: IntakeRun;
   try {
     ours = {
-      single: await measure(fulfil.url + ONE, one(10_000_000), singles),
-      batch: await measure(fulfil.url + BATCH, hundred(20_000_000), batches),
+      single: await measure(fulfil.url + ONE, one(10_000_000), singles, fulfil.cpuMs),
+      batch: await measure(fulfil.url + BATCH, hundred(20_000_000), batches, fulfil.cpuMs),
     };
   } finally {
     await fulfil.stop();
@@ -173,10 +178,11 @@ export async function benchHttpIntake(
     const ours = side[kind].result;
     const theirs = floor[kind].result;
     const batch = kind === 'batch';
+    const cpu = (run: IntakeRun) => `${run[kind].cpuPerRequest.toFixed(2)} ms CPU/request`;
     addRow({
       scenario: `${batch ? 'batch ' : ''}${scenario}, ${batch ? '100 sales orders' : '1 sales order'} x 2 lines per request, ${database.label}`,
-      fulfil: `${label}${batch ? `${perSecond(ours)} orders/s (${describeLoad(ours)})` : describeLoad(ours)}`,
-      floor: batch ? `${perSecond(theirs)} orders/s` : describeLoad(theirs),
+      fulfil: `${label}${batch ? `${perSecond(ours)} orders/s (${describeLoad(ours)})` : describeLoad(ours)}, ${cpu(side)}`,
+      floor: `${batch ? `${perSecond(theirs)} orders/s` : describeLoad(theirs)}, ${cpu(floor)}`,
       ratio: ratioOf(ours.requestsPerSecond, theirs.requestsPerSecond),
       target,
     });

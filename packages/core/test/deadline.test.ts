@@ -143,6 +143,17 @@ describe('deriveFulfillBy', () => {
     );
     expect(mismatches).toEqual([]);
   });
+
+  it('derives again when the calendar differs from the last one, even one changed in place', () => {
+    const at = '2026-03-23 09:00:00';
+    const calendar: WarehouseCalendar = { ...berlin, holidays: [] };
+    expect(deriveFulfillBy(calendar, at)).toBe('2026-03-23 13:00:00');
+    // Another calendar at the same instant: its own deadline, not the one derived before.
+    expect(deriveFulfillBy({ ...calendar, cutoff: '08:00' }, at)).toBe('2026-03-24 07:00:00');
+    expect(deriveFulfillBy(calendar, at)).toBe('2026-03-23 13:00:00');
+    calendar.holidays.push('2026-03-23');
+    expect(deriveFulfillBy(calendar, at)).toBe('2026-03-24 13:00:00');
+  });
 });
 
 describe('fulfillByOf', () => {

@@ -44,6 +44,11 @@ describe('docs/api.md: money is exact', () => {
 describe('docs/api.md: timestamps', () => {
   it('are YYYY-MM-DD HH:MM:SS in UTC', () => {
     expect(formatTimestamp(new Date('2026-03-01T10:11:12.999Z'))).toBe('2026-03-01 10:11:12');
+    // One second formatted again, then the next, then one long before: each its own text.
+    expect(formatTimestamp(new Date('2026-03-01T10:11:12.001Z'))).toBe('2026-03-01 10:11:12');
+    expect(formatTimestamp(new Date('2026-03-01T10:11:13.000Z'))).toBe('2026-03-01 10:11:13');
+    expect(formatTimestamp(new Date('1969-12-31T23:59:59.500Z'))).toBe('1969-12-31 23:59:59');
+    expect(() => formatTimestamp(new Date(Number.NaN))).toThrow(RangeError);
     expect(parseTimestamp('2026-03-01 10:11:12')?.toISOString()).toBe('2026-03-01T10:11:12.000Z');
     expect(parseTimestamp('2026-13-01 10:11:12')).toBeNull();
   });

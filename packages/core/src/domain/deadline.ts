@@ -136,6 +136,46 @@ const MAX_DAYS_SEARCHED = 3660;
  * cutoff of the last of them, in UTC.
  */
 export function deriveFulfillBy(calendar: WarehouseCalendar, createdAt: Timestamp): Timestamp {
+  const last = lastDerived;
+  if (last && last.createdAt === createdAt && sameCalendar(last.calendar, calendar)) {
+    return last.fulfillBy;
+  }
+  const fulfillBy = computeFulfillBy(calendar, createdAt);
+  lastDerived = {
+    calendar: {
+      ...calendar,
+      working_days: [...calendar.working_days],
+      holidays: [...calendar.holidays],
+    },
+    createdAt,
+    fulfillBy,
+  };
+  return fulfillBy;
+}
+
+/**
+ * The last deadline derived. Timestamps stop at the second and a store's warehouses share few
+ * calendars: the orders of a batch, and those taken in within one second, derive the same
+ * deadline, which then costs a comparison instead of the calendar walk.
+ */
+let lastDerived:
+  | { calendar: WarehouseCalendar; createdAt: Timestamp; fulfillBy: Timestamp }
+  | undefined;
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((value, index) => value === b[index]);
+
+function sameCalendar(a: WarehouseCalendar, b: WarehouseCalendar): boolean {
+  return (
+    a.timezone === b.timezone &&
+    a.cutoff === b.cutoff &&
+    a.processing_days === b.processing_days &&
+    sameList(a.working_days, b.working_days) &&
+    sameList(a.holidays, b.holidays)
+  );
+}
+
+function computeFulfillBy(calendar: WarehouseCalendar, createdAt: Timestamp): Timestamp {
   const created = Date.parse(`${createdAt.replace(' ', 'T')}Z`);
   const wall = wallClockOf(calendar.timezone, created);
   const cutoff = cutoffMinutes(calendar.cutoff);
