@@ -61,7 +61,7 @@ if (url) {
       const small = await intake(700_000, 3);
       const large = await intake(700_100, 37);
       const tables = small
-        .flatMap((text) => [...text.matchAll(/(?:^|\()insert into "(\w+)"/g)].map((m) => m[1]))
+        .flatMap((text) => [...text.matchAll(/(?:^|\(|\) )insert into "(\w+)"/g)].map((m) => m[1]))
         .sort();
       expect(tables).toEqual([
         'audit_events',

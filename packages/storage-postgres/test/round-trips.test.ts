@@ -99,6 +99,24 @@ describe('round trips of the write path on Postgres', () => {
     expect(sent.at(-1)).toBe('commit');
   });
 
+  it('an intake takes 14: its queue and feed entries ride with the statements after them', async () => {
+    await intake('810000011'); // statements compiled and column types read once
+    const sent = await sentBy(() => intake('810000012'));
+    expect(sent).toHaveLength(14);
+    const carried = sent.filter((text) => text.startsWith('with w1 as'));
+    expect(carried).toEqual([
+      expect.stringMatching(
+        /^with w1 as \(insert into "queue_entries".*\) insert into "sales_orders"/,
+      ),
+      expect.stringMatching(
+        /^with w1 as \(insert into "feed_entries".*\) select .* from "stock" .*for update$/,
+      ),
+      expect.stringMatching(/^with w1 as \(insert into "stock"/),
+    ]);
+    expect(sent.some((text) => text.includes('pg_notify'))).toBe(false);
+    expect(sent.at(-1)).toBe('commit');
+  });
+
   it('writes the queue entry and the feed entry of an order that had neither', async () => {
     await engine.intake('default', fixtures.salesOrder('810000003', [{ sku: 'SKU-1', qty: 1 }]));
     const order = await engine.getOrder('default', '810000003-1');
