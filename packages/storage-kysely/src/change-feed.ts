@@ -20,12 +20,12 @@ import { decodeFulfillBy } from './row-codec.js';
 /** The SQL of both databases, for their profiles. */
 export const CHANGE_FEED_SQL = {
   /**
-   * Postgres: the transaction's own id (assigned at its first write, the same for all of it),
-   * announced on `fulfil_changes` with the store's id: a NOTIFY is delivered when the
-   * transaction commits and dropped when it rolls back.
+   * Postgres: the transaction's own id (assigned at its first write, the same for all of it).
+   * No NOTIFY inside the transaction: Postgres commits the transactions that notify one at a
+   * time, each holding a lock of the whole cluster through its WAL flush (so they never share
+   * one); the stores it changed are announced once it has committed (`announceCommitted`).
    */
-  postgresChangeId:
-    "select pg_current_xact_id()::text::bigint as id, pg_notify('fulfil_changes', $1) as announced",
+  postgresChangeId: 'select pg_current_xact_id()::text::bigint as id',
   /**
    * Postgres: every transaction whose id is below the snapshot's xmin has ended, so its entries
    * are visible now or never; one at or above it may still commit. A cursor naming a change past
@@ -79,9 +79,9 @@ export function changeIdQuery(
 }
 
 /**
- * The change of one write transaction: taken once, before its first queue entry is written, and
- * announced once per store it changes. Which stores it changed, the repository tells this
- * process's listeners once it has committed.
+ * The change of one write transaction: taken once, before its first queue entry is written.
+ * Which stores it changed, the repository tells this process's listeners, and other processes
+ * (`announceCommitted`), once it has committed.
  */
 export class TransactionChanges {
   readonly #db: Kysely<Database>;
@@ -96,13 +96,13 @@ export class TransactionChanges {
     this.#profile = profile;
   }
 
-  /** Takes `id`, read with an order of `storeId` (`lockedOrderChangeSql`), as announced. */
+  /** Takes `id`, read with an order of `storeId` (`lockedOrderChange`), as changing it. */
   adopt(storeId: number, id: number): void {
     this.stores.add(storeId);
     this.#id ??= id;
   }
 
-  /** The change id of the transaction's entries, having announced a change of these stores. */
+  /** The change id of the transaction's entries, noting that it changes these stores. */
   async idFor(storeIds: Iterable<number>): Promise<number> {
     for (const storeId of storeIds) {
       if (this.stores.has(storeId)) continue;

@@ -12,9 +12,9 @@ import { ForwardingDriver, withDriver } from './wrapped-dialect.js';
 /**
  * Writes whose answer nobody reads (an audit event, a stock delta, an order's changed columns)
  * may wait inside a transaction for the next statement that needs an answer, and then go to the
- * database together with the others that waited, as one statement: for a database server, where
- * every statement is a round trip, an action's writes then cost one round trip instead of one
- * each. Nothing changes what the transaction does: every statement that reads (or writes and
+ * database together with the others that waited, as one statement, and with that next statement
+ * too when it touches none of their tables: for a database server, where every statement is a
+ * round trip, an action's writes then cost no round trip of their own. Nothing changes what the transaction does: every statement that reads (or writes and
  * reads its answer), the COMMIT included, runs only after every write before it has run, and a
  * write waits only behind writes to other tables (two writes of one table run in their order,
  * unless their caller marked them as writes that may run as one: see `deferrable`).
@@ -52,22 +52,41 @@ function mergeable(sql: string): string | null {
   return WRITTEN_TABLE.exec(sql)?.[1] ?? null;
 }
 
+/** A plain `select` or `insert into`: a statement the waiting writes may ride with. */
+const CARRIER = /^(?:select|insert into)\s/;
+
 /**
- * The statements as one: each a data-modifying `with` clause of a `select` (Postgres runs every
- * one of them to completion, once, whether or not it is read), their placeholders renumbered.
+ * Whether `query` may carry the writes to `tables` as `with` clauses of its own: a plain select
+ * or insert without literals that names none of those tables (it would not see their writes,
+ * all of one statement seeing one snapshot).
  */
-export function mergeWrites(queries: readonly CompiledQuery[]): CompiledQuery {
+function carries(query: CompiledQuery, tables: Iterable<string>): boolean {
+  const { sql } = query;
+  if (!CARRIER.test(sql) || sql.includes("'") || sql.includes('$$')) return false;
+  for (const table of tables) if (new RegExp(`\\b${table}\\b`).test(sql)) return false;
+  return true;
+}
+
+/**
+ * The statements as one: each a data-modifying `with` clause of a `select 1`, or of `carrier`
+ * (Postgres runs every one of them to completion, once, whether or not it is read), their
+ * placeholders renumbered; its answer is the carrier's.
+ */
+export function mergeWrites(
+  queries: readonly CompiledQuery[],
+  carrier?: CompiledQuery,
+): CompiledQuery {
   const parameters: unknown[] = [];
-  const clauses = queries.map((query, index) => {
+  const renumbered = (query: CompiledQuery) => {
     const offset = parameters.length;
     for (const parameter of query.parameters) parameters.push(parameter);
-    const sql = query.sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
-    return `w${index + 1} as (${sql})`;
-  });
+    return query.sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
+  };
+  const clauses = queries.map((query, index) => `w${index + 1} as (${renumbered(query)})`);
   const [first] = queries as [CompiledQuery];
   return {
-    ...first,
-    sql: `with ${clauses.join(', ')} select 1`,
+    ...(carrier ?? first),
+    sql: `with ${clauses.join(', ')} ${carrier ? renumbered(carrier) : 'select 1'}`,
     parameters,
   };
 }
@@ -110,10 +129,16 @@ class DeferringConnection implements DatabaseConnection {
       await this.inner.executeQuery(only);
       return;
     }
-    const merged = mergeWrites(waiting);
-    // The same action merges the same writes each time: a few texts, planned once per connection.
-    this.keep?.(merged.sql);
-    await this.inner.executeQuery(merged);
+    await this.#runMerged(waiting);
+  }
+
+  /** `waiting` as one statement, with `carrier` if given (its answer is the statement's). */
+  #runMerged<R>(waiting: CompiledQuery[], carrier?: CompiledQuery): Promise<QueryResult<R>> {
+    const merged = mergeWrites(waiting, carrier);
+    // The same action merges the same writes each time: a few texts, planned once per connection;
+    // not a carrier with a list, one text per length.
+    if (!carrier?.sql.includes(' in (')) this.keep?.(merged.sql);
+    return this.inner.executeQuery<R>(merged);
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -129,6 +154,11 @@ class DeferringConnection implements DatabaseConnection {
       this.#waiting.push(query);
       this.#tables.set(table, alongside);
       return NO_ROWS;
+    }
+    if (this.#waiting.length > 0 && carries(query, this.#tables.keys())) {
+      const waiting = this.#waiting;
+      this.dropWaiting();
+      return this.#runMerged<R>(waiting, query);
     }
     await this.flush();
     return this.inner.executeQuery<R>(query);

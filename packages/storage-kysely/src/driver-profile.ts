@@ -56,12 +56,12 @@ export interface DriverProfile {
   orderPartsSql?: string;
   /**
    * What the locking read of an order adds to its columns: `id`, the `changeIdSql` of the
-   * order's store, and `announce`, its announcement, both SQL expressions over the order's row;
-   * taken with the lock instead of in a round trip of their own. Only where the change id is the
-   * transaction's own whenever it is read (Postgres: its xid, which the row lock assigns anyway).
-   * Absent: `changeIdSql` runs when a queue entry is first written.
+   * order's store, an SQL expression over the order's row; taken with the lock instead of in a
+   * round trip of its own. Only where the change id is the transaction's own whenever it is read
+   * (Postgres: its xid, which the row lock assigns anyway). Absent: `changeIdSql` runs when a
+   * queue entry is first written.
    */
-  lockedOrderChange?: { id: string; announce: string };
+  lockedOrderChange?: { id: string };
   /**
    * One row `version` that moves when another process commits (SQLite: data_version), read on a
    * short timer while long polls wait; absent where the adapter tells of them otherwise.

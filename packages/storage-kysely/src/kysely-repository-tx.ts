@@ -104,7 +104,7 @@ export interface KyselyRepositoryTxOptions {
   /** The profile's one read of an order's parts (`DriverProfile.orderPartsSql`), if it has one. */
   orderPartsSql?: string;
   /** The change id of an order's locking read (`DriverProfile.lockedOrderChange`). */
-  lockedOrderChange?: { id: string; announce: string };
+  lockedOrderChange?: { id: string };
 }
 
 /**
@@ -131,7 +131,7 @@ export class KyselyRepositoryTx extends StockQueries implements RepositoryTx {
   readonly #sharedReads: SharedReads | undefined;
   readonly #versionsSql: VersionsSql;
   readonly #orderPartsSql: string | undefined;
-  readonly #lockedOrderChange: { id: string; announce: string } | undefined;
+  readonly #lockedOrderChange: { id: string } | undefined;
   /** The change this transaction writes, and the stores it changes (docs/polling.md). */
   readonly changes: TransactionChanges;
   readonly writersExcluded: boolean;
@@ -268,10 +268,7 @@ export class KyselyRepositoryTx extends StockQueries implements RepositoryTx {
         .selectFrom('fulfillment_orders')
         .selectAll()
         .$if(change !== undefined, (qb) =>
-          qb.select([
-            sql.raw<string>(change?.id ?? '').as('fulfil_change_id'),
-            sql.raw<null>(change?.announce ?? '').as('fulfil_change_announced'),
-          ]),
+          qb.select(sql.raw<string>(change?.id ?? '').as('fulfil_change_id')),
         )
         .$if(locking === 'update', (qb) => qb.forUpdate())
         .$if(locking === 'share', (qb) => qb.forShare());

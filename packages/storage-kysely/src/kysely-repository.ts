@@ -50,6 +50,12 @@ export interface KyselyRepositoryOptions {
    */
   otherProcesses?: OtherProcesses;
   /**
+   * Tells other processes the stores a write transaction changed, once it has committed
+   * (Postgres: NOTIFY, from a connection of its own). Without it, they hear of commits through
+   * `otherProcesses` alone (SQLite: data_version).
+   */
+  announceCommitted?: (storeIds: ReadonlySet<number>) => void;
+  /**
    * Reads, in microseconds and without reading the database, a value that moves as soon as
    * another connection has committed anything (SQLite: data_version). With it the repository
    * offers `queueVersion`, and keeps tokens while it stays; Postgres has no such value.
@@ -144,6 +150,7 @@ export class KyselyRepository implements Repository {
   readonly #tokenChanges: QueueChangeHub;
   readonly #tokens: TokenCache | undefined;
   readonly #otherCommits: (() => unknown) | undefined;
+  readonly #announceCommitted: ((storeIds: ReadonlySet<number>) => void) | undefined;
   /** Commits of this repository that wrote queue entries, per store (`queueVersion`). */
   readonly #queueWrites = new Map<number, number>();
   /** Commits of this repository that may have written any store's queue entries (bulk work). */
@@ -172,6 +179,7 @@ export class KyselyRepository implements Repository {
           : undefined),
     );
     this.#otherCommits = options.otherCommits;
+    this.#announceCommitted = options.announceCommitted;
     const otherCommits = options.otherCommits;
     this.#tokenChanges = new QueueChangeHub(
       options.otherTokenChanges ??
@@ -263,10 +271,13 @@ export class KyselyRepository implements Repository {
       });
     const committed = (result: T): T => {
       if (changed?.tokens) this.#tokensChanged();
-      for (const storeId of changed?.stores ?? []) {
+      const stores = changed?.stores;
+      if (!stores || stores.size === 0) return result;
+      for (const storeId of stores) {
         this.#queueWrites.set(storeId, (this.#queueWrites.get(storeId) ?? 0) + 1);
         this.#changes.emit(storeId);
       }
+      this.#announceCommitted?.(stores);
       return result;
     };
     if (mode === 'write' && this.#groups) return committed(await this.#groups.run(open));

@@ -9,6 +9,7 @@ import {
 } from '@fulfil/storage-kysely';
 import { Kysely } from 'kysely';
 import pg from 'pg';
+import { announceOnPostgres } from './announce-changes.js';
 import { DeclaringPostgresDialect } from './declaring-dialect.js';
 import { int8AsNumber } from './int8-as-number.js';
 import { listenOnPostgres } from './listen-for-changes.js';
@@ -138,12 +139,9 @@ function postgresProfile(
     changeHorizonSql: CHANGE_FEED_SQL.postgresHorizon,
     jsonArrayAggregate: CHANGE_FEED_SQL.postgresJsonArrayAggregate,
     orderPartsSql: ORDER_PARTS_SQL,
-    // The transaction's xid, which locking the order assigns, and its store's NOTIFY: what
-    // `changeIdSql` reads, in the order's own read (an order never changes store).
-    lockedOrderChange: {
-      id: 'pg_current_xact_id()::text::bigint',
-      announce: "pg_notify('fulfil_changes', store_id::text)",
-    },
+    // The transaction's xid, which locking the order assigns: what `changeIdSql` reads, in the
+    // order's own read.
+    lockedOrderChange: { id: 'pg_current_xact_id()::text::bigint' },
     // A batch's rows of a table go in one `insert … select * from unnest($1::bigint[], …)`: one
     // text whatever the row count, so no statement is parsed per row count, and no limit of
     // bound values.
@@ -240,13 +238,14 @@ export async function openPostgresRepository(
     await db.destroy();
     throw error;
   }
-  const listener = listenOnPostgres({
-    ...connection,
-    connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 10_000,
-  });
+  const own = { ...connection, connectionTimeoutMillis: pool.connectionTimeoutMillis ?? 10_000 };
+  const listener = listenOnPostgres(own);
+  const announcer = announceOnPostgres(own);
   return new KyselyRepository({
     db,
     profile,
+    onClose: () => announcer.close(),
+    announceCommitted: (storeIds) => announcer.announce(storeIds),
     otherProcesses: listener.changes,
     tokenWatch: listener.tokens,
     otherTokenChanges: listener.tokenChanges,

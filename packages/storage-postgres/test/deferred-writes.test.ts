@@ -27,6 +27,17 @@ describe('merging writes', () => {
     );
     expect(merged.parameters).toEqual([5, 1, 7, 2, 9]);
   });
+
+  it('renumbers the placeholders of the statement that carries the writes after theirs', () => {
+    const merged = mergeWrites(
+      [CompiledQuery.raw('update "a" set "n" = $1 where "id" = $2', [5, 1])],
+      CompiledQuery.raw('select "id" from "b" where "id" = $1', [7]),
+    );
+    expect(merged.sql).toBe(
+      'with w1 as (update "a" set "n" = $1 where "id" = $2) select "id" from "b" where "id" = $3',
+    );
+    expect(merged.parameters).toEqual([5, 1, 7]);
+  });
 });
 
 /**
@@ -97,6 +108,47 @@ describe('deferred writes on Postgres', () => {
     expect(statements).toHaveLength(2);
     expect(statements[0]).toMatch(/^with w1 as \(insert into "a".*w2 as \(insert into "b"/);
     expect(await count('b')).toBe(1);
+  });
+
+  it('sends writes with the read that follows them when it reads none of their tables', async () => {
+    await reset();
+    await sql`insert into b (id) values (3)`.execute(db);
+    texts.length = 0;
+    const seen = await db.transaction().execute(async (trx) => {
+      await trx.executeQuery(later(trx.insertInto('a').values({ id: 3, n: 1 })));
+      return trx.selectFrom('b').select('id').where('id', '=', 3).forUpdate().execute();
+    });
+    expect(seen).toEqual([{ id: '3' }]);
+    const statements = texts.filter((text) => !/^(begin|commit)/i.test(text));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^with w1 as \(insert into "a".*\) select "id" from "b"/);
+    expect(await count('a')).toBe(1);
+  });
+
+  it('sends writes with the insert that follows them, which answers as it would alone', async () => {
+    await reset();
+    const inserted = await db.transaction().execute(async (trx) => {
+      await trx.executeQuery(later(trx.insertInto('a').values({ id: 4, n: 1 })));
+      return trx.insertInto('b').values({ id: 4 }).returning('id').execute();
+    });
+    expect(inserted).toEqual([{ id: '4' }]);
+    const statements = texts.filter((text) => !/^(begin|commit)/i.test(text));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^with w1 as \(insert into "a".*\) insert into "b"/);
+    expect([await count('a'), await count('b')]).toEqual([1, 1]);
+  });
+
+  it('fails the read that carries a waiting write that fails, and nothing of the transaction stays', async () => {
+    await reset();
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('b').values({ id: 5 }).execute();
+        await trx.executeQuery(later(trx.insertInto('a').values({ id: 5, n: -1 })));
+        return trx.selectFrom('b').select('id').execute();
+      }),
+    ).rejects.toThrow(/check constraint/);
+    expect(texts.filter((text) => text.startsWith('with w1'))).toHaveLength(1);
+    expect([await count('a'), await count('b')]).toEqual([0, 0]);
   });
 
   it('runs two writes of one table in their order', async () => {

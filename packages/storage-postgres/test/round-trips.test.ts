@@ -3,18 +3,19 @@ import { createEngine, type Engine } from '@fulfil/core';
 import { fixtures, skipUnless } from '@fulfil/core/testing';
 import { openPostgresRepository, type PostgresRepository } from '@fulfil/storage-postgres';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statementsSentBy } from './sent-statements.js';
 
 const url = process.env.FULFIL_TEST_POSTGRES_URL;
 
 /**
- * What an accept costs on Postgres, counted at the driver: every statement is a round trip
- * (docs/benchmarks.md, the write path). BEGIN; the store; the order locked, with the
- * transaction's change id; its items, shipments and invoices; every write as one statement (the
- * queue entry and the feed entry moved, the header, items, stock and audit event: none of them
- * reads its answer); COMMIT.
+ * What an accept and an intake cost on Postgres, counted at the driver: every statement is a
+ * round trip (docs/benchmarks.md, the write path). An accept: BEGIN; the store; the order
+ * locked, with the transaction's change id; its items, shipments and invoices; every write as
+ * one statement (the queue entry and the feed entry moved, the header, items, stock and audit
+ * event: none of them reads its answer); COMMIT.
  */
-describe('round trips of an accept on Postgres', () => {
+describe('round trips of the write path on Postgres', () => {
   if (!url) {
     it('all of its tests', skipUnless(url, 'FULFIL_TEST_POSTGRES_URL is not set'), () => {});
     return;
@@ -48,36 +49,33 @@ describe('round trips of an accept on Postgres', () => {
     await client.end();
   });
 
-  async function accept(number: string): Promise<string[]> {
-    await engine.intake(
+  /**
+   * The statements `work` sends, but for the announcements of commits to other processes: those
+   * go from a connection of their own once a transaction has committed, several at once.
+   */
+  const sentBy = async (work: () => Promise<unknown>) =>
+    (await statementsSentBy(work)).filter((text) => !text.startsWith('select pg_notify('));
+
+  const intake = (number: string) =>
+    engine.intake(
       'default',
       fixtures.salesOrder(number, [
         { sku: 'SKU-1', qty: 1 },
         { sku: 'SKU-2', qty: 1 },
       ]),
     );
+
+  async function accept(number: string): Promise<string[]> {
+    await intake(number);
     const order = await engine.getOrder('default', `${number}-1`);
-    const sent: string[] = [];
-    const query = pg.Client.prototype.query;
-    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
-      this: pg.Client,
-      ...args: unknown[]
-    ) {
-      const [config] = args as [string | { text?: string }];
-      sent.push(String(typeof config === 'string' ? config : config?.text));
-      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
-    });
-    try {
-      await engine.accept(engine.operator('default'), {
+    return sentBy(() =>
+      engine.accept(engine.operator('default'), {
         order: {
           order_id: order.fulfillment_order_number,
           items: order.items.map((item) => ({ item_id: item.id, qty: item.qty })),
         },
-      });
-    } finally {
-      spy.mockRestore();
-    }
-    return sent;
+      }),
+    );
   }
 
   it('takes 6, every write in one statement', async () => {
@@ -86,6 +84,8 @@ describe('round trips of an accept on Postgres', () => {
     expect(sent).toHaveLength(6);
     expect(sent[0]).toMatch(/^start transaction/);
     expect(sent[2]).toMatch(/pg_current_xact_id.*for update$/);
+    // Announced to other processes after the commit, not by a NOTIFY inside the transaction.
+    expect(sent.some((text) => text.includes('pg_notify'))).toBe(false);
     const [writes, ...others] = sent.filter((text) => text.startsWith('with w1 as'));
     expect(others).toEqual([]);
     for (const write of [
@@ -96,6 +96,24 @@ describe('round trips of an accept on Postgres', () => {
     ]) {
       expect(writes).toContain(write);
     }
+    expect(sent.at(-1)).toBe('commit');
+  });
+
+  it('an intake takes 14: its queue and feed entries ride with the statements after them', async () => {
+    await intake('810000011'); // statements compiled and column types read once
+    const sent = await sentBy(() => intake('810000012'));
+    expect(sent).toHaveLength(14);
+    const carried = sent.filter((text) => text.startsWith('with w1 as'));
+    expect(carried).toEqual([
+      expect.stringMatching(
+        /^with w1 as \(insert into "queue_entries".*\) insert into "sales_orders"/,
+      ),
+      expect.stringMatching(
+        /^with w1 as \(insert into "feed_entries".*\) select .* from "stock" .*for update$/,
+      ),
+      expect.stringMatching(/^with w1 as \(insert into "stock"/),
+    ]);
+    expect(sent.some((text) => text.includes('pg_notify'))).toBe(false);
     expect(sent.at(-1)).toBe('commit');
   });
 
