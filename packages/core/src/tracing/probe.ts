@@ -218,11 +218,17 @@ export class Probe<Message extends object> {
   #recording(): Tracer | undefined {
     const tracer = this.#tracer.active();
     if (!tracer || this.#options.kind === 'server') return tracer;
+    return this.#parentLeftOut() ? undefined : tracer;
+  }
+
+  /** Whether the active span is one its sampler left out: neither recorded nor sampled. */
+  #parentLeftOut(): boolean {
     const parent = (openTelemetry as NonNullable<typeof openTelemetry>).trace.getActiveSpan();
-    if (parent && !parent.isRecording() && (parent.spanContext().traceFlags & SAMPLED) === 0) {
-      return undefined;
-    }
-    return tracer;
+    return (
+      parent !== undefined &&
+      !parent.isRecording() &&
+      (parent.spanContext().traceFlags & SAMPLED) === 0
+    );
   }
 
   /** Runs `work` inside a span of the message `describe()` builds, when anyone listens. */
@@ -252,7 +258,8 @@ export class Probe<Message extends object> {
     settle?: Settle<Result>,
     minMs = 0,
   ): Promise<Result> {
-    const tracer = this.#recording();
+    // Past a threshold, most statements make no span: their parent is looked at when one is.
+    const tracer = minMs > 0 ? this.#tracer.active() : this.#recording();
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
     const slowOnly = minMs > 0;
@@ -271,7 +278,7 @@ export class Probe<Message extends object> {
 
   /** `traceShaped` for synchronous work. */
   traceShapedSync<Result>(shape: SpanShape<Message>, work: () => Result, minMs = 0): Result {
-    const tracer = this.#recording();
+    const tracer = minMs > 0 ? this.#tracer.active() : this.#recording();
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
     const run = !tracer
@@ -407,9 +414,16 @@ export class Probe<Message extends object> {
     return result;
   }
 
-  /** A span of `shape` made once its work is done, started when the work was, in this context. */
+  /**
+   * A span of `shape` made once its work is done, started when the work was, in this context;
+   * under a span its sampler left out, one that records nothing.
+   */
   #madeAfter(tracer: Tracer, shape: SpanShape<Message>, started: number): Span {
-    return tracer.startSpan(shape.name, this.#optionsOf(shape, started));
+    if (!this.#parentLeftOut()) {
+      return tracer.startSpan(shape.name, this.#optionsOf(shape, started));
+    }
+    const api = openTelemetry as NonNullable<typeof openTelemetry>;
+    return api.trace.wrapSpanContext(api.INVALID_SPAN_CONTEXT);
   }
 
   /** The options of a span of `shape`; `startTime` (a `performance.now()`) for one made after. */

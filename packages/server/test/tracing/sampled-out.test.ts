@@ -45,6 +45,7 @@ propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 trace.setGlobalTracerProvider(provider);
 recordStatementSpansFrom(0);
 afterAll(async () => {
+  recordStatementSpansFrom(0);
   await provider.shutdown();
   trace.disable();
   propagation.disable();
@@ -93,8 +94,8 @@ describe.each(places)('an accept over HTTP on %s', (_name, makePlace) => {
       }
       return { statements: statements.count, asked, recorded: exporter.getFinishedSpans() };
     };
-    const [first, second] = offered;
-    if (!first || !second) throw new Error('two orders pending accept expected');
+    const [first, second, third] = offered;
+    if (!first || !second || !third) throw new Error('three orders pending accept expected');
 
     const out = await accept(first, '00');
     // The work ran, in the caller's trace (the driver saw its statements under it)…
@@ -107,5 +108,13 @@ describe.each(places)('an accept over HTTP on %s', (_name, makePlace) => {
     // The server span, the use case's and one a statement at least.
     expect(sampled.asked).toBeGreaterThan(sampled.statements + 1);
     expect(sampled.recorded).toHaveLength(sampled.asked);
+
+    // Over a threshold every statement reaches, each span is made once its statement is done
+    // (the way of a slow statement under the default threshold): none under the server span.
+    recordStatementSpansFrom(1e-9);
+    const late = await accept(third, '00');
+    expect(late.statements).toBeGreaterThan(3);
+    expect(late.asked).toBe(1);
+    expect(late.recorded).toEqual([]);
   });
 });
