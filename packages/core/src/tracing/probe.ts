@@ -83,6 +83,15 @@ export function errorTypeOf(error: unknown): string {
 
 /** `attributes` without those left undefined, which a span does not take. */
 export function defined(attributes: SpanAttributes): SpanAttributeValues {
+  // Most have none undefined: those are handed on as they are, not copied.
+  let complete = true;
+  for (const key in attributes) {
+    if (attributes[key] === undefined) {
+      complete = false;
+      break;
+    }
+  }
+  if (complete) return attributes as SpanAttributeValues;
   const kept: Record<string, string | number | boolean | readonly string[]> = {};
   for (const key in attributes) {
     const value = attributes[key];
@@ -148,6 +157,9 @@ function failSpan(span: Span, error: unknown, settle: Settle<never> | undefined)
   throw error;
 }
 
+/** W3C's sampled flag (`TraceFlags.SAMPLED`), without loading the API for it. */
+const SAMPLED = 1;
+
 function listened(channel: TracingChannel<unknown, object>): boolean {
   // `hasSubscribers` of the whole TracingChannel is Node 20.13+: before it, each of its channels.
   const whole = (channel as { hasSubscribers?: boolean }).hasSubscribers;
@@ -196,13 +208,36 @@ export class Probe<Message extends object> {
     return listened(this.channel) || this.#tracer.active() !== undefined;
   }
 
+  /**
+   * The tracer to make a span with now, or undefined. Under a span its sampler left out (not
+   * recording, not sampled) none is made: the standard samplers would leave out its children
+   * too (the parent-based ones follow their parent, the ratio ones decide by the trace id, which
+   * the child shares), and a span costs its IDs, attributes, context and promise even unrecorded.
+   * A server span is always made: its parent is the caller's, from the headers.
+   */
+  #recording(): Tracer | undefined {
+    const tracer = this.#tracer.active();
+    if (!tracer || this.#options.kind === 'server') return tracer;
+    return this.#parentLeftOut() ? undefined : tracer;
+  }
+
+  /** Whether the active span is one its sampler left out: neither recorded nor sampled. */
+  #parentLeftOut(): boolean {
+    const parent = (openTelemetry as NonNullable<typeof openTelemetry>).trace.getActiveSpan();
+    return (
+      parent !== undefined &&
+      !parent.isRecording() &&
+      (parent.spanContext().traceFlags & SAMPLED) === 0
+    );
+  }
+
   /** Runs `work` inside a span of the message `describe()` builds, when anyone listens. */
   trace<Result>(
     describe: () => Message,
     work: () => Promise<Result>,
     settle?: Settle<Result>,
   ): Promise<Result> {
-    const tracer = this.#tracer.active();
+    const tracer = this.#recording();
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
     const message = describe();
@@ -223,7 +258,8 @@ export class Probe<Message extends object> {
     settle?: Settle<Result>,
     minMs = 0,
   ): Promise<Result> {
-    const tracer = this.#tracer.active();
+    // Past a threshold, most statements make no span: their parent is looked at when one is.
+    const tracer = minMs > 0 ? this.#tracer.active() : this.#recording();
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
     const slowOnly = minMs > 0;
@@ -242,7 +278,7 @@ export class Probe<Message extends object> {
 
   /** `traceShaped` for synchronous work. */
   traceShapedSync<Result>(shape: SpanShape<Message>, work: () => Result, minMs = 0): Result {
-    const tracer = this.#tracer.active();
+    const tracer = minMs > 0 ? this.#tracer.active() : this.#recording();
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
     const run = !tracer
@@ -255,7 +291,7 @@ export class Probe<Message extends object> {
 
   /** `trace` for synchronous work (a routing decision). */
   traceSync<Result>(describe: () => Message, work: () => Result, settle?: Settle<Result>): Result {
-    const tracer = this.#tracer.active();
+    const tracer = this.#recording();
     const heard = listened(this.channel);
     if (!tracer && !heard) return work();
     const message = describe();
@@ -378,9 +414,16 @@ export class Probe<Message extends object> {
     return result;
   }
 
-  /** A span of `shape` made once its work is done, started when the work was, in this context. */
+  /**
+   * A span of `shape` made once its work is done, started when the work was, in this context;
+   * under a span its sampler left out, one that records nothing.
+   */
   #madeAfter(tracer: Tracer, shape: SpanShape<Message>, started: number): Span {
-    return tracer.startSpan(shape.name, this.#optionsOf(shape, started));
+    if (!this.#parentLeftOut()) {
+      return tracer.startSpan(shape.name, this.#optionsOf(shape, started));
+    }
+    const api = openTelemetry as NonNullable<typeof openTelemetry>;
+    return api.trace.wrapSpanContext(api.INVALID_SPAN_CONTEXT);
   }
 
   /** The options of a span of `shape`; `startTime` (a `performance.now()`) for one made after. */

@@ -30,11 +30,20 @@ const METHODS = new Set([
   'PATCH',
 ]);
 
-/** The method as the conventions want it: a known one, or `_OTHER` (the original beside it). */
-function methodAttributes(method: string): Record<string, string> {
-  return METHODS.has(method)
-    ? { 'http.request.method': method }
-    : { 'http.request.method': '_OTHER', 'http.request.method_original': method.slice(0, 32) };
+/**
+ * The method as the conventions want it: a known one, or `_OTHER` with the original beside it.
+ * One literal per case, not a spread: this is made for every request.
+ */
+function requestAttributes(message: RequestMessage): Record<string, string> {
+  const scheme = message.secure ? 'https' : 'http';
+  return METHODS.has(message.method)
+    ? { 'http.request.method': message.method, 'url.path': message.path, 'url.scheme': scheme }
+    : {
+        'http.request.method': '_OTHER',
+        'http.request.method_original': message.method.slice(0, 32),
+        'url.path': message.path,
+        'url.scheme': scheme,
+      };
 }
 
 export const requestProbe = new Probe<RequestMessage>({
@@ -42,19 +51,15 @@ export const requestProbe = new Probe<RequestMessage>({
   scope: '@fulfil/server',
   kind: 'server',
   spanName: (message) => (METHODS.has(message.method) ? message.method : 'HTTP'),
-  attributes: (message) => ({
-    ...methodAttributes(message.method),
-    'url.path': message.path,
-    'url.scheme': message.secure ? 'https' : 'http',
-  }),
+  attributes: requestAttributes,
   headersOf: (message) => message.headers,
 });
 
 const settle = {
-  result: (response: HttpResponse) => ({
-    'http.response.status_code': response.status,
-    ...(response.status >= 500 ? { 'error.type': String(response.status) } : {}),
-  }),
+  result: (response: HttpResponse) =>
+    response.status >= 500
+      ? { 'http.response.status_code': response.status, 'error.type': String(response.status) }
+      : { 'http.response.status_code': response.status },
 };
 
 function messageOf(request: Omit<HttpRequest, 'body'>): RequestMessage {
