@@ -69,13 +69,11 @@ function jsonArray(value: unknown): unknown[] {
   return parsed;
 }
 
-/** The change statement of the profile for one store: SQLite's takes no parameter. */
+/** The change statement of the profile: the transaction's change, the same for every store. */
 export function changeIdQuery(
   profile: Pick<DriverProfile, 'changeIdSql'>,
-  storeId: number,
 ): CompiledQuery<{ id: number | string }> {
-  const text = profile.changeIdSql;
-  return CompiledQuery.raw(text, text.includes('$1') ? [String(storeId)] : []);
+  return CompiledQuery.raw(profile.changeIdSql);
 }
 
 /**
@@ -104,13 +102,16 @@ export class TransactionChanges {
 
   /** The change id of the transaction's entries, noting that it changes these stores. */
   async idFor(storeIds: Iterable<number>): Promise<number> {
+    let some = false;
     for (const storeId of storeIds) {
-      if (this.stores.has(storeId)) continue;
-      const { rows } = await this.#db.executeQuery(changeIdQuery(this.#profile, storeId));
       this.stores.add(storeId);
-      this.#id ??= Number(rows[0]?.id);
+      some = true;
     }
-    if (this.#id === undefined) throw new Error('fulfil: a change of no store');
+    if (this.#id !== undefined) return this.#id;
+    if (!some) throw new Error('fulfil: a change of no store');
+    // Taken once: the stores are announced after the commit, not by this statement.
+    const { rows } = await this.#db.executeQuery(changeIdQuery(this.#profile));
+    this.#id = Number(rows[0]?.id);
     return this.#id;
   }
 }

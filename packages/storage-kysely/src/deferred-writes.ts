@@ -63,8 +63,19 @@ const CARRIER = /^(?:select|insert into)\s/;
 function carries(query: CompiledQuery, tables: Iterable<string>): boolean {
   const { sql } = query;
   if (!CARRIER.test(sql) || sql.includes("'") || sql.includes('$$')) return false;
-  for (const table of tables) if (new RegExp(`\\b${table}\\b`).test(sql)) return false;
+  for (const table of tables) if (namePattern(table).test(sql)) return false;
   return true;
+}
+
+/** The pattern of a table's name as a word, made once per table: asked of every statement. */
+const namePatterns = new Map<string, RegExp>();
+function namePattern(table: string): RegExp {
+  let pattern = namePatterns.get(table);
+  if (!pattern) {
+    pattern = new RegExp(`\\b${table}\\b`);
+    namePatterns.set(table, pattern);
+  }
+  return pattern;
 }
 
 /**
