@@ -4,6 +4,7 @@ import {
   courierDueQuery,
   expiredSessionsDelete,
   heldOrdersQuery,
+  lateShipmentsQuery,
   orderCountQuery,
   orderSearchQuery,
 } from '@fulfil/storage-kysely';
@@ -123,6 +124,28 @@ describe("the courier loop's due orders", () => {
       ),
     );
     expect(index.rows[0]?.sql).toMatch(/where "courier_next_attempt_at" is not null$/i);
+    await repository.close();
+  });
+});
+
+describe("the metrics' late shipments", () => {
+  it('read the shipped orders through the partial index of shipped_at, which intake writes nothing to', async () => {
+    const repository = await openSqliteRepository(':memory:');
+    const compiled = lateShipmentsQuery(repository.db, '2026-01-01 00:00:00').compile();
+    const plan = await repository.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+    );
+    expect(plan.rows.map((row) => row.detail)).toContainEqual(
+      expect.stringMatching(
+        /^SEARCH fulfillment_orders USING INDEX fulfillment_orders_shipped_at \(shipped_at>\?\)/,
+      ),
+    );
+    const index = await repository.db.executeQuery<{ sql: string }>(
+      CompiledQuery.raw(
+        "select sql from sqlite_master where name = 'fulfillment_orders_shipped_at'",
+      ),
+    );
+    expect(index.rows[0]?.sql).toMatch(/where "shipped_at" is not null$/i);
     await repository.close();
   });
 });
