@@ -6,6 +6,25 @@ import { ReturnQueries } from './return-queries.js';
 import type { TransactionResources } from './transaction-resources.js';
 
 /**
+ * The orders shipped since `since` per warehouse, and how many of them late: a range of the
+ * shipped orders in migration 0032's partial index of `shipped_at`.
+ */
+export function lateShipmentsQuery(db: Kysely<Database>, since: string) {
+  return db
+    .selectFrom('fulfillment_orders')
+    .select([
+      'warehouse_code',
+      (eb) => eb.fn.countAll<number>().as('shipped'),
+      sql<number>`sum(case when shipped_at > fulfill_by then 1 else 0 end)`.as('late'),
+    ])
+    .where(hasDeadline)
+    .where(shipped)
+    .where('shipped_at', '>=', since)
+    .groupBy('warehouse_code')
+    .orderBy('warehouse_code');
+}
+
+/**
  * The repository's deadline reads on the transaction's connection. StockQueries extends
  * it.
  */
@@ -64,19 +83,7 @@ export class DeadlineQueries extends ReturnQueries {
   }
 
   async lateShipments(since: string): Promise<LateShipments[]> {
-    const rows = await this.#db
-      .selectFrom('fulfillment_orders')
-      .select([
-        'warehouse_code',
-        (eb) => eb.fn.countAll<number>().as('shipped'),
-        sql<number>`sum(case when shipped_at > fulfill_by then 1 else 0 end)`.as('late'),
-      ])
-      .where(hasDeadline)
-      .where(shipped)
-      .where('shipped_at', '>=', since)
-      .groupBy('warehouse_code')
-      .orderBy('warehouse_code')
-      .execute();
+    const rows = await lateShipmentsQuery(this.#db, since).execute();
     return rows.map((row) => ({
       warehouse_code: row.warehouse_code,
       shipped: Number(row.shipped),

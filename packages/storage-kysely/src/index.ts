@@ -42,6 +42,7 @@ export {
   DEADLINE_BACKFILL_REASON,
   DEADLINE_BACKFILL_STEP,
 } from './deadline-backfill.js';
+export { lateShipmentsQuery } from './deadline-queries.js';
 export { deferrable, deferWrites, mergeWrites } from './deferred-writes.js';
 export type { DriverProfile } from './driver-profile.js';
 export { type GroupCommitMessage, groupCommitProbe } from './group-commit.js';

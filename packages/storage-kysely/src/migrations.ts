@@ -31,6 +31,7 @@ import { reservedWhenRoutedMigration } from './migrations/0028-reserved-when-rou
 import { routingCapacityMigration } from './migrations/0029-routing-capacity.js';
 import { deadlinesMigration } from './migrations/0030-deadlines.js';
 import { shippedByDeadlineMigration } from './migrations/0031-shipped-by-deadline.js';
+import { shippedAtPartialMigration } from './migrations/0032-shipped-at-partial.js';
 import { newerReleaseError, unknownMigrations } from './newer-release.js';
 import { fillMissingDocuments } from './read-model.js';
 import type { SchemaFlags } from './schema-flags.js';
@@ -76,6 +77,7 @@ export class FulfilMigrationProvider implements MigrationProvider {
       '0029_routing_capacity': routingCapacityMigration(),
       '0030_deadlines': deadlinesMigration(),
       '0031_shipped_by_deadline': shippedByDeadlineMigration(this.#flags),
+      '0032_shipped_at_partial': shippedAtPartialMigration(),
     };
   }
 }

@@ -4,12 +4,32 @@ import {
   courierDueQuery,
   expiredSessionsDelete,
   heldOrdersQuery,
+  lateShipmentsQuery,
   orderCountQuery,
   orderSearchQuery,
 } from '@fulfil/storage-kysely';
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openSqliteRepository } from '../src/index.js';
+import { openSqliteRepository, type SqliteRepository } from '../src/index.js';
+
+/** What SQLite's planner says it does for the compiled query, one step a line. */
+async function planOf(
+  repository: SqliteRepository,
+  compiled: { sql: string; parameters: readonly unknown[] },
+): Promise<string[]> {
+  const plan = await repository.db.executeQuery<{ detail: string }>(
+    CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+  );
+  return plan.rows.map((row) => row.detail);
+}
+
+/** The index's definition as SQLite keeps it. */
+async function indexSql(repository: SqliteRepository, name: string): Promise<string | undefined> {
+  const index = await repository.db.executeQuery<{ sql: string }>(
+    CompiledQuery.raw('select sql from sqlite_master where name = ?', [name]),
+  );
+  return index.rows[0]?.sql;
+}
 
 /**
  * The order search's two ways of filtering by sku, and by a text prefix, (admin-queries.ts: a list of the sku's orders,
@@ -80,11 +100,12 @@ describe('the sku filter', () => {
 describe('deleting expired sessions', () => {
   it('seeks the expired rows by the expiry index, never scans the sessions', async () => {
     const repository = await openSqliteRepository(':memory:');
-    const compiled = expiredSessionsDelete(repository.db, '2026-01-01 00:00:00').compile();
-    const plan = await repository.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-    );
-    expect(plan.rows.map((row) => row.detail)).toEqual([
+    expect(
+      await planOf(
+        repository,
+        expiredSessionsDelete(repository.db, '2026-01-01 00:00:00').compile(),
+      ),
+    ).toEqual([
       expect.stringMatching(
         /^SEARCH operator_sessions USING (COVERING )?INDEX operator_sessions_expires/,
       ),
@@ -96,11 +117,7 @@ describe('deleting expired sessions', () => {
 describe('the list of open holds', () => {
   it("reads the store's held orders through the partial index, never scans the orders", async () => {
     const repository = await openSqliteRepository(':memory:');
-    const compiled = heldOrdersQuery(repository.db, 1, 100).compile();
-    const plan = await repository.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-    );
-    expect(plan.rows.map((row) => row.detail)).toEqual([
+    expect(await planOf(repository, heldOrdersQuery(repository.db, 1, 100).compile())).toEqual([
       expect.stringMatching(/^SEARCH fulfillment_orders USING INDEX fulfillment_orders_held/),
     ]);
     await repository.close();
@@ -110,19 +127,29 @@ describe('the list of open holds', () => {
 describe("the courier loop's due orders", () => {
   it('are found through the partial index of due times, which orders without one stay out of', async () => {
     const repository = await openSqliteRepository(':memory:');
-    const compiled = courierDueQuery(repository.db, '2026-01-01 00:00:00', 50).compile();
-    const plan = await repository.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+    expect(
+      await planOf(repository, courierDueQuery(repository.db, '2026-01-01 00:00:00', 50).compile()),
+    ).toContainEqual(expect.stringMatching(/^SEARCH o USING INDEX fulfillment_orders_courier_due/));
+    expect(await indexSql(repository, 'fulfillment_orders_courier_due')).toMatch(
+      /where "courier_next_attempt_at" is not null$/i,
     );
-    expect(plan.rows.map((row) => row.detail)).toContainEqual(
-      expect.stringMatching(/^SEARCH o USING INDEX fulfillment_orders_courier_due/),
-    );
-    const index = await repository.db.executeQuery<{ sql: string }>(
-      CompiledQuery.raw(
-        "select sql from sqlite_master where name = 'fulfillment_orders_courier_due'",
+    await repository.close();
+  });
+});
+
+describe("the metrics' late shipments", () => {
+  it('read the shipped orders through the partial index of shipped_at, which intake writes nothing to', async () => {
+    const repository = await openSqliteRepository(':memory:');
+    expect(
+      await planOf(repository, lateShipmentsQuery(repository.db, '2026-01-01 00:00:00').compile()),
+    ).toContainEqual(
+      expect.stringMatching(
+        /^SEARCH fulfillment_orders USING INDEX fulfillment_orders_shipped_at \(shipped_at>\?\)/,
       ),
     );
-    expect(index.rows[0]?.sql).toMatch(/where "courier_next_attempt_at" is not null$/i);
+    expect(await indexSql(repository, 'fulfillment_orders_shipped_at')).toMatch(
+      /where "shipped_at" is not null$/i,
+    );
     await repository.close();
   });
 });
@@ -131,12 +158,6 @@ describe('the search by deadline', () => {
   it('reads each deadline filter and the sort from an index in the order of the page', async () => {
     const repository = await openSqliteRepository(':memory:');
     const clock = deadlineClockOf({}, '2026-07-01 12:00:00');
-    const planOf = async (compiled: { sql: string; parameters: readonly unknown[] }) =>
-      (
-        await repository.db.executeQuery<{ detail: string }>(
-          CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-        )
-      ).rows.map((row) => row.detail);
     const expected: [Partial<OrderSearch>, RegExp][] = [
       [
         { sort: 'fulfill_by' },
@@ -157,6 +178,7 @@ describe('the search by deadline', () => {
     for (const [search, index] of expected) {
       const filter = search.deadline ? { ...search, deadline_clock: clock } : search;
       const page = await planOf(
+        repository,
         orderSearchQuery(repository.db, { ...filter, store_id: 1, limit: 51 }).compile(),
       );
       expect(page, JSON.stringify(search)).toContainEqual(expect.stringMatching(index));
@@ -169,6 +191,7 @@ describe('the search by deadline', () => {
         expect(page.join(' | '), JSON.stringify(search)).not.toMatch(/TEMP B-TREE/);
       if (!search.deadline) continue;
       const count = await planOf(
+        repository,
         orderCountQuery(repository.db, 1, filter as OrderFilter, 10_001).compile(),
       );
       expect(count, `count ${JSON.stringify(search)}`).toContainEqual(expect.stringMatching(index));

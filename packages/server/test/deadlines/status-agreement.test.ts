@@ -182,6 +182,11 @@ for (const kind of databaseKinds()) {
         'WH-ROME missed': 1,
         'WH-ROME overdue': 2,
       });
+      // The shipments of the last 30 days, a range of the index of the shipped orders: Milan's
+      // one left on time, Rome's late.
+      const text = metrics.render([], undefined, [], [], await engine.deadlineMetrics());
+      expect(sample(text, 'fulfil_late_shipments_ratio{warehouse="WH-MILAN"}')).toBe(0);
+      expect(sample(text, 'fulfil_late_shipments_ratio{warehouse="WH-ROME"}')).toBe(1);
     });
   });
 }
