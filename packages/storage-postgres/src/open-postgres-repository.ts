@@ -196,6 +196,8 @@ export async function openPostgresRepository(
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   };
   const names = pool.preparedStatements === false ? undefined : new StatementNames();
+  // A write transaction reads its change id once it has written.
+  names?.add(CHANGE_FEED_SQL.postgresChangeId);
   const pgPool = new pg.Pool({
     ...connection,
     ...(names ? { Client: namingClient(names) } : {}),
