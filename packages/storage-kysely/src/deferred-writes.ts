@@ -79,6 +79,57 @@ function namePattern(table: string): RegExp {
 }
 
 /**
+ * The merged texts made so far, by the texts they merge, one level per statement (a carrier's
+ * last, under {@link CARRIED}): an action merges the same few texts on every run, and its
+ * statements' texts are the very strings kept by the prepared queries, whose hashes the engine
+ * keeps. Renumbering the placeholders anew, and hashing a new text to find its name, cost more
+ * than looking it up. Bounded: past {@link MERGED_KEPT} texts it starts again.
+ */
+interface MergedTexts {
+  next: Map<string, MergedTexts>;
+  text?: string;
+}
+const CARRIED = '\u0000carrier';
+const MERGED_KEPT = 512;
+let mergedRoot: MergedTexts = { next: new Map() };
+let mergedCount = 0;
+
+function mergedText(queries: readonly CompiledQuery[], carrier: CompiledQuery | undefined): string {
+  let node = mergedRoot;
+  const texts = queries.map((query) => query.sql);
+  if (carrier) texts.push(CARRIED, carrier.sql);
+  for (const text of texts) {
+    let next = node.next.get(text);
+    if (!next) {
+      next = { next: new Map() };
+      node.next.set(text, next);
+    }
+    node = next;
+  }
+  if (node.text === undefined) {
+    if (mergedCount >= MERGED_KEPT) {
+      mergedRoot = { next: new Map() };
+      mergedCount = 0;
+    }
+    mergedCount += 1;
+    node.text = renumberedText(queries, carrier);
+  }
+  return node.text;
+}
+
+/** The merged text: each statement a `with` clause, its placeholders renumbered. */
+function renumberedText(queries: readonly CompiledQuery[], carrier?: CompiledQuery): string {
+  let offset = 0;
+  const renumbered = (query: CompiledQuery) => {
+    const start = offset;
+    offset += query.parameters.length;
+    return query.sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + start}`);
+  };
+  const clauses = queries.map((query, index) => `w${index + 1} as (${renumbered(query)})`);
+  return `with ${clauses.join(', ')} ${carrier ? renumbered(carrier) : 'select 1'}`;
+}
+
+/**
  * The statements as one: each a data-modifying `with` clause of a `select 1`, or of `carrier`
  * (Postgres runs every one of them to completion, once, whether or not it is read), their
  * placeholders renumbered; its answer is the carrier's.
@@ -88,18 +139,10 @@ export function mergeWrites(
   carrier?: CompiledQuery,
 ): CompiledQuery {
   const parameters: unknown[] = [];
-  const renumbered = (query: CompiledQuery) => {
-    const offset = parameters.length;
-    for (const parameter of query.parameters) parameters.push(parameter);
-    return query.sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
-  };
-  const clauses = queries.map((query, index) => `w${index + 1} as (${renumbered(query)})`);
+  for (const query of queries) for (const parameter of query.parameters) parameters.push(parameter);
+  if (carrier) for (const parameter of carrier.parameters) parameters.push(parameter);
   const [first] = queries as [CompiledQuery];
-  return {
-    ...(carrier ?? first),
-    sql: `with ${clauses.join(', ')} ${carrier ? renumbered(carrier) : 'select 1'}`,
-    parameters,
-  };
+  return { ...(carrier ?? first), sql: mergedText(queries, carrier), parameters };
 }
 
 const NO_ROWS: QueryResult<never> = Object.freeze({ rows: [] }) as QueryResult<never>;
