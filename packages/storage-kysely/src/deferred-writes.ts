@@ -156,7 +156,7 @@ class DeferringConnection implements DatabaseConnection {
 
   constructor(
     readonly inner: DatabaseConnection,
-    readonly keep: ((sql: string) => void) | undefined,
+    readonly keep: KeptTexts | undefined,
   ) {}
 
   began(): void {
@@ -190,8 +190,10 @@ class DeferringConnection implements DatabaseConnection {
   #runMerged<R>(waiting: CompiledQuery[], carrier?: CompiledQuery): Promise<QueryResult<R>> {
     const merged = mergeWrites(waiting, carrier);
     // The same action merges the same writes each time: a few texts, planned once per connection;
-    // not a carrier with a list, one text per length.
-    if (!carrier?.sql.includes(' in (')) this.keep?.(merged.sql);
+    // not a carrier with a list, one text per length, unless the carrier is itself kept: those
+    // pad their lists to a few lengths (prepared-queries.ts).
+    const keep = this.keep;
+    if (keep && (!carrier?.sql.includes(' in (') || keep.has(carrier.sql))) keep.add(merged.sql);
     return this.inner.executeQuery<R>(merged);
   }
 
@@ -231,7 +233,7 @@ const deferringOf = (connection: DatabaseConnection) => connection as DeferringC
 
 /** kysely's driver of `dialect`, handing out {@link DeferringConnection}s. */
 class DeferringDriver extends ForwardingDriver<DeferringConnection> {
-  constructor(inner: Driver, keep: ((sql: string) => void) | undefined) {
+  constructor(inner: Driver, keep: KeptTexts | undefined) {
     super(inner, (connection) => new DeferringConnection(connection, keep));
   }
 
@@ -271,11 +273,18 @@ class DeferringDriver extends ForwardingDriver<DeferringConnection> {
   }
 }
 
+/** The texts a driver keeps prepared (Postgres: by name): `add` one, `has` asks. */
+export interface KeptTexts {
+  add(sql: string): void;
+  has(sql: string): boolean;
+}
+
 /**
  * `dialect` whose transactions run the writes marked {@link deferrable} together, just before
- * the next statement that needs them run; `keep` is told each merged text (Postgres prepares it
- * by name). For a database server: in process (SQLite) a statement is no round trip.
+ * the next statement that needs them run; `keep` is given each merged text of a bounded few
+ * (Postgres prepares it by name). For a database server: in process (SQLite) a statement is no
+ * round trip.
  */
-export function deferWrites(dialect: Dialect, keep?: (sql: string) => void): Dialect {
+export function deferWrites(dialect: Dialect, keep?: KeptTexts): Dialect {
   return withDriver(dialect, (driver) => new DeferringDriver(driver, keep));
 }

@@ -42,7 +42,7 @@ export {
   DEADLINE_BACKFILL_REASON,
   DEADLINE_BACKFILL_STEP,
 } from './deadline-backfill.js';
-export { deferrable, deferWrites, mergeWrites } from './deferred-writes.js';
+export { deferrable, deferWrites, type KeptTexts, mergeWrites } from './deferred-writes.js';
 export type { DriverProfile } from './driver-profile.js';
 export { type GroupCommitMessage, groupCommitProbe } from './group-commit.js';
 export { KyselyRepository, type KyselyRepositoryOptions } from './kysely-repository.js';

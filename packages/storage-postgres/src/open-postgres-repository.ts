@@ -228,7 +228,7 @@ export async function openPostgresRepository(
     : dialect;
   // Outside the tracing: a span is a statement the database ran, merged writes one of them.
   const db = new Kysely<Database>({
-    dialect: deferWrites(traced, names ? (sql) => names.add(sql) : undefined),
+    dialect: deferWrites(traced, names),
   });
   const profile = postgresProfile(options.maxAttempts ?? 5, names, options.groupCommit);
   try {
