@@ -84,7 +84,8 @@ function rssKb(pid: number): number {
 /** Clock ticks per second of /proc/<pid>/stat: 100 on every Linux Node runs on. */
 const TICKS_PER_SECOND = 100;
 
-function cpuMsOf(pid: number): number {
+/** CPU time (user + system) process `pid` has used so far, in ms; NaN once it is gone. */
+export function cpuMsOf(pid: number): number {
   try {
     // The fields after the command name, which may hold spaces, end with its `)`.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];

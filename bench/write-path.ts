@@ -5,7 +5,8 @@
  *   physical limit of one Postgres doing small transactions of five statements on this machine;
  * - Fulfil: a sales order intake (one order a request), accept, allocate, ship and a stock sync
  *   over HTTP, one after the other on the same orders, each measured after a warm-up, with the
- *   round trips and statements per request counted at the driver (statement-counter.mjs).
+ *   round trips and statements per request counted at the driver (statement-counter.mjs), and
+ *   the CPU time per request of the server and of the Postgres backends serving it.
  *
  * Each stage uses the orders the one before it left; afterwards every order must be where the
  * answers said it went.
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { OrderResource } from '@fulfil/core';
-import { type RunningChild, startFulfil } from './child.js';
+import { cpuMsOf, type RunningChild, startFulfil } from './child.js';
 import { postgresDatabase } from './databases.js';
 import {
   benchSalesOrder,
@@ -131,12 +132,32 @@ async function pgbenchTps(postgresUrl: string, sizes: WritePathSizes): Promise<n
   }
 }
 
+/** The server's Postgres connections, found by the `application_name` its URL gives them. */
+const applicationName = () => `fulfil_write_path_${process.pid}`;
+
+/** The pids of the Postgres backends serving the server under test. */
+async function backendPids(postgresUrl: string): Promise<number[]> {
+  const { rows } = await withPostgres(postgresUrl, (client) =>
+    client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
+      applicationName(),
+    ]),
+  );
+  return rows.map((row) => row.pid);
+}
+
+/** CPU time used so far by each of `pids` (0 for one that is gone). */
+const cpuOf = (pids: readonly number[]) =>
+  new Map(pids.map((pid) => [pid, cpuMsOf(pid) || 0] as const));
+
 interface StageResult {
   result: LoadResult;
   /** Requests answered 2xx, warm-up included. */
   sent: number;
   roundTrips: number;
   statements: number;
+  /** ms of CPU a measured request cost the server, and the Postgres backends serving it. */
+  serverCpu: number;
+  postgresCpu: number;
 }
 
 /**
@@ -145,6 +166,7 @@ interface StageResult {
  */
 async function stage(
   server: RunningChild,
+  postgresUrl: string,
   countsFile: string,
   path: string,
   secret: string,
@@ -167,13 +189,23 @@ async function stage(
   };
   await send(CONNECTIONS);
   const before = await countsOf(server, countsFile);
+  const backendsBefore = cpuOf(await backendPids(postgresUrl));
+  const serverBefore = server.cpuMs();
   const result = await send(requests);
+  const serverAfter = server.cpuMs();
+  // A backend the pool opened during the stage started from nothing.
+  const pids = new Set([...backendsBefore.keys(), ...(await backendPids(postgresUrl))]);
+  let postgresCpu = 0;
+  for (const [pid, after] of cpuOf([...pids]))
+    postgresCpu += after - (backendsBefore.get(pid) ?? 0);
   const after = await countsOf(server, countsFile);
   return {
     result,
     sent: CONNECTIONS + requests,
     roundTrips: (after.roundTrips - before.roundTrips) / result.requests,
     statements: (after.statements - before.statements) / result.requests,
+    serverCpu: (serverAfter - serverBefore) / result.requests,
+    postgresCpu: Math.max(0, postgresCpu) / result.requests,
   };
 }
 
@@ -198,7 +230,8 @@ export async function benchWritePath(
   const results: [string, StageResult][] = [];
   try {
     await fillStore(database, { invoiced: 0, pending: SLACK_ORDERS });
-    const serverUrl = serverDbParams ? `${database.url}&${serverDbParams}` : database.url;
+    const params = [`application_name=${applicationName()}`, serverDbParams].filter(Boolean);
+    const serverUrl = `${database.url}&${params.join('&')}`;
     if (serverDbParams) console.log(`  the server's database URL adds ${serverDbParams}`);
     const server = await startFulfil(dir, serverUrl, 1, [], {
       NODE_OPTIONS: `--import=${COUNTER}`,
@@ -207,6 +240,7 @@ export async function benchWritePath(
     try {
       const intake = await stage(
         server,
+        postgresUrl,
         countsFile,
         `${V1}/salesOrders`,
         CHANNEL_SECRET,
@@ -218,6 +252,7 @@ export async function benchWritePath(
       const pending = await ordersInQueue(database, 'pending_accept');
       const accept = await stage(
         server,
+        postgresUrl,
         countsFile,
         `${V1}/fulfillmentOrder/accept`,
         PARTNER_SECRET,
@@ -229,6 +264,7 @@ export async function benchWritePath(
       const accepted = await ordersInQueue(database, 'pending_allocation');
       const allocate = await stage(
         server,
+        postgresUrl,
         countsFile,
         `${V1}/fulfillmentOrder/allocate`,
         ERP_SECRET,
@@ -247,6 +283,7 @@ export async function benchWritePath(
       const allocated = await ordersInQueue(database, 'pending_shipment');
       const ship = await stage(
         server,
+        postgresUrl,
         countsFile,
         `${V1}/fulfillmentOrder/ship`,
         PARTNER_SECRET,
@@ -269,6 +306,7 @@ export async function benchWritePath(
 
       const stock = await stage(
         server,
+        postgresUrl,
         countsFile,
         `${V1}/stockItems`,
         PARTNER_SECRET,
@@ -297,13 +335,14 @@ export async function benchWritePath(
     await database.drop();
   }
   for (const [action, result] of results) {
+    const cpu = `${result.serverCpu.toFixed(2)} ms CPU/request in the server, ${result.postgresCpu.toFixed(2)} ms in Postgres`;
     console.log(
       `  ${action}: ${describeLoad(result.result)}, ${result.roundTrips.toFixed(1)} round trips and ${result.statements.toFixed(1)} statements a request, ` +
-        `${floor ? `${ratioOf(result.result.requestsPerSecond, floor)} of pgbench` : 'no pgbench'}`,
+        `${cpu}, ${floor ? `${ratioOf(result.result.requestsPerSecond, floor)} of pgbench` : 'no pgbench'}`,
     );
     addRow({
       scenario: `${action} over HTTP, Postgres, against pgbench TPC-B (round trips a request)`,
-      fulfil: `${describeLoad(result.result)}, ${result.roundTrips.toFixed(1)} round trips`,
+      fulfil: `${describeLoad(result.result)}, ${result.roundTrips.toFixed(1)} round trips, ${cpu}`,
       floor: floor ? `${floor.toFixed(0)} tps` : 'no pgbench',
       ratio: floor ? ratioOf(result.result.requestsPerSecond, floor) : '—',
       target:

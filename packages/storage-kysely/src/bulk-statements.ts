@@ -40,6 +40,11 @@ export interface BulkStatementsOptions {
    * limit of bound values. Otherwise a `values (…), (…)` list, split by {@link statementSizes}.
    */
   arrayParameters?: boolean;
+  /**
+   * Told each array statement's text once, when it is first compiled: one text serves every row
+   * count, so the database may keep it prepared (Postgres: by name, see `keepPrepared`).
+   */
+  onCompiled?: (sql: string) => void;
 }
 
 /** Up to this many rows, one statement carries exactly the rows given. */
@@ -75,9 +80,11 @@ export class BulkStatements {
   /** Postgres type of each column of a table, read from the catalog once: `bigint`, `text`, … */
   readonly #columnTypes = new Map<string, Map<string, string>>();
   readonly #arrays: boolean;
+  readonly #onCompiled: ((sql: string) => void) | undefined;
 
   constructor(options: BulkStatementsOptions = {}) {
     this.#arrays = options.arrayParameters ?? false;
+    this.#onCompiled = options.onCompiled;
   }
 
   /** Whether the database binds arrays (`BulkStatementsOptions.arrayParameters`): Postgres. */
@@ -149,7 +156,14 @@ export class BulkStatements {
       .insertInto(shape.table)
       .columns(shape.columns as never)
       .expression(sql`select * from unnest(${sql.join(arrays)})`);
-    return this.#keep(shape.name, shape, shape.finish(insert).compile(), shape.columns.length);
+    const text = this.#keep(
+      shape.name,
+      shape,
+      shape.finish(insert).compile(),
+      shape.columns.length,
+    );
+    this.#onCompiled?.(text);
+    return text;
   }
 
   #keep<T extends keyof Database & string, Row, Out>(

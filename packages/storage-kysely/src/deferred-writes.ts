@@ -79,6 +79,57 @@ function namePattern(table: string): RegExp {
 }
 
 /**
+ * The merged texts made so far, by the texts they merge, one level per statement (a carrier's
+ * last, under {@link CARRIED}): an action merges the same few texts on every run, and its
+ * statements' texts are the very strings kept by the prepared queries, whose hashes the engine
+ * keeps. Renumbering the placeholders anew, and hashing a new text to find its name, cost more
+ * than looking it up. Bounded: past {@link MERGED_KEPT} texts it starts again.
+ */
+interface MergedTexts {
+  next: Map<string, MergedTexts>;
+  text?: string;
+}
+const CARRIED = '\u0000carrier';
+const MERGED_KEPT = 512;
+let mergedRoot: MergedTexts = { next: new Map() };
+let mergedCount = 0;
+
+function mergedText(queries: readonly CompiledQuery[], carrier: CompiledQuery | undefined): string {
+  let node = mergedRoot;
+  const texts = queries.map((query) => query.sql);
+  if (carrier) texts.push(CARRIED, carrier.sql);
+  for (const text of texts) {
+    let next = node.next.get(text);
+    if (!next) {
+      next = { next: new Map() };
+      node.next.set(text, next);
+    }
+    node = next;
+  }
+  if (node.text === undefined) {
+    if (mergedCount >= MERGED_KEPT) {
+      mergedRoot = { next: new Map() };
+      mergedCount = 0;
+    }
+    mergedCount += 1;
+    node.text = renumberedText(queries, carrier);
+  }
+  return node.text;
+}
+
+/** The merged text: each statement a `with` clause, its placeholders renumbered. */
+function renumberedText(queries: readonly CompiledQuery[], carrier?: CompiledQuery): string {
+  let offset = 0;
+  const renumbered = (query: CompiledQuery) => {
+    const start = offset;
+    offset += query.parameters.length;
+    return query.sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + start}`);
+  };
+  const clauses = queries.map((query, index) => `w${index + 1} as (${renumbered(query)})`);
+  return `with ${clauses.join(', ')} ${carrier ? renumbered(carrier) : 'select 1'}`;
+}
+
+/**
  * The statements as one: each a data-modifying `with` clause of a `select 1`, or of `carrier`
  * (Postgres runs every one of them to completion, once, whether or not it is read), their
  * placeholders renumbered; its answer is the carrier's.
@@ -88,18 +139,10 @@ export function mergeWrites(
   carrier?: CompiledQuery,
 ): CompiledQuery {
   const parameters: unknown[] = [];
-  const renumbered = (query: CompiledQuery) => {
-    const offset = parameters.length;
-    for (const parameter of query.parameters) parameters.push(parameter);
-    return query.sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
-  };
-  const clauses = queries.map((query, index) => `w${index + 1} as (${renumbered(query)})`);
+  for (const query of queries) for (const parameter of query.parameters) parameters.push(parameter);
+  if (carrier) for (const parameter of carrier.parameters) parameters.push(parameter);
   const [first] = queries as [CompiledQuery];
-  return {
-    ...(carrier ?? first),
-    sql: `with ${clauses.join(', ')} ${carrier ? renumbered(carrier) : 'select 1'}`,
-    parameters,
-  };
+  return { ...(carrier ?? first), sql: mergedText(queries, carrier), parameters };
 }
 
 const NO_ROWS: QueryResult<never> = Object.freeze({ rows: [] }) as QueryResult<never>;
@@ -113,7 +156,7 @@ class DeferringConnection implements DatabaseConnection {
 
   constructor(
     readonly inner: DatabaseConnection,
-    readonly keep: ((sql: string) => void) | undefined,
+    readonly keep: KeptTexts | undefined,
   ) {}
 
   began(): void {
@@ -147,8 +190,10 @@ class DeferringConnection implements DatabaseConnection {
   #runMerged<R>(waiting: CompiledQuery[], carrier?: CompiledQuery): Promise<QueryResult<R>> {
     const merged = mergeWrites(waiting, carrier);
     // The same action merges the same writes each time: a few texts, planned once per connection;
-    // not a carrier with a list, one text per length.
-    if (!carrier?.sql.includes(' in (')) this.keep?.(merged.sql);
+    // not a carrier with a list, one text per length, unless the carrier is itself kept: those
+    // pad their lists to a few lengths (prepared-queries.ts).
+    const keep = this.keep;
+    if (keep && (!carrier?.sql.includes(' in (') || keep.has(carrier.sql))) keep.add(merged.sql);
     return this.inner.executeQuery<R>(merged);
   }
 
@@ -188,7 +233,7 @@ const deferringOf = (connection: DatabaseConnection) => connection as DeferringC
 
 /** kysely's driver of `dialect`, handing out {@link DeferringConnection}s. */
 class DeferringDriver extends ForwardingDriver<DeferringConnection> {
-  constructor(inner: Driver, keep: ((sql: string) => void) | undefined) {
+  constructor(inner: Driver, keep: KeptTexts | undefined) {
     super(inner, (connection) => new DeferringConnection(connection, keep));
   }
 
@@ -228,11 +273,18 @@ class DeferringDriver extends ForwardingDriver<DeferringConnection> {
   }
 }
 
+/** The texts a driver keeps prepared (Postgres: by name): `add` one, `has` asks. */
+export interface KeptTexts {
+  add(sql: string): void;
+  has(sql: string): boolean;
+}
+
 /**
  * `dialect` whose transactions run the writes marked {@link deferrable} together, just before
- * the next statement that needs them run; `keep` is told each merged text (Postgres prepares it
- * by name). For a database server: in process (SQLite) a statement is no round trip.
+ * the next statement that needs them run; `keep` is given each merged text of a bounded few
+ * (Postgres prepares it by name). For a database server: in process (SQLite) a statement is no
+ * round trip.
  */
-export function deferWrites(dialect: Dialect, keep?: (sql: string) => void): Dialect {
+export function deferWrites(dialect: Dialect, keep?: KeptTexts): Dialect {
   return withDriver(dialect, (driver) => new DeferringDriver(driver, keep));
 }

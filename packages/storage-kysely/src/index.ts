@@ -43,7 +43,7 @@ export {
   DEADLINE_BACKFILL_STEP,
 } from './deadline-backfill.js';
 export { lateShipmentsQuery } from './deadline-queries.js';
-export { deferrable, deferWrites, mergeWrites } from './deferred-writes.js';
+export { deferrable, deferWrites, type KeptTexts, mergeWrites } from './deferred-writes.js';
 export type { DriverProfile } from './driver-profile.js';
 export { type GroupCommitMessage, groupCommitProbe } from './group-commit.js';
 export { KyselyRepository, type KyselyRepositoryOptions } from './kysely-repository.js';

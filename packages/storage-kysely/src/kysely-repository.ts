@@ -165,6 +165,7 @@ export class KyselyRepository implements Repository {
     this.#prepared = new PreparedQueries(options.profile.keepPrepared);
     this.bulkStatements = new BulkStatements({
       arrayParameters: options.profile.arrayParameters ?? false,
+      ...(options.profile.keepPrepared ? { onCompiled: options.profile.keepPrepared } : {}),
     });
     const versionSql = options.profile.otherProcessesSql;
     const version =

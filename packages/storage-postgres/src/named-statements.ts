@@ -15,6 +15,10 @@ export class StatementNames {
     if (!this.#names.has(sql)) this.#names.set(sql, `fulfil_${this.#names.size + 1}`);
   }
 
+  has(sql: string): boolean {
+    return this.#names.has(sql);
+  }
+
   nameOf(sql: string): string | undefined {
     return this.#names.get(sql);
   }

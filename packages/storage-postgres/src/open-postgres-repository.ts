@@ -196,6 +196,8 @@ export async function openPostgresRepository(
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   };
   const names = pool.preparedStatements === false ? undefined : new StatementNames();
+  // A write transaction reads its change id once it has written.
+  names?.add(CHANGE_FEED_SQL.postgresChangeId);
   const pgPool = new pg.Pool({
     ...connection,
     ...(names ? { Client: namingClient(names) } : {}),
@@ -226,7 +228,7 @@ export async function openPostgresRepository(
     : dialect;
   // Outside the tracing: a span is a statement the database ran, merged writes one of them.
   const db = new Kysely<Database>({
-    dialect: deferWrites(traced, names ? (sql) => names.add(sql) : undefined),
+    dialect: deferWrites(traced, names),
   });
   const profile = postgresProfile(options.maxAttempts ?? 5, names, options.groupCommit);
   try {

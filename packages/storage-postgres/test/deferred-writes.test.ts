@@ -228,4 +228,43 @@ describe('deferred writes on Postgres', () => {
     await db.executeQuery(later(db.insertInto('b').values({ id: 6 })));
     expect(await count('b')).toBe(1);
   });
+
+  it('keeps the merged texts prepared, with a carrier holding a list only when it is kept itself', async () => {
+    await reset();
+    const kept = new Set<string>();
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      options: `-c search_path=${schema}`,
+    });
+    const keeping = new Kysely<Tables>({
+      dialect: deferWrites(new PostgresDialect({ pool }), {
+        add: (text) => kept.add(text),
+        has: (text) => kept.has(text),
+      }),
+    });
+    try {
+      const merged = async (id: number, carrier: CompiledQuery) => {
+        const before = new Set(kept);
+        await keeping.transaction().execute(async (trx) => {
+          await trx.executeQuery(later(trx.insertInto('a').values({ id, n: 1 })));
+          await trx.executeQuery(carrier);
+        });
+        return [...kept].filter((text) => !before.has(text));
+      };
+      const plain = keeping.selectFrom('b').select('id').where('id', '=', 1).compile();
+      const write = 'with w1 as (insert into "a" ("id", "n") values ($1, $2))';
+      expect(await merged(7, plain)).toEqual([`${write} select "id" from "b" where "id" = $3`]);
+      const listed = keeping.selectFrom('b').select('id').where('id', 'in', [1, 2]).compile();
+      // A list of any length would make a text per length: not kept, unless its carrier is.
+      expect(await merged(8, listed)).toEqual([]);
+      kept.add(listed.sql);
+      expect(await merged(9, listed)).toEqual([
+        `${write} select "id" from "b" where "id" in ($3, $4)`,
+      ]);
+      expect(await count('a')).toBe(3);
+    } finally {
+      await keeping.destroy();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { createEngine, type Engine } from '@fulfil/core';
-import { skipUnless } from '@fulfil/core/testing';
+import { fixtures, skipUnless } from '@fulfil/core/testing';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,6 +67,42 @@ describe('named prepared statements on Postgres', () => {
     await poll();
     await poll();
     expect(await prepared()).toEqual(first);
+  });
+
+  it('keeps the inserts of an intake and its change id prepared: one text whatever the count', async () => {
+    const { engine, repository } = await open();
+    const texts = async () =>
+      (
+        await sql<{
+          statement: string;
+        }>`select statement from pg_prepared_statements where name like 'fulfil_%'`.execute(
+          repository.db,
+        )
+      ).rows.map((row) => row.statement);
+    const intake = async (first: number, count: number) => {
+      const orders = Array.from({ length: count }, (_, i) =>
+        fixtures.salesOrder(String(first + i), [{ sku: 'SKU-1', qty: 1 }], {
+          warehouse_code: 'WH-A',
+        }),
+      );
+      const outcomes = await engine.intakeBatch('default', orders);
+      expect(outcomes.every((outcome) => outcome.outcome === 'created')).toBe(true);
+    };
+    const inserts = async () =>
+      (await texts()).filter((text) =>
+        /^insert into "(fulfillment_orders|order_items|sales_order_sequences)"/.test(text),
+      );
+    await intake(810_000, 1);
+    const kept = await inserts();
+    expect(kept.map((text) => /^insert into "(\w+)"/.exec(text)?.[1]).sort()).toEqual([
+      'fulfillment_orders',
+      'order_items',
+      'sales_order_sequences',
+    ]);
+    expect(await texts()).toContain('select pg_current_xact_id()::text::bigint as id');
+    // A batch of more orders runs the very statements the first one prepared.
+    await intake(820_000, 5);
+    expect((await inserts()).sort()).toEqual([...kept].sort());
   });
 
   it('prepares none with preparedStatements: false', async () => {
