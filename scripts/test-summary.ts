@@ -1,5 +1,7 @@
 // `node --import tsx scripts/test-summary.ts <report.json>`: the lines CI's run ends with, from
-// vitest's JSON report: "tests: N passed, N failed, N skipped", then each skipped test and why.
+// vitest's JSON report: "tests: N passed, N failed, N skipped", then each failed test with the
+// first lines of its error (the tail of a long log is often all a reader sees), then each skipped
+// test and why.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { describeSkipped, type SkippedTest } from './skipped-tests.js';
@@ -15,6 +17,7 @@ interface JsonReport {
       ancestorTitles: string[];
       title: string;
       status: string;
+      failureMessages?: string[];
       meta?: { skipReason?: string };
     }[];
   }[];
@@ -38,4 +41,14 @@ const count = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(
   `tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${count} skipped`,
 );
+for (const module of report.testResults) {
+  for (const test of module.assertionResults) {
+    if (test.status !== 'failed') continue;
+    console.log(
+      `failed: ${relative(process.cwd(), module.name)} > ${[...test.ancestorTitles, test.title].join(' > ')}`,
+    );
+    const message = (test.failureMessages ?? []).join('\n').split('\n').slice(0, 6);
+    for (const line of message) console.log(`  ${line.slice(0, 300)}`);
+  }
+}
 for (const line of describeSkipped(skipped)) console.log(line);
