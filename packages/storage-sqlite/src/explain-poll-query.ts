@@ -17,10 +17,18 @@ export async function explainPollQuery(
 ): Promise<StatementPlan[]> {
   const plans: StatementPlan[] = [];
   for (const compiled of repository.pollStatements(query)) {
-    const result = await repository.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-    );
-    plans.push({ sql: compiled.sql, plan: result.rows.map((row) => row.detail) });
+    plans.push({ sql: compiled.sql, plan: await explainStatement(repository, compiled) });
   }
   return plans;
+}
+
+/** What SQLite's planner says it does for one compiled statement, a step a line. */
+export async function explainStatement(
+  repository: SqliteRepository,
+  compiled: { sql: string; parameters: readonly unknown[] },
+): Promise<string[]> {
+  const result = await repository.db.executeQuery<{ detail: string }>(
+    CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+  );
+  return result.rows.map((row) => row.detail);
 }

@@ -10,18 +10,8 @@ import {
 } from '@fulfil/storage-kysely';
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { explainStatement } from '../src/explain-poll-query.js';
 import { openSqliteRepository, type SqliteRepository } from '../src/index.js';
-
-/** What SQLite's planner says it does for the compiled query, one step a line. */
-async function planOf(
-  repository: SqliteRepository,
-  compiled: { sql: string; parameters: readonly unknown[] },
-): Promise<string[]> {
-  const plan = await repository.db.executeQuery<{ detail: string }>(
-    CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-  );
-  return plan.rows.map((row) => row.detail);
-}
 
 /** The index's definition as SQLite keeps it. */
 async function indexSql(repository: SqliteRepository, name: string): Promise<string | undefined> {
@@ -101,7 +91,7 @@ describe('deleting expired sessions', () => {
   it('seeks the expired rows by the expiry index, never scans the sessions', async () => {
     const repository = await openSqliteRepository(':memory:');
     expect(
-      await planOf(
+      await explainStatement(
         repository,
         expiredSessionsDelete(repository.db, '2026-01-01 00:00:00').compile(),
       ),
@@ -117,7 +107,9 @@ describe('deleting expired sessions', () => {
 describe('the list of open holds', () => {
   it("reads the store's held orders through the partial index, never scans the orders", async () => {
     const repository = await openSqliteRepository(':memory:');
-    expect(await planOf(repository, heldOrdersQuery(repository.db, 1, 100).compile())).toEqual([
+    expect(
+      await explainStatement(repository, heldOrdersQuery(repository.db, 1, 100).compile()),
+    ).toEqual([
       expect.stringMatching(/^SEARCH fulfillment_orders USING INDEX fulfillment_orders_held/),
     ]);
     await repository.close();
@@ -128,7 +120,10 @@ describe("the courier loop's due orders", () => {
   it('are found through the partial index of due times, which orders without one stay out of', async () => {
     const repository = await openSqliteRepository(':memory:');
     expect(
-      await planOf(repository, courierDueQuery(repository.db, '2026-01-01 00:00:00', 50).compile()),
+      await explainStatement(
+        repository,
+        courierDueQuery(repository.db, '2026-01-01 00:00:00', 50).compile(),
+      ),
     ).toContainEqual(expect.stringMatching(/^SEARCH o USING INDEX fulfillment_orders_courier_due/));
     expect(await indexSql(repository, 'fulfillment_orders_courier_due')).toMatch(
       /where "courier_next_attempt_at" is not null$/i,
@@ -141,7 +136,10 @@ describe("the metrics' late shipments", () => {
   it('read the shipped orders through the partial index of shipped_at, which intake writes nothing to', async () => {
     const repository = await openSqliteRepository(':memory:');
     expect(
-      await planOf(repository, lateShipmentsQuery(repository.db, '2026-01-01 00:00:00').compile()),
+      await explainStatement(
+        repository,
+        lateShipmentsQuery(repository.db, '2026-01-01 00:00:00').compile(),
+      ),
     ).toContainEqual(
       expect.stringMatching(
         /^SEARCH fulfillment_orders USING INDEX fulfillment_orders_shipped_at \(shipped_at>\?\)/,
@@ -177,7 +175,7 @@ describe('the search by deadline', () => {
     ];
     for (const [search, index] of expected) {
       const filter = search.deadline ? { ...search, deadline_clock: clock } : search;
-      const page = await planOf(
+      const page = await explainStatement(
         repository,
         orderSearchQuery(repository.db, { ...filter, store_id: 1, limit: 51 }).compile(),
       );
@@ -190,7 +188,7 @@ describe('the search by deadline', () => {
       )
         expect(page.join(' | '), JSON.stringify(search)).not.toMatch(/TEMP B-TREE/);
       if (!search.deadline) continue;
-      const count = await planOf(
+      const count = await explainStatement(
         repository,
         orderCountQuery(repository.db, 1, filter as OrderFilter, 10_001).compile(),
       );
