@@ -26,14 +26,23 @@ interface JsonReport {
 const file = process.argv[2];
 if (file === undefined) throw new Error('usage: test-summary.ts <vitest JSON report>');
 const report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+type Module = JsonReport['testResults'][number];
+
+/** Where a test is and what it is called, as CI's summary names it. */
+function placeOf(module: Module, test: Module['assertionResults'][number]) {
+  return {
+    file: relative(process.cwd(), module.name),
+    name: [...test.ancestorTitles, test.title].join(' > '),
+  };
+}
+
 const skipped: SkippedTest[] = report.testResults.flatMap((module) =>
   module.assertionResults
     .filter(
       (test) => test.status === 'skipped' || test.status === 'pending' || test.status === 'todo',
     )
     .map((test) => ({
-      file: relative(process.cwd(), module.name),
-      name: [...test.ancestorTitles, test.title].join(' > '),
+      ...placeOf(module, test),
       reason: test.meta?.skipReason ?? (test.status === 'todo' ? 'to do' : undefined),
     })),
 );
@@ -44,9 +53,8 @@ console.log(
 for (const module of report.testResults) {
   for (const test of module.assertionResults) {
     if (test.status !== 'failed') continue;
-    console.log(
-      `failed: ${relative(process.cwd(), module.name)} > ${[...test.ancestorTitles, test.title].join(' > ')}`,
-    );
+    const { file, name } = placeOf(module, test);
+    console.log(`failed: ${file} > ${name}`);
     const message = (test.failureMessages ?? []).join('\n').split('\n').slice(0, 6);
     for (const line of message) console.log(`  ${line.slice(0, 300)}`);
   }
