@@ -337,10 +337,12 @@ export function describeScaleOut(title: string, makeDatabase: () => Promise<Test
         // cluster's snapshot, so any other transaction on the cluster (a courier loop's, or
         // another test's where the cluster is shared) turns a poll into a miss.
         const hitsBefore = hitsOn1();
-        for (let tries = 0; tries < 50 && hitsOn1() === hitsBefore; tries++) {
-          expect(await pendingVia(1)).toContain(number);
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await expect
+          .poll(async () => {
+            expect(await pendingVia(1)).toContain(number);
+            return hitsOn1();
+          })
+          .toBeGreaterThan(hitsBefore);
         const order = await getOrder(number);
         ok(
           await call(server(0), PARTNER, 'POST', 'fulfillmentOrder/accept', {
