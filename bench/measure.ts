@@ -31,7 +31,8 @@ export function opsPerSide(plan: Plan): number {
   return plan.warmupOps + plan.opsPerRound * plan.rounds;
 }
 
-function median(values: readonly number[]): number {
+/** The middle of `values`, or the mean of the two middle ones. */
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2

@@ -26,6 +26,7 @@ export const SCENARIOS = [
   'routing',
   'large-orders',
   'write-path',
+  'pipelining',
   'deadlines',
 ] as const;
 

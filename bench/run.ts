@@ -26,6 +26,7 @@ import { benchHttpPoll } from './http-poll.js';
 import { benchLargeOrders, largeOrderSizes } from './large-orders.js';
 import { benchLongPoll, longPollSizes } from './long-poll.js';
 import { readOptions, type Scenario, sizesOf } from './options.js';
+import { benchPipelining, pipeliningSizes } from './pipelining.js';
 import { benchPoll } from './poll.js';
 import { benchPollScale } from './poll-scale.js';
 import { Sqlite } from './raw-sqlite.js';
@@ -154,6 +155,10 @@ try {
         writePathSizes(options.quick),
         options.serverDbParams,
       );
+    }
+    if (runs('pipelining') && kind === 'postgres' && options.postgresUrl) {
+      section('Postgres: a pipelining driver (postgres.js) against pg, the same accept');
+      await benchPipelining(options.postgresUrl, pipeliningSizes(options.quick));
     }
     if (runs('poll-scale')) {
       const small = database(kind, 'small');

@@ -31,6 +31,7 @@ import type { BenchDatabase } from './databases.js';
 import { fillStore, ordersInQueue } from './fill-store.js';
 import { ACCEPT_PATH, acceptBody, acceptsNeeded, measureAccept } from './http-accept.js';
 import { describeLoad, type LoadResult } from './load.js';
+import { median } from './measure.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
@@ -70,14 +71,6 @@ interface Side {
   name: string;
   env: NodeJS.ProcessEnv;
   runs: Run[];
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** A side's figures: its median run (by requests per second), and its median CPU per request. */
