@@ -35,6 +35,12 @@ const ONE = `/rest/${STORE}/V1/salesOrders`;
 const BATCH = `/rest/${STORE}/V1/salesOrders/batch`;
 const BATCH_SIZE = 100;
 
+/** Requests of one kind a side sends: a warm-up, then the measured ones. */
+interface Load {
+  warmup: number;
+  measured: number;
+}
+
 /**
  * Warm-up, then the measured load; each request takes fresh sales orders from `first`. With the
  * server's CPU time so far (`cpuMs`), also the CPU the server spent per measured request.
@@ -42,7 +48,7 @@ const BATCH_SIZE = 100;
 async function measure(
   url: string,
   bodyOf: (n: number) => string,
-  requests: number,
+  requests: Load,
   cpuMs: () => number,
 ): Promise<{ result: LoadResult; sent: number; cpuPerRequest: number }> {
   const headers = { authorization: `Bearer ${CHANNEL_SECRET}`, 'content-type': 'application/json' };
@@ -54,11 +60,15 @@ async function measure(
     return load({ url, method: 'POST', headers, amount, bodyOf: (n) => bodyOf(offset + n) });
   };
   // autocannon wants at least one request per connection.
-  const warmup = Math.max(CONNECTIONS, Math.round(requests / 8));
+  const warmup = Math.max(CONNECTIONS, requests.warmup);
   await run(warmup);
   const before = cpuMs();
-  const result = await run(requests);
-  return { result, sent: warmup + requests, cpuPerRequest: (cpuMs() - before) / result.requests };
+  const result = await run(requests.measured);
+  return {
+    result,
+    sent: warmup + requests.measured,
+    cpuPerRequest: (cpuMs() - before) / result.requests,
+  };
 }
 
 const one = (base: number) => (n: number) =>
@@ -103,8 +113,8 @@ async function measureFloor(
   database: BenchDatabase,
   dir: string,
   reservation: FloorReservation,
-  singles: number,
-  batches: number,
+  singles: Load,
+  batches: Load,
   postgresUrl?: string,
 ): Promise<IntakeRun> {
   const place = await floorPlace(database, dir, reservation, postgresUrl);
@@ -137,8 +147,12 @@ export async function benchHttpIntake(
   postgresUrl?: string,
 ): Promise<void> {
   await fillStore(database, { invoiced: 0, pending: 0 });
-  const singles = sizes.acceptRequests;
-  const batches = Math.max(CONNECTIONS, Math.round(sizes.acceptRequests / 40));
+  // Each side's server is warmed with as many orders, singly and then in batches.
+  const singles = { warmup: sizes.warmupRequests, measured: sizes.acceptRequests };
+  const batches = {
+    warmup: Math.ceil(sizes.warmupRequests / BATCH_SIZE),
+    measured: Math.max(CONNECTIONS, Math.round(sizes.acceptRequests / 40)),
+  };
 
   const fulfil = await startFulfil(dir, database.url);
   let ours: IntakeRun;

@@ -92,6 +92,13 @@ export interface Sizes {
   /** Seconds of load per measurement, and of warm-up before it. */
   seconds: number;
   warmupSeconds: number;
+  /**
+   * Requests a server under test serves before it is measured, where a scenario has the orders
+   * for them (intake, tracing, the write path): a fresh process compiles its hot code over its
+   * first few thousand requests, on V8's background threads, a cost a server that runs for days
+   * does not pay (docs/benchmarks.md, Warm-up).
+   */
+  warmupRequests: number;
   /** Accepts over HTTP: warm-up requests, then measured ones; each takes a fresh order. */
   acceptWarmup: number;
   acceptRequests: number;
@@ -107,6 +114,7 @@ export function sizesOf(options: BenchOptions): Sizes {
         poolOrders: 150,
         seconds: 1,
         warmupSeconds: 0.3,
+        warmupRequests: 20,
         acceptWarmup: 20,
         acceptRequests: 100,
         smallOrders: 500,
@@ -117,6 +125,7 @@ export function sizesOf(options: BenchOptions): Sizes {
         poolOrders: 5_000,
         seconds: 10,
         warmupSeconds: 2,
+        warmupRequests: 5_000,
         acceptWarmup: 500,
         acceptRequests: 4_000,
         smallOrders: 10_000,

@@ -14,9 +14,10 @@
  * each export to its end and throws it away, decoding nothing. A real collector runs elsewhere.
  *
  * The four take turns, one round each starting with the next one (each is in every place
- * once, and then again): the database grows as orders are accepted, and the machine may be
- * shared, so no side keeps the best place. Each run is a third of an accept scenario's measured
- * requests, for more rounds. A side's ratio is the median of its rounds' ratios: each run beside
+ * once): the database grows as orders are accepted, and the machine may be shared, so no side
+ * keeps the best place. Each run is a fresh server warmed with `warmupRequests` accepts of its
+ * own (the SDK is more code for a fresh process to compile), then measured over half an accept
+ * scenario's requests. A side's ratio is the median of its rounds' ratios: each run beside
  * the run of tracing off in the same round, minutes apart at most, so that a machine busier in
  * one round than in another moves both sides of a ratio. Beside the requests per second, the
  * server's own CPU time per request (from /proc) is printed: it tells the cost even when other
@@ -35,8 +36,8 @@ import { median } from './measure.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
-/** Two rounds per side, so that each is in every place twice. */
-const ROUNDS = 8;
+/** One round per side, so that each is in every place once. */
+const ROUNDS = 4;
 
 /** An OTLP/HTTP collector that reads every export and discards it. */
 async function startSink() {
@@ -121,7 +122,11 @@ export async function benchTracing(
       runs: [],
     },
   ];
-  const runSizes = { ...sizes, acceptRequests: Math.ceil(sizes.acceptRequests / 4) };
+  const runSizes = {
+    ...sizes,
+    acceptWarmup: sizes.warmupRequests,
+    acceptRequests: Math.ceil(sizes.acceptRequests / 2),
+  };
   const perRun = acceptsNeeded(runSizes);
   const pending = await fillStore(database, {
     invoiced: 0,

@@ -41,7 +41,12 @@ const V1 = `/rest/${STORE}/V1`;
 const SLACK_ORDERS = 10 * CONNECTIONS;
 
 export interface WritePathSizes {
-  /** Measured requests of each stage (after a warm-up of one per connection). */
+  /**
+   * Requests of each stage before it is measured: the server compiles each action's code over
+   * its first thousands (docs/benchmarks.md, Warm-up). At least one per connection.
+   */
+  warmup: number;
+  /** Measured requests of each stage. */
   requests: number;
   /** pgbench: `-s` and `-T`. */
   scale: number;
@@ -49,7 +54,9 @@ export interface WritePathSizes {
 }
 
 export const writePathSizes = (quick: boolean): WritePathSizes =>
-  quick ? { requests: 60, scale: 1, seconds: 2 } : { requests: 3_000, scale: 10, seconds: 20 };
+  quick
+    ? { warmup: CONNECTIONS, requests: 60, scale: 1, seconds: 2 }
+    : { warmup: 5_000, requests: 3_000, scale: 10, seconds: 20 };
 
 interface DriverCounts {
   snapshot: number;
@@ -161,8 +168,8 @@ interface StageResult {
 }
 
 /**
- * A warm-up of one request per connection, then `requests` measured ones; request n sends
- * `bodyOf(n)`. The driver counts are read around the measured part only.
+ * A warm-up of `warmup` requests, then `requests` measured ones; request n sends `bodyOf(n)`.
+ * The driver counts are read around the measured part only.
  */
 async function stage(
   server: RunningChild,
@@ -170,7 +177,7 @@ async function stage(
   countsFile: string,
   path: string,
   secret: string,
-  requests: number,
+  { warmup, requests }: { warmup: number; requests: number },
   bodyOf: (n: number) => string,
 ): Promise<StageResult> {
   const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
@@ -187,7 +194,7 @@ async function stage(
       bodyOf: (n) => bodyOf(offset + n),
     });
   };
-  await send(CONNECTIONS);
+  await send(warmup);
   const before = await countsOf(server, countsFile);
   const backendsBefore = cpuOf(await backendPids(postgresUrl));
   const serverBefore = server.cpuMs();
@@ -201,7 +208,7 @@ async function stage(
   const after = await countsOf(server, countsFile);
   return {
     result,
-    sent: CONNECTIONS + requests,
+    sent: warmup + requests,
     roundTrips: (after.roundTrips - before.roundTrips) / result.requests,
     statements: (after.statements - before.statements) / result.requests,
     serverCpu: (serverAfter - serverBefore) / result.requests,
@@ -209,11 +216,14 @@ async function stage(
   };
 }
 
-/** The requests a stage can send with `orders` to act on: the bodies built ahead must exist too. */
-function requestsFor(orders: number, wanted: number): number {
-  const possible = orders - 3 * CONNECTIONS;
+/**
+ * The warm-up and the measured requests of a stage with `orders` to act on: the bodies built
+ * ahead, one per connection after each of the two parts, must exist too.
+ */
+function requestsFor(orders: number, sizes: WritePathSizes) {
+  const possible = orders - sizes.warmup - 2 * CONNECTIONS;
   if (possible < CONNECTIONS) throw new Error(`write path: only ${orders} orders left for a stage`);
-  return Math.min(wanted, possible);
+  return { warmup: sizes.warmup, requests: Math.min(sizes.requests, possible) };
 }
 
 const itemsOf = (order: OrderResource) => order.items.map((item) => ({ item_id: item.id }));
@@ -244,7 +254,7 @@ export async function benchWritePath(
         countsFile,
         `${V1}/salesOrders`,
         CHANNEL_SECRET,
-        sizes.requests,
+        sizes,
         (n) => JSON.stringify({ sales_order: benchSalesOrder(40_000_000 + n) }),
       );
       results.push(['intake (1 sales order x 2 lines)', intake]);
@@ -256,7 +266,7 @@ export async function benchWritePath(
         countsFile,
         `${V1}/fulfillmentOrder/accept`,
         PARTNER_SECRET,
-        requestsFor(pending.length, sizes.requests),
+        requestsFor(pending.length, sizes),
         (n) => (pending[n] ? acceptBody(pending[n]) : ''),
       );
       results.push(['accept (2 lines)', accept]);
@@ -268,7 +278,7 @@ export async function benchWritePath(
         countsFile,
         `${V1}/fulfillmentOrder/allocate`,
         ERP_SECRET,
-        requestsFor(accepted.length, sizes.requests),
+        requestsFor(accepted.length, sizes),
         (n) => {
           const order = accepted[n];
           return order
@@ -287,7 +297,7 @@ export async function benchWritePath(
         countsFile,
         `${V1}/fulfillmentOrder/ship`,
         PARTNER_SECRET,
-        requestsFor(allocated.length, sizes.requests),
+        requestsFor(allocated.length, sizes),
         (n) => {
           const order = allocated[n];
           return order
@@ -310,7 +320,7 @@ export async function benchWritePath(
         countsFile,
         `${V1}/stockItems`,
         PARTNER_SECRET,
-        sizes.requests,
+        sizes,
         (n) =>
           JSON.stringify({
             stock_items: SKUS.map((sku) => ({
