@@ -22,7 +22,7 @@ import {
   floorStockOf,
   floorTimestamp,
 } from './floor-store.js';
-import { type PgClient, pg } from './raw-postgres.js';
+import { inTransaction, type PgClient, pg } from './raw-postgres.js';
 
 export async function openFloorPostgres(
   url: string,
@@ -39,20 +39,7 @@ export async function openFloorPostgres(
         values,
       })
     ).rows as R[];
-  const transaction = async <T>(work: (client: PgClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      const result = await work(client);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback');
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
+  const transaction = <T>(work: (client: PgClient) => Promise<T>) => inTransaction(pool, work);
   if (create) {
     await transaction(async (client) => {
       await client.query(`create schema ${schema}`);

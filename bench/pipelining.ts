@@ -23,7 +23,7 @@ import { cpuMsOf } from './child.js';
 import { openFloorPostgres } from './floor-postgres.js';
 import { acceptAnswer, checkAccept, type FloorItem, floorTables } from './floor-schema.js';
 import { median } from './measure.js';
-import { dropSchema, pg, withPostgres } from './raw-postgres.js';
+import { dropSchema, inTransaction, pg, withPostgres } from './raw-postgres.js';
 import { addRow, ratioOf } from './summary.js';
 
 const WORKERS = 10;
@@ -124,10 +124,8 @@ async function pgSides(url: string, schema: string, tag: string): Promise<Side[]
     max: WORKERS,
     options: `-c search_path=${schema}`,
   });
-  const fewest: Accept = async (number) => {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
+  const fewest: Accept = (number) =>
+    inTransaction(pool, async (client) => {
       const { rows } = await client.query<LockedRow>({
         name: 'locked_read',
         text: LOCKED_READ,
@@ -135,15 +133,8 @@ async function pgSides(url: string, schema: string, tag: string): Promise<Side[]
       });
       const { writes, answer } = decide(number, rows);
       await client.query({ name: 'writes', text: WRITES, values: writes });
-      await client.query('commit');
       return answer;
-    } catch (error) {
-      await client.query('rollback');
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
+    });
   return [
     {
       name: 'pg, statement by statement (10 round trips)',

@@ -29,6 +29,25 @@ export async function withPostgres<T>(
   }
 }
 
+/** Runs `work` in a transaction on a connection of `pool`: committed, or rolled back and rethrown. */
+export async function inTransaction<T>(
+  pool: PgPool,
+  work: (client: PgClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** Drops a schema of the run's and everything in it. */
 export async function dropSchema(url: string, schema: string): Promise<void> {
   await withPostgres(url, (client) => client.query(`drop schema if exists ${schema} cascade`));
