@@ -5,9 +5,9 @@
  * (floor-schema.ts), four ways, in process, ten at a time:
  *
  * - pg, statement by statement: the floor's accept, ten round trips (floor-postgres.ts);
- * - pg, fewest round trips: what Fulfil sends for an accept, four: BEGIN, the order and its
- *   items read in one statement under the order's lock, every write as one statement of
- *   data-modifying `WITH` clauses, COMMIT;
+ * - pg, fewest round trips, four: BEGIN, the order and its items read in one statement under
+ *   the order's lock, every write as one statement of data-modifying `WITH` clauses, COMMIT
+ *   (Fulfil's accept is shaped so, with two reads more: its store, and its order's parts);
  * - postgres.js, the same four statements, each awaited: the driver's own cost;
  * - postgres.js, pipelined: BEGIN sent with the locked read, the writes with COMMIT: two
  *   round trips, the fewest an action can have that reads before it writes.
@@ -139,8 +139,7 @@ async function pgSides(url: string, schema: string, tag: string): Promise<Side[]
     {
       name: 'pg, statement by statement (10 round trips)',
       application: application('pg_each'),
-      accept: (number) =>
-        floor.accept({ order: { order_id: number, items: [] } }).then((answer) => answer),
+      accept: (number) => floor.accept({ order: { order_id: number, items: [] } }),
       close: () => floor.close(),
       runs: [],
     },
