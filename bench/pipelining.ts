@@ -19,7 +19,7 @@
  * Afterwards every order must have been accepted exactly once.
  */
 import postgres from 'postgres';
-import { cpuMsOf } from './child.js';
+import { backendCpu, backendCpuSince } from './backend-cpu.js';
 import { openFloorPostgres } from './floor-postgres.js';
 import { acceptAnswer, checkAccept, type FloorItem, floorTables } from './floor-schema.js';
 import { median } from './measure.js';
@@ -237,20 +237,6 @@ async function fill(url: string, schema: string, orders: number): Promise<void> 
   });
 }
 
-/** The pids of the backends whose `application_name` is `application`. */
-async function backendsOf(url: string, application: string): Promise<number[]> {
-  const { rows } = await withPostgres(url, (client) =>
-    client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
-      application,
-    ]),
-  );
-  return rows.map((row) => row.pid);
-}
-
-async function cpuOfBackends(url: string, application: string): Promise<Map<number, number>> {
-  return new Map((await backendsOf(url, application)).map((pid) => [pid, cpuMsOf(pid) || 0]));
-}
-
 /** Accepts `numbers`, WORKERS at a time; the side's figures of the run. */
 async function runSide(url: string, side: Side, numbers: readonly string[]) {
   let next = 0;
@@ -262,20 +248,17 @@ async function runSide(url: string, side: Side, numbers: readonly string[]) {
   next = warm.length;
   await Promise.all(warm.map((number) => side.accept(number)));
   const measured = numbers.length - warm.length;
-  const backendsBefore = await cpuOfBackends(url, side.application);
+  const backendsBefore = await backendCpu(url, side.application);
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(Array.from({ length: WORKERS }, worker));
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
-  let postgresCpu = 0;
-  for (const [pid, after] of await cpuOfBackends(url, side.application)) {
-    postgresCpu += after - (backendsBefore.get(pid) ?? 0);
-  }
+  const postgresCpu = await backendCpuSince(url, side.application, backendsBefore);
   return {
     perSecond: measured / seconds,
     cpuMs: (cpu.user + cpu.system) / 1000 / measured,
-    postgresCpuMs: Math.max(0, postgresCpu) / measured,
+    postgresCpuMs: postgresCpu / measured,
   };
 }
 

@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { OrderResource } from '@fulfil/core';
-import { cpuMsOf, type RunningChild, startFulfil } from './child.js';
+import { backendCpu, backendCpuSince } from './backend-cpu.js';
+import { type RunningChild, startFulfil } from './child.js';
 import { postgresDatabase } from './databases.js';
 import {
   benchSalesOrder,
@@ -142,20 +143,6 @@ async function pgbenchTps(postgresUrl: string, sizes: WritePathSizes): Promise<n
 /** The server's Postgres connections, found by the `application_name` its URL gives them. */
 const applicationName = () => `fulfil_write_path_${process.pid}`;
 
-/** The pids of the Postgres backends serving the server under test. */
-async function backendPids(postgresUrl: string): Promise<number[]> {
-  const { rows } = await withPostgres(postgresUrl, (client) =>
-    client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
-      applicationName(),
-    ]),
-  );
-  return rows.map((row) => row.pid);
-}
-
-/** CPU time used so far by each of `pids` (0 for one that is gone). */
-const cpuOf = (pids: readonly number[]) =>
-  new Map(pids.map((pid) => [pid, cpuMsOf(pid) || 0] as const));
-
 interface StageResult {
   result: LoadResult;
   /** Requests answered 2xx, warm-up included. */
@@ -196,15 +183,11 @@ async function stage(
   };
   await send(warmup);
   const before = await countsOf(server, countsFile);
-  const backendsBefore = cpuOf(await backendPids(postgresUrl));
+  const backendsBefore = await backendCpu(postgresUrl, applicationName());
   const serverBefore = server.cpuMs();
   const result = await send(requests);
   const serverAfter = server.cpuMs();
-  // A backend the pool opened during the stage started from nothing.
-  const pids = new Set([...backendsBefore.keys(), ...(await backendPids(postgresUrl))]);
-  let postgresCpu = 0;
-  for (const [pid, after] of cpuOf([...pids]))
-    postgresCpu += after - (backendsBefore.get(pid) ?? 0);
+  const postgresCpu = await backendCpuSince(postgresUrl, applicationName(), backendsBefore);
   const after = await countsOf(server, countsFile);
   return {
     result,
@@ -212,7 +195,7 @@ async function stage(
     roundTrips: (after.roundTrips - before.roundTrips) / result.requests,
     statements: (after.statements - before.statements) / result.requests,
     serverCpu: (serverAfter - serverBefore) / result.requests,
-    postgresCpu: Math.max(0, postgresCpu) / result.requests,
+    postgresCpu: postgresCpu / result.requests,
   };
 }
 
