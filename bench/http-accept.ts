@@ -10,7 +10,7 @@ import { startFloor, startFulfil } from './child.js';
 import type { BenchDatabase } from './databases.js';
 import { ordersInQueue, PARTNER_SECRET, STORE } from './fill-store.js';
 import type { AcceptRequest } from './floor-schema.js';
-import { CONNECTIONS, describeLoad, type LoadResult, load } from './load.js';
+import { CONNECTIONS, describeLoad, type LoadResult, postsInTurn } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
@@ -32,14 +32,7 @@ export async function measureAccept(
 ): Promise<LoadResult> {
   const needed = acceptsNeeded(sizes);
   if (bodies.length < needed) throw new Error(`accept: ${bodies.length} orders, ${needed} needed`);
-  const headers = { authorization: `Bearer ${PARTNER_SECRET}`, 'content-type': 'application/json' };
-  let used = 0;
-  const run = async (amount: number) => {
-    const offset = used;
-    // autocannon builds each connection's next request ahead: some bodies are built, not sent.
-    used += amount + CONNECTIONS;
-    return load({ url, method: 'POST', headers, amount, bodyOf: (n) => bodies[offset + n] ?? '' });
-  };
+  const run = postsInTurn(url, PARTNER_SECRET, (n) => bodies[n] ?? '');
   await run(sizes.acceptWarmup);
   measuring?.();
   return run(sizes.acceptRequests);

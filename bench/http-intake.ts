@@ -26,7 +26,7 @@ import { benchSalesOrder, CHANNEL_SECRET, fillStore, ordersInQueue, STORE } from
 import { openFloorPostgres } from './floor-postgres.js';
 import { openFloorSqlite } from './floor-sqlite.js';
 import type { FloorReservation } from './floor-store.js';
-import { CONNECTIONS, describeLoad, type LoadResult, load } from './load.js';
+import { CONNECTIONS, describeLoad, type LoadResult, postsInTurn } from './load.js';
 import type { Sizes } from './options.js';
 import { dropSchema } from './raw-postgres.js';
 import { addRow, ratioOf } from './summary.js';
@@ -51,14 +51,7 @@ async function measure(
   requests: Load,
   cpuMs: () => number,
 ): Promise<{ result: LoadResult; sent: number; cpuPerRequest: number }> {
-  const headers = { authorization: `Bearer ${CHANNEL_SECRET}`, 'content-type': 'application/json' };
-  let used = 0;
-  const run = async (amount: number) => {
-    const offset = used;
-    // autocannon builds each connection's next request ahead: some bodies are built, not sent.
-    used += amount + CONNECTIONS;
-    return load({ url, method: 'POST', headers, amount, bodyOf: (n) => bodyOf(offset + n) });
-  };
+  const run = postsInTurn(url, CHANNEL_SECRET, bodyOf);
   // autocannon wants at least one request per connection.
   const warmup = Math.max(CONNECTIONS, requests.warmup);
   await run(warmup);

@@ -75,6 +75,25 @@ export async function load(plan: LoadPlan): Promise<LoadResult> {
   };
 }
 
+/**
+ * Loads of JSON POSTs, one fresh body a request, all taken in turn from `bodyOf`: each load starts
+ * after the bodies of the loads before it (autocannon builds each connection's next request ahead,
+ * so a load of n requests builds n + CONNECTIONS bodies). A warm-up, then a measured load.
+ */
+export function postsInTurn(
+  url: string,
+  secret: string,
+  bodyOf: (n: number) => string,
+): (amount: number) => Promise<LoadResult> {
+  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+  let used = 0;
+  return (amount) => {
+    const offset = used;
+    used += amount + CONNECTIONS;
+    return load({ url, method: 'POST', headers, amount, bodyOf: (n) => bodyOf(offset + n) });
+  };
+}
+
 /** autocannon records whole milliseconds: 0 means under one. */
 function latency(ms: number): string {
   return ms < 1 ? '< 1 ms' : `${ms} ms`;

@@ -32,7 +32,7 @@ import {
   WAREHOUSE,
 } from './fill-store.js';
 import { acceptBody } from './http-accept.js';
-import { CONNECTIONS, describeLoad, type LoadResult, load } from './load.js';
+import { CONNECTIONS, describeLoad, type LoadResult, postsInTurn } from './load.js';
 import { withPostgres } from './raw-postgres.js';
 import { addRow, ratioOf } from './summary.js';
 
@@ -167,20 +167,7 @@ async function stage(
   { warmup, requests }: { warmup: number; requests: number },
   bodyOf: (n: number) => string,
 ): Promise<StageResult> {
-  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
-  let used = 0;
-  const send = async (amount: number) => {
-    const offset = used;
-    // autocannon builds each connection's next request ahead: some bodies are built, not sent.
-    used += amount + CONNECTIONS;
-    return load({
-      url: server.url + path,
-      method: 'POST',
-      headers,
-      amount,
-      bodyOf: (n) => bodyOf(offset + n),
-    });
-  };
+  const send = postsInTurn(server.url + path, secret, bodyOf);
   await send(warmup);
   const before = await countsOf(server, countsFile);
   const backendsBefore = await backendCpu(postgresUrl, applicationName());
