@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { currentSpanContext, Probe } from '@fulfil/core';
-import { CompiledQuery, type Kysely, type Transaction, type TransactionBuilder } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './database.js';
 import { runWaitingWrites } from './deferred-writes.js';
 import type { DriverProfile } from './driver-profile.js';
@@ -76,6 +76,11 @@ class GroupUndone extends Error {
   }
 }
 
+/** Runs `work` in one write transaction of its own, its settings set, and commits it. */
+export type WriteTransaction = (
+  work: (trx: Transaction<Database>) => Promise<void>,
+) => Promise<void>;
+
 /**
  * Group commit: the write transactions of one process that queue for its connection run
  * together in one database transaction, each inside a savepoint of its own, with one COMMIT for
@@ -112,7 +117,7 @@ class GroupUndone extends Error {
  * takes up to `size` waiting members as its next group.
  */
 export class GroupCommit {
-  readonly #begin: () => TransactionBuilder<Database>;
+  readonly #transaction: WriteTransaction;
   readonly #profile: DriverProfile;
   readonly #traced: boolean;
   readonly #size: number;
@@ -125,13 +130,13 @@ export class GroupCommit {
   /** Members waiting for the timer of their next try; each settles once it has queued again. */
   readonly #retries = new Set<Promise<void>>();
 
-  /** `begin` returns the builder of one write transaction, its settings set. */
+  /** `transaction` runs each group. */
   constructor(
-    begin: () => TransactionBuilder<Database>,
+    transaction: WriteTransaction,
     profile: DriverProfile,
     options: GroupCommitOptions = {},
   ) {
-    this.#begin = begin;
+    this.#transaction = transaction;
     this.#profile = profile;
     this.#traced = options.traced !== false;
     this.#size = Math.max(1, options.size ?? DEFAULT_GROUP_SIZE);
@@ -225,7 +230,7 @@ export class GroupCommit {
 
   /** The group's transaction: each member's outcome is pushed to `outcomes` as it ends. */
   async #runGroup(group: readonly Member[], outcomes: Outcome[]): Promise<void> {
-    await this.#begin().execute(async (trx) => {
+    await this.#transaction(async (trx) => {
       const [only] = group;
       // Alone, a member needs no savepoint: its failure rolls the transaction back.
       if (only && group.length === 1) {

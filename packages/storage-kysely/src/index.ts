@@ -91,6 +91,7 @@ export {
 } from './store-dump.js';
 export { exportStore } from './store-export.js';
 export { TokenCache, type TokenWatch } from './token-cache.js';
+export { onItsConnection } from './transaction-on-connection.js';
 export { withRetries } from './transaction-retry.js';
 export { heldOrdersQuery } from './waiting-queries.js';
 export {

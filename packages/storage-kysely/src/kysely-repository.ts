@@ -10,6 +10,7 @@ import {
   type AccessMode,
   CompiledQuery,
   type ControlledTransaction,
+  type Dialect,
   type IsolationLevel,
   type Kysely,
   type Transaction,
@@ -37,10 +38,16 @@ import {
 } from './queue-change-hub.js';
 import { SharedReads } from './shared-reads.js';
 import { TokenCache, type TokenWatch } from './token-cache.js';
+import { onItsConnection } from './transaction-on-connection.js';
 import { reportedFailure, withRetries } from './transaction-retry.js';
 
 export interface KyselyRepositoryOptions {
   db: Kysely<Database>;
+  /**
+   * The dialect `db` was made with. Given, the statements of a transaction go straight to its
+   * connection, past kysely's executor (transaction-on-connection.ts); without it, through it.
+   */
+  dialect?: Dialect;
   profile: DriverProfile;
   /** Runs after `db.destroy()` in `close` (e.g. removing a temp file); optional. */
   onClose?: () => Promise<void>;
@@ -136,6 +143,7 @@ function runInside<T>(inside: ReadonlySet<KyselyRepository>, work: () => Promise
  */
 export class KyselyRepository implements Repository {
   readonly db: Kysely<Database>;
+  readonly #dialect: Dialect | undefined;
   readonly #profile: DriverProfile;
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #changeStamp: CompiledQuery<{ stamp: string | number }>;
@@ -159,6 +167,7 @@ export class KyselyRepository implements Repository {
 
   constructor(options: KyselyRepositoryOptions) {
     this.db = options.db;
+    this.#dialect = options.dialect;
     this.#profile = options.profile;
     this.#onClose = options.onClose;
     this.#changeStamp = CompiledQuery.raw(options.profile.changeStampSql);
@@ -193,7 +202,7 @@ export class KyselyRepository implements Repository {
     this.#tokens = tokenWatch && new TokenCache(tokenWatch);
     const grouped = options.profile.groupCommit;
     this.#groups = grouped
-      ? new GroupCommit(() => this.#withSettings(this.db.transaction(), 'write'), options.profile, {
+      ? new GroupCommit((work) => this.#inTransaction('write', work), options.profile, {
           ...(grouped === true ? {} : grouped),
           traced: options.tracing !== false,
         })
@@ -282,10 +291,7 @@ export class KyselyRepository implements Repository {
       return result;
     };
     if (mode === 'write' && this.#groups) return committed(await this.#groups.run(open));
-    const run =
-      mode === 'autocommit'
-        ? () => open(this.db)
-        : () => this.#withSettings(this.db.transaction(), mode).execute(open);
+    const run = mode === 'autocommit' ? () => open(this.db) : () => this.#inTransaction(mode, open);
     try {
       return committed(await withRetries(this.#profile, run));
     } catch (error) {
@@ -376,6 +382,17 @@ export class KyselyRepository implements Repository {
     } catch (error) {
       throw reportedFailure(this.#profile, error);
     }
+  }
+
+  /** Runs `work` in a transaction of `mode`, on its connection when the dialect is known. */
+  #inTransaction<T>(
+    mode: 'read' | 'write',
+    work: (trx: Transaction<Database>) => Promise<T>,
+  ): Promise<T> {
+    const dialect = this.#dialect;
+    return this.#withSettings(this.db.transaction(), mode).execute(
+      dialect ? (trx) => onItsConnection(trx, dialect, work) : work,
+    );
   }
 
   /** `builder` set up as the profile wants a transaction of `mode`. */

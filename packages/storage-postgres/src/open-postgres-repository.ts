@@ -227,9 +227,8 @@ export async function openPostgresRepository(
       })
     : dialect;
   // Outside the tracing: a span is a statement the database ran, merged writes one of them.
-  const db = new Kysely<Database>({
-    dialect: deferWrites(traced, names),
-  });
+  const deferring = deferWrites(traced, names);
+  const db = new Kysely<Database>({ dialect: deferring });
   const profile = postgresProfile(options.maxAttempts ?? 5, names, options.groupCommit);
   try {
     if (!options.skipMigrations) {
@@ -245,6 +244,7 @@ export async function openPostgresRepository(
   const announcer = announceOnPostgres(own);
   return new KyselyRepository({
     db,
+    dialect: deferring,
     profile,
     onClose: () => announcer.close(),
     announceCommitted: (storeIds) => announcer.announce(storeIds),

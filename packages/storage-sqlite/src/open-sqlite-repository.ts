@@ -125,10 +125,9 @@ export async function openSqliteRepository(
     system: 'sqlite',
     ...(isMemory(options.filename) ? {} : { namespace: basename(options.filename) }),
   };
-  const dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
-  const db = new Kysely<Database>({
-    dialect: tracing ? traceStatements(dialect, target) : dialect,
-  });
+  const immediate = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
+  const dialect = tracing ? traceStatements(immediate, target) : immediate;
+  const db = new Kysely<Database>({ dialect });
   try {
     if (!options.skipMigrations) {
       const applied = await withRetries(profile, () =>
@@ -143,7 +142,7 @@ export async function openSqliteRepository(
   const otherCommits = isMemory(options.filename)
     ? () => 0
     : dataVersionOf(sqlite, tracing ? target : undefined);
-  return new KyselyRepository({ db, profile, otherCommits, tracing });
+  return new KyselyRepository({ db, dialect, profile, otherCommits, tracing });
 }
 
 /**

@@ -56,12 +56,14 @@ describe('sqlite: group commit', () => {
     const faults: Fault[] = [];
     const sqlite = declareWriterGeneration(new BetterSqlite3(join(dir, 'db.sqlite')));
     sqlite.pragma('journal_mode = WAL');
-    const db = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({ database: observed(sqlite, statements, faults) }),
+    const dialect = new ImmediateSqliteDialect({
+      database: observed(sqlite, statements, faults),
     });
+    const db = new Kysely<Database>({ dialect });
     await migrateToLatest(db, SQLITE_SCHEMA_FLAGS);
     const repository = new KyselyRepository({
       db,
+      dialect,
       profile: sqliteProfile({ maxAttempts: 3, groupCommit: true }),
     });
     closing.push(() => repository.close());
