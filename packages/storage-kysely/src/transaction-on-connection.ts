@@ -17,7 +17,7 @@ import type { Database } from './database.js';
  * and an action runs ten statements or more. This executor hands each statement to the
  * transaction's connection itself, one after another as kysely does, and once the transaction
  * has ended passes it to kysely's executor, which refuses it. Everything else (compiling,
- * streaming, other plugins, other connections) is kysely's executor's.
+ * streaming, a plugin added to the transaction) is kysely's executor's.
  */
 class ConnectionExecutor implements QueryExecutor {
   readonly #kysely: QueryExecutor;
