@@ -32,9 +32,9 @@ export async function backendCpu(url: string, application: string): Promise<Map<
 /**
  * The ms of CPU the backends named `application` spent since `before` (`backendCpu`'s): a
  * backend the pool opened meanwhile started from nothing; one it closed meanwhile is left out:
- * the pool closes only a connection left idle for 30 s, longer than a stage lasts. (Counting its time
- * before as given back made a stage with group commit, whose lanes leave most of the pool idle,
- * read 0 ms.)
+ * the pool closes only a connection left idle for 30 s, longer than a stage lasts. (Counting
+ * its time before as given back made a stage with group commit, whose lanes leave most of the
+ * pool idle, read 0 ms.)
  */
 export async function backendCpuSince(
   url: string,

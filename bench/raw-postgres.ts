@@ -29,7 +29,7 @@ export async function withPostgres<T>(
   }
 }
 
-/** Runs `work` in a transaction on a connection of `pool`: committed, or rolled back and rethrown. */
+/** Runs `work` in a transaction on a connection of `pool`: committed, or rolled back, rethrown. */
 export async function inTransaction<T>(
   pool: PgPool,
   work: (client: PgClient) => Promise<T>,
