@@ -9,6 +9,15 @@ import {
   SqliteDriver,
   type TransactionSettings,
 } from 'kysely';
+import type { CommitSync } from './commit-sync.js';
+
+export interface ImmediateSqliteDialectConfig extends SqliteDialectConfig {
+  /**
+   * Syncs the WAL file before the connection is handed back after a write (SQLite itself then
+   * commits without syncing); none when SQLite syncs its commits itself, or has none to sync.
+   */
+  commitSync?: CommitSync;
+}
 
 /**
  * A driver whose write transactions begin with `BEGIN IMMEDIATE`: the write lock is taken at
@@ -21,6 +30,13 @@ import {
  * Every kysely transaction on this dialect goes through it, kysely's migrator included.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #commitSync: CommitSync | undefined;
+
+  constructor(config: ImmediateSqliteDialectConfig) {
+    super(config);
+    this.#commitSync = config.commitSync;
+  }
+
   override async beginTransaction(
     connection: DatabaseConnection,
     settings?: TransactionSettings,
@@ -39,6 +55,22 @@ class ImmediateSqliteDriver extends SqliteDriver {
     } catch (error) {
       if (!(error instanceof Error && /no transaction is active/i.test(error.message))) throw error;
     }
+  }
+
+  /**
+   * The connection goes back after its transaction (or its one statement) and, when it wrote,
+   * the sync of what it wrote: the next transaction begins, and the caller hears of this one,
+   * only once that is on disk.
+   */
+  override releaseConnection(): Promise<void> {
+    const syncing = this.#commitSync?.afterUse();
+    if (!syncing) return super.releaseConnection();
+    return syncing.finally(() => super.releaseConnection());
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    await this.#commitSync?.close();
   }
 }
 
@@ -60,9 +92,9 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
  * migrations.
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
+  readonly #config: ImmediateSqliteDialectConfig;
 
-  constructor(config: SqliteDialectConfig) {
+  constructor(config: ImmediateSqliteDialectConfig) {
     super(config);
     this.#config = config;
   }

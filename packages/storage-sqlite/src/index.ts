@@ -5,9 +5,19 @@
 
 // Which statements have a span: an app's choice, process-wide, whichever adapter it opens.
 export { recordStatementSpansFrom } from '@fulfil/storage-kysely';
+export {
+  CommitSync,
+  type CommitSyncMessage,
+  commitSyncProbe,
+  type SyncedFile,
+  syncedFile,
+} from './commit-sync.js';
 export { declareWriterGeneration } from './declare-writer.js';
 export { explainPollQuery, type StatementPlan } from './explain-poll-query.js';
-export { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+export {
+  ImmediateSqliteDialect,
+  type ImmediateSqliteDialectConfig,
+} from './immediate-sqlite-dialect.js';
 export { sqliteIntegrityProblems } from './integrity-problems.js';
 export {
   openSqliteRepository,

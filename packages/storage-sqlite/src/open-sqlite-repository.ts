@@ -13,6 +13,7 @@ import {
 } from '@fulfil/storage-kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
+import { CommitSync, syncedFile } from './commit-sync.js';
 import { declareWriterGeneration } from './declare-writer.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { sqliteProfile } from './sqlite-profile.js';
@@ -34,8 +35,10 @@ export interface SqliteRepositoryOptions {
    */
   maxAttempts?: number;
   /**
-   * `full` (default) syncs every commit; `normal` syncs at WAL checkpoints only: faster, and
-   * a power loss (not a crash of the process) may drop the last commits.
+   * `full` (default): every commit is on disk before the transaction returns (the WAL file is
+   * synced from the thread pool, so the event loop goes on meanwhile); `normal` syncs at WAL
+   * checkpoints only: faster, and a power loss (not a crash of the process) may drop the last
+   * commits.
    */
   synchronous?: 'full' | 'normal';
   /** Skip the migrations on open (the schema must already be current). Default false. */
@@ -88,7 +91,9 @@ function isMemory(filename: string): boolean {
  * - In one process, transactions take turns on the single connection. On a file, the write
  *   transactions that queue meanwhile run together, each in a savepoint of its own, and share
  *   one commit: one sync of the WAL for all of them (group commit; an action is still answered
- *   only once its commit has returned, and a failing one is undone alone).
+ *   only once its commit is on disk, and a failing one is undone alone).
+ * - That sync is made from the thread pool (`CommitSync`), not inside SQLite's COMMIT on the
+ *   event loop's thread; the connection is handed back only once it is done.
  */
 export async function openSqliteRepository(
   filenameOrOptions: string | SqliteRepositoryOptions,
@@ -103,12 +108,22 @@ export async function openSqliteRepository(
   // busy_timeout 0: a statement that meets another process's lock fails at once.
   const sqlite = new BetterSqlite3(options.filename, { timeout: 0 });
   declareWriterGeneration(sqlite);
+  const tracing = options.tracing !== false;
+  let commitSync: CommitSync | undefined;
   try {
     if (!isMemory(options.filename)) {
       // Two processes opening one new file at once: one of them waits.
-      await withRetries(profile, async () => sqlite.pragma('journal_mode = WAL'));
+      const mode = await withRetries(profile, async () =>
+        sqlite.pragma('journal_mode = WAL', { simple: true }),
+      );
+      if (mode === 'wal' && options.synchronous !== 'normal') {
+        commitSync = syncingCommits(sqlite, tracing);
+      }
     }
-    sqlite.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    // With `commitSync`, the commits are synced by it, off the event loop.
+    sqlite.pragma(
+      `synchronous = ${options.synchronous === 'normal' || commitSync ? 'NORMAL' : 'FULL'}`,
+    );
     // Statement and savepoint journals in memory: a write to a table with a trigger (every
     // guarded table, writer-generation.ts) keeps one per statement, and each member of a group
     // commit one per savepoint. They hold a few pages; in a temporary file, they cost an intake
@@ -120,12 +135,17 @@ export async function openSqliteRepository(
     throw error;
   }
 
-  const tracing = options.tracing !== false;
   const target: StatementTarget = {
     system: 'sqlite',
     ...(isMemory(options.filename) ? {} : { namespace: basename(options.filename) }),
   };
-  const immediate = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
+  const immediate = new ImmediateSqliteDialect({
+    // Watched outside the cache: kysely prepares each statement it runs, the cache only some.
+    database: commitSync
+      ? commitSync.watching(withStatementCache(sqlite))
+      : withStatementCache(sqlite),
+    ...(commitSync ? { commitSync } : {}),
+  });
   const dialect = tracing ? traceStatements(immediate, target) : immediate;
   const db = new Kysely<Database>({ dialect });
   try {
@@ -143,6 +163,12 @@ export async function openSqliteRepository(
     ? () => 0
     : dataVersionOf(sqlite, tracing ? target : undefined);
   return new KyselyRepository({ db, dialect, profile, otherCommits, tracing });
+}
+
+/** Syncs of the WAL file of `sqlite`, made once a write has released the connection. */
+function syncingCommits(sqlite: BetterSqlite3.Database, traced: boolean): CommitSync {
+  const [main] = sqlite.pragma('database_list') as { name: string; file: string }[];
+  return new CommitSync(syncedFile(`${main?.file ?? sqlite.name}-wal`), traced);
 }
 
 /**

@@ -133,6 +133,9 @@ describe.each(places)('an accept over HTTP on %s', (_name, makePlace) => {
       expect(group?.attributes['fulfil.group_commit.members']).toBe(1);
       const commit = sql.find((span) => span.attributes['db.operation.name'] === 'COMMIT');
       expect(commit?.parentSpanContext?.spanId).toBe(group && idOf(group));
+      // Then the commit waited for the disk: the WAL file's sync, under the group too.
+      const sync = spans.find((span) => span.name === 'fulfil WAL sync');
+      expect(sync?.parentSpanContext?.spanId).toBe(group && idOf(group));
     }
   });
 
