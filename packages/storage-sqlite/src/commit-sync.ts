@@ -54,7 +54,8 @@ export class CommitSync {
   /**
    * `database` as kysely is to use it, each statement it prepares looked at: one that is no
    * reader and no transaction control (BEGIN, COMMIT, savepoints) writes. kysely prepares every
-   * statement it runs, so this sees them all.
+   * statement it runs (a statement cache under this one prepares only some), so this sees them
+   * all. `ImmediateSqliteDialect` watches its database with the `commitSync` it is given.
    */
   watching(database: SqliteDatabase): SqliteDatabase {
     return {

@@ -15,8 +15,22 @@ export interface ImmediateSqliteDialectConfig extends SqliteDialectConfig {
   /**
    * Syncs the WAL file before the connection is handed back after a write (SQLite itself then
    * commits without syncing); none when SQLite syncs its commits itself, or has none to sync.
+   * The driver watches `database`'s statements for it (`CommitSync.watching`).
    */
   commitSync?: CommitSync;
+}
+
+/** `config` with its database watched by its `commitSync`, when it has one. */
+function watchedConfig(config: ImmediateSqliteDialectConfig): SqliteDialectConfig {
+  const { commitSync, database } = config;
+  if (!commitSync) return config;
+  return {
+    ...config,
+    database:
+      typeof database === 'function'
+        ? async () => commitSync.watching(await database())
+        : commitSync.watching(database),
+  };
 }
 
 /**
@@ -33,7 +47,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
   readonly #commitSync: CommitSync | undefined;
 
   constructor(config: ImmediateSqliteDialectConfig) {
-    super(config);
+    super(watchedConfig(config));
     this.#commitSync = config.commitSync;
   }
 

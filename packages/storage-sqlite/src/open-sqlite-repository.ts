@@ -140,10 +140,7 @@ export async function openSqliteRepository(
     ...(isMemory(options.filename) ? {} : { namespace: basename(options.filename) }),
   };
   const immediate = new ImmediateSqliteDialect({
-    // Watched outside the cache: kysely prepares each statement it runs, the cache only some.
-    database: commitSync
-      ? commitSync.watching(withStatementCache(sqlite))
-      : withStatementCache(sqlite),
+    database: withStatementCache(sqlite),
     ...(commitSync ? { commitSync } : {}),
   });
   const dialect = tracing ? traceStatements(immediate, target) : immediate;

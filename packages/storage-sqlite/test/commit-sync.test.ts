@@ -68,7 +68,7 @@ beforeEach(async () => {
   file = new HeldFile(events);
   const commitSync = new CommitSync(file);
   db = new Kysely<Table>({
-    dialect: new ImmediateSqliteDialect({ database: commitSync.watching(sqlite), commitSync }),
+    dialect: new ImmediateSqliteDialect({ database: sqlite, commitSync }),
   });
 });
 
@@ -120,6 +120,25 @@ describe('the sync of a SQLite WAL file after each write', () => {
     file.release();
     await insert;
     expect(file.syncs).toBe(1);
+  });
+
+  it('watches a database given as a function as well', async () => {
+    const other = new HeldFile(events);
+    const byFunction = new Kysely<Table>({
+      dialect: new ImmediateSqliteDialect({
+        database: async () => new BetterSqlite3(join(dir, 'db.sqlite')),
+        commitSync: new CommitSync(other),
+      }),
+    });
+    try {
+      const insert = byFunction.insertInto('t').values({ n: 6 }).execute();
+      expect(await settled(insert)).toBe(false);
+      other.release();
+      await insert;
+      expect(other.syncs).toBe(1);
+    } finally {
+      await byFunction.destroy();
+    }
   });
 
   it('syncs nothing after reads and transactions that only read', async () => {
