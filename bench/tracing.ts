@@ -13,31 +13,28 @@
  * cost and not the bench's: a node:http server in this process (not the server's) that reads
  * each export to its end and throws it away, decoding nothing. A real collector runs elsewhere.
  *
- * The four take turns, one round each starting with the next one (each is in every place
- * once): the database grows as orders are accepted, and the machine may be shared, so no side
- * keeps the best place. Each run is a fresh server warmed with `warmupRequests` accepts of its
- * own (the SDK is more code for a fresh process to compile), then measured over half an accept
- * scenario's requests. A side's ratio is the median of its rounds' ratios: each run beside
- * the run of tracing off in the same round, minutes apart at most, so that a machine busier in
- * one round than in another moves both sides of a ratio. Beside the requests per second, the
- * server's own CPU time per request (from /proc) is printed: it tells the cost even when other
- * processes take the CPU from the server. Afterwards the database must
- * hold exactly as many accepted orders as were answered 200, and the collector must have been
- * sent spans.
+ * The four servers run side by side, each warmed with `warmupRequests` accepts of its own (the
+ * SDK is more code for a fresh process to compile). Their measured accepts are then sent in
+ * short slices, the four taking turns, each cycle starting with the next one: a shared machine
+ * changes speed from one second to the next, by a third and more, and slices a fraction of a
+ * second long, in turns, give each side the same share of its fast and slow moments. A side's
+ * figures are the sums over its slices (requests over the time they took, and the server's own
+ * CPU time from /proc over its requests), each ratio that of tracing off's sums. Afterwards the
+ * database must hold exactly as many accepted orders as were answered 200, and the collector
+ * must have been sent spans.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startFulfil } from './child.js';
+import { type RunningChild, startFulfil } from './child.js';
 import type { BenchDatabase } from './databases.js';
-import { fillStore, ordersInQueue } from './fill-store.js';
-import { ACCEPT_PATH, acceptBody, acceptsNeeded, measureAccept } from './http-accept.js';
-import { describeLoad, type LoadResult } from './load.js';
-import { median } from './measure.js';
+import { fillStore, ordersInQueue, PARTNER_SECRET } from './fill-store.js';
+import { ACCEPT_PATH, acceptBody } from './http-accept.js';
+import { CONNECTIONS, type LoadResult, postsInTurn } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
-/** One round per side, so that each is in every place once. */
-const ROUNDS = 4;
+/** The slices each side's measured accepts are sent in. */
+const SLICES = 20;
 
 /** An OTLP/HTTP collector that reads every export and discards it. */
 async function startSink() {
@@ -62,45 +59,36 @@ async function startSink() {
   };
 }
 
-interface Run {
-  load: LoadResult;
-  /** The server's CPU time per measured request, in ms. */
-  cpuMs: number;
-}
-
 interface Side {
   name: string;
   env: NodeJS.ProcessEnv;
-  runs: Run[];
+  /** Sends the next `amount` of this side's accepts to its server. */
+  post?: (amount: number) => Promise<LoadResult>;
+  server?: RunningChild;
+  /** Sums over the measured slices. */
+  requests: number;
+  seconds: number;
+  cpuMs: number;
+  /** Each cycle's requests a second, in cycle order. */
+  rates: number[];
 }
 
-/** A side's figures: its median run (by requests per second), and its median CPU per request. */
-function figuresOf(side: Side): { load: LoadResult; cpuMs: number } {
-  const rate = median(side.runs.map((run) => run.load.requestsPerSecond));
-  const closest = side.runs.reduce((best, run) =>
-    Math.abs(run.load.requestsPerSecond - rate) < Math.abs(best.load.requestsPerSecond - rate)
-      ? run
-      : best,
-  );
+const ratePerSecond = (side: Side) => side.requests / side.seconds;
+const cpuPerRequest = (side: Side) => side.cpuMs / side.requests;
+
+/** `side`'s requests a second over `off`'s, and the same of requests per CPU second. */
+function ratiosOf(side: Side, off: Side) {
+  const cycles = side.rates.map((rate, cycle) => rate / (off.rates[cycle] as number));
   return {
-    load: { ...closest.load, requestsPerSecond: rate },
-    cpuMs: median(side.runs.map((run) => run.cpuMs)),
+    rate: ratePerSecond(side) / ratePerSecond(off),
+    cpu: cpuPerRequest(off) / cpuPerRequest(side),
+    lowest: Math.min(...cycles),
+    highest: Math.max(...cycles),
   };
 }
 
-/**
- * The median of `side`'s rounds' ratios to `floor`'s in the same round: `of` of a run, higher
- * is better (requests per second, or requests per CPU second).
- */
-function pairedRatio(side: Side, floor: Side, of: (run: Run) => number): number {
-  return median(side.runs.map((run, round) => of(run) / of(floor.runs[round] as Run)));
-}
-
-const cpuOf = (ms: number) => `${ms.toFixed(2)} ms CPU per request`;
-
-/** A side's cell of the summary: its requests per second, and the server's CPU time per request. */
-const cellOf = (figures: { load: LoadResult; cpuMs: number }) =>
-  `${describeLoad(figures.load)}, ${figures.cpuMs.toFixed(2)} ms CPU/request`;
+const describeSide = (side: Side) =>
+  `${Math.round(ratePerSecond(side))} req/s, ${cpuPerRequest(side).toFixed(2)} ms CPU/request`;
 
 export async function benchTracing(
   database: BenchDatabase,
@@ -108,114 +96,100 @@ export async function benchTracing(
   sizes: Sizes,
 ): Promise<void> {
   const sink = await startSink();
-  const sides: Side[] = [
-    { name: 'tracing off (FULFIL_TRACING=off)', env: { FULFIL_TRACING: 'off' }, runs: [] },
-    { name: 'compiled in, no SDK', env: {}, runs: [] },
-    {
-      name: 'SDK, batch export over OTLP/HTTP',
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'fulfil-bench' },
-      runs: [],
-    },
-    {
-      name: 'SDK sampling nothing (OTEL_TRACES_SAMPLER=always_off)',
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_off' },
-      runs: [],
-    },
-  ];
-  const runSizes = {
-    ...sizes,
-    acceptWarmup: sizes.warmupRequests,
-    acceptRequests: Math.ceil(sizes.acceptRequests / 2),
-  };
-  const perRun = acceptsNeeded(runSizes);
-  const pending = await fillStore(database, {
-    invoiced: 0,
-    pending: perRun * sides.length * ROUNDS,
+  const side = (name: string, env: NodeJS.ProcessEnv): Side => ({
+    name,
+    env,
+    requests: 0,
+    seconds: 0,
+    cpuMs: 0,
+    rates: [],
   });
+  const sides: Side[] = [
+    side('tracing off (FULFIL_TRACING=off)', { FULFIL_TRACING: 'off' }),
+    side('compiled in, no SDK', {}),
+    side('SDK, batch export over OTLP/HTTP', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_SERVICE_NAME: 'fulfil-bench',
+    }),
+    side('SDK sampling nothing (OTEL_TRACES_SAMPLER=always_off)', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_TRACES_SAMPLER: 'always_off',
+    }),
+  ];
+  const warmup = sizes.warmupRequests;
+  // A load sends at least one request on each of its connections.
+  const slice = Math.max(CONNECTIONS, Math.ceil(sizes.acceptRequests / SLICES));
+  // Each load builds a body for every connection beyond its own requests (postsInTurn).
+  const perSide = warmup + CONNECTIONS + SLICES * (slice + CONNECTIONS);
+  const pending = await fillStore(database, { invoiced: 0, pending: perSide * sides.length });
   const bodies = pending.map(acceptBody);
-  let used = 0;
   console.log(
     '  the collector: a node:http server in the bench process that reads each export and throws it away (decodes nothing)',
   );
   try {
-    for (let round = 0; round < ROUNDS; round++) {
-      const turns = sides.map((_, k) => sides[(round + k) % sides.length] as Side);
-      for (const side of turns) {
-        const fulfil = await startFulfil(dir, database.url, 1, [], side.env);
-        let cpuBefore = Number.NaN;
-        let load: LoadResult;
-        try {
-          load = await measureAccept(
-            fulfil.url + ACCEPT_PATH,
-            bodies.slice(used, used + perRun),
-            runSizes,
-            () => {
-              cpuBefore = fulfil.cpuMs();
-            },
-          );
-          side.runs.push({ load, cpuMs: (fulfil.cpuMs() - cpuBefore) / load.requests });
-        } finally {
-          await fulfil.stop();
-        }
-        used += perRun;
-        const run = side.runs.at(-1) as Run;
-        console.log(
-          `  round ${round + 1}, ${side.name}: ${describeLoad(run.load)}, ${cpuOf(run.cpuMs)}`,
-        );
+    for (const [k, one] of sides.entries()) {
+      const server = await startFulfil(dir, database.url, 1, [], one.env);
+      one.server = server;
+      one.post = postsInTurn(
+        server.url + ACCEPT_PATH,
+        PARTNER_SECRET,
+        (n) => bodies[k * perSide + n] ?? '',
+      );
+    }
+    for (const one of sides) await one.post?.(warmup);
+    console.log(
+      `  ${sides.length} servers side by side, each warmed with ${warmup} accepts; then ${SLICES} cycles of a slice of ${slice} accepts each, in turns`,
+    );
+    for (let cycle = 0; cycle < SLICES; cycle++) {
+      for (let turn = 0; turn < sides.length; turn++) {
+        const one = sides[(cycle + turn) % sides.length] as Side;
+        const server = one.server as RunningChild;
+        const cpuBefore = server.cpuMs();
+        const load = await (one.post as NonNullable<Side['post']>)(slice);
+        one.cpuMs += server.cpuMs() - cpuBefore;
+        one.requests += load.requests;
+        one.seconds += load.requests / load.requestsPerSecond;
+        one.rates.push(load.requestsPerSecond);
       }
+      console.log(
+        `  cycle ${cycle + 1}: ${sides.map((one) => Math.round(one.rates[cycle] as number)).join(', ')} req/s`,
+      );
     }
   } finally {
+    await Promise.all(sides.map((one) => one.server?.stop()));
     await sink.close();
   }
   const accepted = (await ordersInQueue(database, 'pending_allocation')).length;
-  const expected = (runSizes.acceptWarmup + runSizes.acceptRequests) * sides.length * ROUNDS;
+  const expected = sides.reduce((sum, one) => sum + warmup + one.requests, 0);
   if (accepted !== expected) {
     throw new Error(`tracing: ${expected} accepts answered 200; the database holds ${accepted}`);
   }
   const { exports, bytes } = sink.received();
   if (exports === 0) throw new Error('tracing: the collector was sent no span');
-  const [off, compiled, sdk, unsampled] = sides.map(figuresOf) as [
-    ReturnType<typeof figuresOf>,
-    ReturnType<typeof figuresOf>,
-    ReturnType<typeof figuresOf>,
-    ReturnType<typeof figuresOf>,
-  ];
-  const [offSide, compiledSide, sdkSide, unsampledSide] = sides as [Side, Side, Side, Side];
-  const rate = (run: Run) => run.load.requestsPerSecond;
-  const perCpuSecond = (run: Run) => 1 / run.cpuMs;
-  const ratio = (side: Side) => ratioOf(pairedRatio(side, offSide, rate), 1);
-  const cpuRatio = (side: Side) => ratioOf(pairedRatio(side, offSide, perCpuSecond), 1);
-  const sideText = (name: string, figures: typeof off, runs: Side) =>
-    `${name} ${Math.round(figures.load.requestsPerSecond)} req/s (${ratio(runs)}), ` +
-    `${cpuOf(figures.cpuMs)} (${cpuRatio(runs)} of the requests per CPU second)`;
+  const [off, compiled, sdk, unsampled] = sides as [Side, Side, Side, Side];
+  const cellOf = (one: Side) => {
+    const ratios = ratiosOf(one, off);
+    return (
+      `${describeSide(one)} (${ratioOf(ratios.cpu, 1)} of tracing off's requests per CPU ` +
+      `second; cycles ${ratioOf(ratios.lowest, 1)}–${ratioOf(ratios.highest, 1)})`
+    );
+  };
   console.log(
-    `  side by side (medians of ${ROUNDS} runs each, in turns; ratios: the median of each round's ratio to tracing off's run): ` +
-      `off ${Math.round(off.load.requestsPerSecond)} req/s, ${cpuOf(off.cpuMs)}; ` +
-      `${sideText('no SDK', compiled, compiledSide)}; ${sideText('SDK', sdk, sdkSide)}; ` +
-      `${sideText('SDK sampling nothing', unsampled, unsampledSide)}; ` +
-      `the collector got ${exports} exports, ${Math.round(bytes / 1024)} KiB`,
+    `  side by side (sums over ${SLICES} slices each, in turns): off ${describeSide(off)}; ` +
+      [compiled, sdk, unsampled]
+        .map((one) => `${one.name} ${cellOf(one)}, ${ratioOf(ratiosOf(one, off).rate, 1)}`)
+        .join('; ') +
+      `; the collector got ${exports} exports, ${Math.round(bytes / 1024)} KiB`,
   );
-  const cellOfSide = (figures: typeof off, runs: Side) =>
-    `${cellOf(figures)} (${cpuRatio(runs)} of tracing off's requests per CPU second)`;
-  addRow({
-    scenario: `accept over HTTP, tracing compiled in, no SDK vs tracing off, ${database.label}`,
-    fulfil: cellOfSide(compiled, compiledSide),
-    floor: cellOf(off),
-    ratio: ratio(compiledSide),
-    target: '≥ 0.98',
-  });
-  addRow({
-    scenario: `accept over HTTP, SDK + batch OTLP export vs tracing off, ${database.label}`,
-    fulfil: cellOfSide(sdk, sdkSide),
-    floor: cellOf(off),
-    ratio: ratio(sdkSide),
-    target: '≥ 0.9',
-  });
-  addRow({
-    scenario: `accept over HTTP, SDK sampling nothing (the context alone) vs tracing off, ${database.label}`,
-    fulfil: cellOfSide(unsampled, unsampledSide),
-    floor: cellOf(off),
-    ratio: ratio(unsampledSide),
-    target: '—',
-  });
+  const row = (scenario: string, one: Side, target: string) =>
+    addRow({
+      scenario: `accept over HTTP, ${scenario} vs tracing off, ${database.label}`,
+      fulfil: cellOf(one),
+      floor: describeSide(off),
+      ratio: ratioOf(ratiosOf(one, off).rate, 1),
+      target,
+    });
+  row('tracing compiled in, no SDK', compiled, '≥ 0.98');
+  row('SDK + batch OTLP export', sdk, '≥ 0.9');
+  row('SDK sampling nothing (the context alone)', unsampled, '—');
 }
