@@ -13,19 +13,26 @@
  * cost and not the bench's: a node:http server in this process (not the server's) that reads
  * each export to its end and throws it away, decoding nothing. A real collector runs elsewhere.
  *
- * The four servers run side by side, each warmed with `warmupRequests` accepts of its own (the
- * SDK is more code for a fresh process to compile). Their measured accepts are then sent in
- * short slices, the four taking turns, each cycle starting with the next one: a shared machine
- * changes speed from one second to the next, by a third and more, and slices a fraction of a
- * second long, in turns, give each side the same share of its fast and slow moments. A side's
- * figures are the sums over its slices (requests over the time they took, and the server's own
- * CPU time from /proc over its requests), each ratio that of tracing off's sums. Afterwards the
+ * Four rounds, each of four fresh servers side by side, one a side, sent their accepts in
+ * short slices, the servers taking turns, each cycle starting with the next one: first
+ * `warmupRequests` each in slices of 1,000 (a fresh process compiles its hot code, and the SDK
+ * is more code), then the measured ones in slices of 100. A shared machine changes speed from
+ * one second to the next, by a third and more, and slices a fraction of a second long, in
+ * turns, give each side the same share of its fast and slow moments. Two processes of one
+ * build, serving the same accepts in turns, differed by up to a seventh in CPU per accept, so a
+ * side's figure is that of four processes. Its ratio is its requests per CPU second over
+ * tracing off's, over every round: its requests, over its servers' own CPU time (from /proc)
+ * from a round's first measured slice to a few seconds after the last. A server also works
+ * between its own slices (the SDK exports a batch on a timer, the garbage collector marks on
+ * threads of its own), and that work is its cost, though it slows another side's slice;
+ * requests a second, which such work disturbs, are printed beside. Afterwards the
  * database must hold exactly as many accepted orders as were answered 200, and the collector
  * must have been sent spans.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type RunningChild, startFulfil } from './child.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startFulfil } from './child.js';
 import type { BenchDatabase } from './databases.js';
 import { fillStore, ordersInQueue, PARTNER_SECRET } from './fill-store.js';
 import { ACCEPT_PATH, acceptBody } from './http-accept.js';
@@ -33,8 +40,14 @@ import { CONNECTIONS, type LoadResult, postsInTurn } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
-/** The slices each side's measured accepts are sent in. */
-const SLICES = 20;
+/** Rounds of the four: each a fresh server per side, so that no side's figure is one process's. */
+const ROUNDS = 4;
+/** The slices of a round's measured accepts, per side. */
+const CYCLES = 10;
+/** Warm-up slices are larger: fewer loads to start, and no figure is read from them. */
+const WARMUP_SLICE = 1_000;
+/** Longer than the batch processor's delay between exports (`OTEL_BSP_SCHEDULE_DELAY`, 5 s). */
+const SETTLE_MS = 6_000;
 
 /** An OTLP/HTTP collector that reads every export and discards it. */
 async function startSink() {
@@ -62,29 +75,59 @@ async function startSink() {
 interface Side {
   name: string;
   env: NodeJS.ProcessEnv;
-  /** Sends the next `amount` of this side's accepts to its server. */
-  post?: (amount: number) => Promise<LoadResult>;
-  server?: RunningChild;
-  /** Sums over the measured slices. */
+  /** Measured requests, and the time their slices took, over every round. */
   requests: number;
   seconds: number;
+  /**
+   * The servers' CPU time from the first measured slice of their round to its end, the batches
+   * they exported and their garbage collectors' work between their own slices included.
+   */
   cpuMs: number;
-  /** Each cycle's requests a second, in cycle order. */
-  rates: number[];
+  /** Each round's requests per CPU second. */
+  rounds: number[];
+}
+
+/** A side's server of one round, and how its next accepts are sent to it. */
+interface Running {
+  side: Side;
+  cpuMs(): number;
+  post(amount: number): Promise<LoadResult>;
+  stop(): Promise<void>;
 }
 
 const ratePerSecond = (side: Side) => side.requests / side.seconds;
 const cpuPerRequest = (side: Side) => side.cpuMs / side.requests;
 
-/** `side`'s requests a second over `off`'s, and the same of requests per CPU second. */
+/**
+ * `side`'s requests per CPU second over `off`'s, over every round and the lowest and highest of
+ * a round; and the same of requests a second.
+ */
 function ratiosOf(side: Side, off: Side) {
-  const cycles = side.rates.map((rate, cycle) => rate / (off.rates[cycle] as number));
+  const rounds = side.rounds.map((rate, round) => rate / (off.rounds[round] as number));
   return {
-    rate: ratePerSecond(side) / ratePerSecond(off),
     cpu: cpuPerRequest(off) / cpuPerRequest(side),
-    lowest: Math.min(...cycles),
-    highest: Math.max(...cycles),
+    lowest: Math.min(...rounds),
+    highest: Math.max(...rounds),
+    rate: ratePerSecond(side) / ratePerSecond(off),
   };
+}
+
+/**
+ * `cycles` cycles of a slice of `slice` accepts per server, the servers taking turns, each
+ * cycle starting with the next one; `measured` is told of each slice.
+ */
+async function inTurns(
+  servers: readonly Running[],
+  cycles: number,
+  slice: number,
+  measured: (server: Running, load: LoadResult) => void = () => {},
+): Promise<void> {
+  for (let cycle = 0; cycle < cycles; cycle++) {
+    for (let turn = 0; turn < servers.length; turn++) {
+      const server = servers[(cycle + turn) % servers.length] as Running;
+      measured(server, await server.post(slice));
+    }
+  }
 }
 
 const describeSide = (side: Side) =>
@@ -102,7 +145,7 @@ export async function benchTracing(
     requests: 0,
     seconds: 0,
     cpuMs: 0,
-    rates: [],
+    rounds: [],
   });
   const sides: Side[] = [
     side('tracing off (FULFIL_TRACING=off)', { FULFIL_TRACING: 'off' }),
@@ -116,51 +159,78 @@ export async function benchTracing(
       OTEL_TRACES_SAMPLER: 'always_off',
     }),
   ];
-  const warmup = sizes.warmupRequests;
   // A load sends at least one request on each of its connections.
-  const slice = Math.max(CONNECTIONS, Math.ceil(sizes.acceptRequests / SLICES));
+  const slice = Math.max(CONNECTIONS, Math.ceil(sizes.acceptRequests / ROUNDS / CYCLES));
+  const warmupSlice = Math.max(CONNECTIONS, Math.min(WARMUP_SLICE, sizes.warmupRequests));
+  const warmupCycles = Math.ceil(sizes.warmupRequests / warmupSlice);
   // Each load builds a body for every connection beyond its own requests (postsInTurn).
-  const perSide = warmup + CONNECTIONS + SLICES * (slice + CONNECTIONS);
-  const pending = await fillStore(database, { invoiced: 0, pending: perSide * sides.length });
+  const perRun = warmupCycles * (warmupSlice + CONNECTIONS) + CYCLES * (slice + CONNECTIONS);
+  const runs = ROUNDS * sides.length;
+  const pending = await fillStore(database, { invoiced: 0, pending: perRun * runs });
   const bodies = pending.map(acceptBody);
   console.log(
     '  the collector: a node:http server in the bench process that reads each export and throws it away (decodes nothing)',
   );
+  console.log(
+    `  ${ROUNDS} rounds of ${sides.length} fresh servers side by side, each sent ${warmupCycles * warmupSlice} accepts to warm it in slices of ${warmupSlice}, then ${CYCLES * slice} measured in slices of ${slice}, the servers taking turns`,
+  );
+  let run = 0;
   try {
-    for (const [k, one] of sides.entries()) {
-      const server = await startFulfil(dir, database.url, 1, [], one.env);
-      one.server = server;
-      one.post = postsInTurn(
-        server.url + ACCEPT_PATH,
-        PARTNER_SECRET,
-        (n) => bodies[k * perSide + n] ?? '',
-      );
-    }
-    for (const one of sides) await one.post?.(warmup);
-    console.log(
-      `  ${sides.length} servers side by side, each warmed with ${warmup} accepts; then ${SLICES} cycles of a slice of ${slice} accepts each, in turns`,
-    );
-    for (let cycle = 0; cycle < SLICES; cycle++) {
-      for (let turn = 0; turn < sides.length; turn++) {
-        const one = sides[(cycle + turn) % sides.length] as Side;
-        const server = one.server as RunningChild;
-        const cpuBefore = server.cpuMs();
-        const load = await (one.post as NonNullable<Side['post']>)(slice);
-        one.cpuMs += server.cpuMs() - cpuBefore;
-        one.requests += load.requests;
-        one.seconds += load.requests / load.requestsPerSecond;
-        one.rates.push(load.requestsPerSecond);
+    for (let round = 0; round < ROUNDS; round++) {
+      const servers: Running[] = [];
+      try {
+        // Each side is started first in one round: in a round, the server started first often
+        // cost the most CPU per accept, whichever side it was.
+        for (let k = 0; k < sides.length; k++) {
+          const one = sides[(round + k) % sides.length] as Side;
+          const server = await startFulfil(dir, database.url, 1, [], one.env);
+          const first = run++ * perRun;
+          servers.push({
+            side: one,
+            cpuMs: server.cpuMs,
+            post: postsInTurn(
+              server.url + ACCEPT_PATH,
+              PARTNER_SECRET,
+              (n) => bodies[first + n] ?? '',
+            ),
+            stop: server.stop,
+          });
+        }
+        await inTurns(servers, warmupCycles, warmupSlice);
+        const cpuAtStart = servers.map((server) => server.cpuMs());
+        const measured = new Map<Side, { requests: number; seconds: number }>();
+        await inTurns(servers, CYCLES, slice, (server, load) => {
+          const sum = measured.get(server.side) ?? { requests: 0, seconds: 0 };
+          sum.requests += load.requests;
+          sum.seconds += load.requests / load.requestsPerSecond;
+          measured.set(server.side, sum);
+        });
+        // The spans still in a batch leave at the batch processor's next tick.
+        await sleep(SETTLE_MS);
+        for (const [k, server] of servers.entries()) {
+          const cpuMs = server.cpuMs() - (cpuAtStart[k] as number);
+          const { requests, seconds } = measured.get(server.side) ?? { requests: 0, seconds: 0 };
+          const one = server.side;
+          one.requests += requests;
+          one.seconds += seconds;
+          one.cpuMs += cpuMs;
+          one.rounds.push(requests / (cpuMs / 1000));
+        }
+        console.log(
+          `  round ${round + 1}: ${sides.map((one) => `${Math.round(one.rounds[round] as number)} requests per CPU second`).join(', ')}`,
+        );
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
       }
-      console.log(
-        `  cycle ${cycle + 1}: ${sides.map((one) => Math.round(one.rates[cycle] as number)).join(', ')} req/s`,
-      );
     }
   } finally {
-    await Promise.all(sides.map((one) => one.server?.stop()));
     await sink.close();
   }
   const accepted = (await ordersInQueue(database, 'pending_allocation')).length;
-  const expected = sides.reduce((sum, one) => sum + warmup + one.requests, 0);
+  const expected = sides.reduce(
+    (sum, one) => sum + ROUNDS * warmupCycles * warmupSlice + one.requests,
+    0,
+  );
   if (accepted !== expected) {
     throw new Error(`tracing: ${expected} accepts answered 200; the database holds ${accepted}`);
   }
@@ -170,14 +240,14 @@ export async function benchTracing(
   const cellOf = (one: Side) => {
     const ratios = ratiosOf(one, off);
     return (
-      `${describeSide(one)} (${ratioOf(ratios.cpu, 1)} of tracing off's requests per CPU ` +
-      `second; cycles ${ratioOf(ratios.lowest, 1)}–${ratioOf(ratios.highest, 1)})`
+      `${describeSide(one)} (rounds ${ratioOf(ratios.lowest, 1)}–${ratioOf(ratios.highest, 1)}; ` +
+      `${ratioOf(ratios.rate, 1)} of tracing off's requests a second)`
     );
   };
   console.log(
-    `  side by side (sums over ${SLICES} slices each, in turns): off ${describeSide(off)}; ` +
+    `  side by side (sums over ${ROUNDS} rounds; ratios of requests per CPU second): off ${describeSide(off)}; ` +
       [compiled, sdk, unsampled]
-        .map((one) => `${one.name} ${cellOf(one)}, ${ratioOf(ratiosOf(one, off).rate, 1)}`)
+        .map((one) => `${one.name} ${cellOf(one)}: ${ratioOf(ratiosOf(one, off).cpu, 1)}`)
         .join('; ') +
       `; the collector got ${exports} exports, ${Math.round(bytes / 1024)} KiB`,
   );
@@ -186,7 +256,7 @@ export async function benchTracing(
       scenario: `accept over HTTP, ${scenario} vs tracing off, ${database.label}`,
       fulfil: cellOf(one),
       floor: describeSide(off),
-      ratio: ratioOf(ratiosOf(one, off).rate, 1),
+      ratio: ratioOf(ratiosOf(one, off).cpu, 1),
       target,
     });
   row('tracing compiled in, no SDK', compiled, '≥ 0.98');
