@@ -116,7 +116,7 @@ try {
     if (runs('tracing')) {
       const traced = database(kind, 'traced');
       section(`${traced.label}: what tracing costs an accept over HTTP`);
-      await benchTracing(traced, dir, sizes);
+      await benchTracing(traced, dir, sizes, options.quick);
     }
     if (runs('http-docs') && kind === 'sqlite') {
       section('the API reference page over HTTP');

@@ -40,7 +40,10 @@ import { CONNECTIONS, type LoadResult, postsInTurn } from './load.js';
 import type { Sizes } from './options.js';
 import { addRow, ratioOf } from './summary.js';
 
-/** Rounds of the four: each a fresh server per side, so that no side's figure is one process's. */
+/**
+ * Rounds of the four: each a fresh server per side, so that no side's figure is one process's.
+ * `--quick`, which measures nothing, runs one.
+ */
 const ROUNDS = 4;
 /** The slices of a round's measured accepts, per side. */
 const CYCLES = 10;
@@ -137,7 +140,9 @@ export async function benchTracing(
   database: BenchDatabase,
   dir: string,
   sizes: Sizes,
+  quick = false,
 ): Promise<void> {
+  const rounds = quick ? 1 : ROUNDS;
   const sink = await startSink();
   const side = (name: string, env: NodeJS.ProcessEnv): Side => ({
     name,
@@ -160,23 +165,23 @@ export async function benchTracing(
     }),
   ];
   // A load sends at least one request on each of its connections.
-  const slice = Math.max(CONNECTIONS, Math.ceil(sizes.acceptRequests / ROUNDS / CYCLES));
+  const slice = Math.max(CONNECTIONS, Math.ceil(sizes.acceptRequests / rounds / CYCLES));
   const warmupSlice = Math.max(CONNECTIONS, Math.min(WARMUP_SLICE, sizes.warmupRequests));
   const warmupCycles = Math.ceil(sizes.warmupRequests / warmupSlice);
   // Each load builds a body for every connection beyond its own requests (postsInTurn).
   const perRun = warmupCycles * (warmupSlice + CONNECTIONS) + CYCLES * (slice + CONNECTIONS);
-  const runs = ROUNDS * sides.length;
+  const runs = rounds * sides.length;
   const pending = await fillStore(database, { invoiced: 0, pending: perRun * runs });
   const bodies = pending.map(acceptBody);
   console.log(
     '  the collector: a node:http server in the bench process that reads each export and throws it away (decodes nothing)',
   );
   console.log(
-    `  ${ROUNDS} rounds of ${sides.length} fresh servers side by side, each sent ${warmupCycles * warmupSlice} accepts to warm it in slices of ${warmupSlice}, then ${CYCLES * slice} measured in slices of ${slice}, the servers taking turns`,
+    `  ${rounds} rounds of ${sides.length} fresh servers side by side, each sent ${warmupCycles * warmupSlice} accepts to warm it in slices of ${warmupSlice}, then ${CYCLES * slice} measured in slices of ${slice}, the servers taking turns`,
   );
   let run = 0;
   try {
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < rounds; round++) {
       const servers: Running[] = [];
       try {
         // Each side is started first in one round: in a round, the server started first often
@@ -206,7 +211,7 @@ export async function benchTracing(
           measured.set(server.side, sum);
         });
         // The spans still in a batch leave at the batch processor's next tick.
-        await sleep(SETTLE_MS);
+        if (!quick) await sleep(SETTLE_MS);
         for (const [k, server] of servers.entries()) {
           const cpuMs = server.cpuMs() - (cpuAtStart[k] as number);
           const { requests, seconds } = measured.get(server.side) ?? { requests: 0, seconds: 0 };
@@ -228,7 +233,7 @@ export async function benchTracing(
   }
   const accepted = (await ordersInQueue(database, 'pending_allocation')).length;
   const expected = sides.reduce(
-    (sum, one) => sum + ROUNDS * warmupCycles * warmupSlice + one.requests,
+    (sum, one) => sum + rounds * warmupCycles * warmupSlice + one.requests,
     0,
   );
   if (accepted !== expected) {
@@ -245,7 +250,7 @@ export async function benchTracing(
     );
   };
   console.log(
-    `  side by side (sums over ${ROUNDS} rounds; ratios of requests per CPU second): off ${describeSide(off)}; ` +
+    `  side by side (sums over ${rounds} rounds; ratios of requests per CPU second): off ${describeSide(off)}; ` +
       [compiled, sdk, unsampled]
         .map((one) => `${one.name} ${cellOf(one)}: ${ratioOf(ratiosOf(one, off).cpu, 1)}`)
         .join('; ') +
