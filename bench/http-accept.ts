@@ -17,14 +17,13 @@ import { addRow, ratioOf } from './summary.js';
 export const ACCEPT_PATH = `/rest/${STORE}/V1/fulfillmentOrder/accept`;
 
 /** The orders a `measureAccept` of `sizes` may use up. */
-export const acceptsNeeded = (sizes: Sizes) =>
-  sizes.acceptWarmup + sizes.acceptRequests + 2 * CONNECTIONS;
+const acceptsNeeded = (sizes: Sizes) => sizes.acceptWarmup + sizes.acceptRequests + 2 * CONNECTIONS;
 
 /**
  * Warm-up, then the measured load; request n sends `bodies[n]`. `measuring` is told when the
  * warm-up is over.
  */
-export async function measureAccept(
+async function measureAccept(
   url: string,
   bodies: string[],
   sizes: Sizes,

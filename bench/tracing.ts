@@ -90,9 +90,12 @@ interface Side {
   rounds: number[];
 }
 
-/** A side's server of one round, and how its next accepts are sent to it. */
+/** A side's server of one round, how its next accepts are sent to it, and what it measured. */
 interface Running {
   side: Side;
+  /** Its measured requests, and the time their slices took. */
+  requests: number;
+  seconds: number;
   cpuMs(): number;
   post(amount: number): Promise<LoadResult>;
   stop(): Promise<void>;
@@ -192,6 +195,8 @@ export async function benchTracing(
           const first = run++ * perRun;
           servers.push({
             side: one,
+            requests: 0,
+            seconds: 0,
             cpuMs: server.cpuMs,
             post: postsInTurn(
               server.url + ACCEPT_PATH,
@@ -203,19 +208,15 @@ export async function benchTracing(
         }
         await inTurns(servers, warmupCycles, warmupSlice);
         const cpuAtStart = servers.map((server) => server.cpuMs());
-        const measured = new Map<Side, { requests: number; seconds: number }>();
         await inTurns(servers, CYCLES, slice, (server, load) => {
-          const sum = measured.get(server.side) ?? { requests: 0, seconds: 0 };
-          sum.requests += load.requests;
-          sum.seconds += load.requests / load.requestsPerSecond;
-          measured.set(server.side, sum);
+          server.requests += load.requests;
+          server.seconds += load.requests / load.requestsPerSecond;
         });
         // The spans still in a batch leave at the batch processor's next tick.
         if (!quick) await sleep(SETTLE_MS);
         for (const [k, server] of servers.entries()) {
           const cpuMs = server.cpuMs() - (cpuAtStart[k] as number);
-          const { requests, seconds } = measured.get(server.side) ?? { requests: 0, seconds: 0 };
-          const one = server.side;
+          const { side: one, requests, seconds } = server;
           one.requests += requests;
           one.seconds += seconds;
           one.cpuMs += cpuMs;
